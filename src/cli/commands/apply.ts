@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function applyCommand(): Promise<number> {
+  throw notImplemented('apply', 'The optimization loop');
+}

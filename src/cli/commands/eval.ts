@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function evalCommand(): Promise<number> {
+  throw notImplemented('eval', 'Evaluation');
+}

@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function gradeCommand(): Promise<number> {
+  throw notImplemented('grade', 'Evaluation');
+}

@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function initCommand(): Promise<number> {
+  throw notImplemented('init', 'Foundation');
+}

@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function resumeCommand(): Promise<number> {
+  throw notImplemented('resume', 'Durable runs');
+}

@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function stopCommand(): Promise<number> {
+  throw notImplemented('stop', 'The optimization loop');
+}

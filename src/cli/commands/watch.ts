@@ -1,0 +1,5 @@
+import { notImplemented } from '../../errors.js';
+
+export default async function watchCommand(): Promise<number> {
+  throw notImplemented('watch', 'Morning review');
+}

@@ -1,0 +1,185 @@
+/**
+ * The command tree. It only declares commands and flags; each command's work lives in
+ * `commands/<name>.ts`, loaded on demand so `--help` and read commands start fast.
+ */
+import { Command, Option } from 'commander';
+import { handleFatal } from './handle-fatal.js';
+import { VERSION } from '../version.js';
+
+type Action = (...args: unknown[]) => Promise<number | undefined>;
+
+/** Lazily import `commands/<file>.js` and run its default export; its return value is the exit code. */
+function lazy(file: string): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    try {
+      const mod = (await import(`./commands/${file}.js`)) as { default: Action };
+      const code = await mod.default(...args);
+      process.exitCode = code ?? 0;
+    } catch (error) {
+      process.exitCode = handleFatal(error);
+    }
+  };
+}
+
+function addOverrides(command: Command, { relative = false } = {}): Command {
+  const n = relative ? 'N|+N' : 'N';
+  return command
+    .option(
+      `--iterations <${n}>`,
+      relative ? 'iteration budget (N: new total, +N: extend)' : 'iteration budget',
+    )
+    .option(`--hours <${relative ? 'H|+H' : 'H'}>`, 'active running time budget in hours')
+    .option(`--usd <${relative ? 'X|+X' : 'X'}>`, 'spending budget in USD')
+    .option(`--patience <${n}>`, 'stop after N non-improving iterations in a row')
+    .option('--target <S>', 'stop when the train score reaches S (0..1)')
+    .option('--candidates <N>', 'proposals per iteration')
+    .option('--samples <N>', 'generations per case per candidate')
+    .option('--judge-samples <N>', 'judge scorings per output')
+    .option('--concurrency <N>', 'parallel model calls')
+    .option('--seed <N>', 'seed for splits and sampling order')
+    .addOption(
+      new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)').choices(
+        ['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim'],
+      ),
+    );
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  // Set before subcommands are added so they inherit it: usage errors become exit 2, not 1.
+  program.exitOverride();
+  program
+    .name('autoresearch')
+    .description(
+      'Optimize a prompt unattended: mutate it, evaluate it with checks, an isolated judge and a grader,\n' +
+        'keep what measurably helps, and commit every improvement to git.',
+    )
+    .version(VERSION, '-V, --version')
+    .option(
+      '--runs-dir <dir>',
+      'where run records live (default: runs/ in the project root, or $AUTORESEARCH_RUNS_DIR)',
+    )
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false });
+
+  program
+    .command('init')
+    .description('scaffold experiments/<name>/ and rubrics/<name>.md (or import a promptfoo config)')
+    .argument('<name>', 'experiment name: lowercase letters, digits and dashes')
+    .option('--from <promptfooconfig.yaml>', 'import a promptfoo config')
+    .option('--prompt-index <N>', 'which of the promptfoo prompts to import (0-based)', '0')
+    .action(lazy('init'));
+
+  program
+    .command('validate')
+    .description('check an experiment and print the plan and a cost estimate; every problem at once')
+    .argument('<experiment>', 'a name under experiments/ or a path to a folder or experiment.yaml')
+    .option('--ping', 'make one tiny call per configured model')
+    .option('--json', 'machine-readable output')
+    .action(lazy('validate'));
+
+  addOverrides(
+    program
+      .command('eval')
+      .description('evaluate the current prompt once (train, holdout and all)')
+      .argument('<experiment>', 'a name under experiments/ or a path')
+      .option('--fail-under <S>', 'exit 1 when the score is below S')
+      .addOption(
+        new Option('--split <split>', 'which score --fail-under reads')
+          .choices(['train', 'holdout', 'all'])
+          .default('all'),
+      )
+      .option('--junit <file>', 'write JUnit XML (one test case per case)')
+      .option('--json', 'machine-readable output'),
+  ).action(lazy('eval'));
+
+  addOverrides(
+    program
+      .command('run')
+      .description('start an optimization run')
+      .argument('<experiment>', 'a name under experiments/ or a path')
+      .option('--detach', 'run in the background; print the run id and log path'),
+  ).action(lazy('run'));
+
+  addOverrides(
+    program
+      .command('resume')
+      .description('continue a stopped or crashed run without redoing finished work')
+      .argument('<run-id>', 'run id (or a unique prefix)')
+      .option(
+        '--rebaseline',
+        'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
+      )
+      .option('--detach', 'resume in the background'),
+    { relative: true },
+  ).action(lazy('resume'));
+
+  program
+    .command('stop')
+    .description('finish the current iteration, then stop the run')
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .action(lazy('stop'));
+
+  program
+    .command('runs')
+    .description('list runs: id, kind, experiment, status, iterations, baseline -> best, cost')
+    .option('--json', 'machine-readable output')
+    .action(lazy('runs'));
+
+  program
+    .command('show')
+    .description('per-iteration table of a run')
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .option('--json', 'machine-readable output')
+    .action(lazy('show'));
+
+  program
+    .command('diff')
+    .description('prompt diff between two iterations (default: baseline -> best)')
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('[a]', 'iteration number, or "baseline" / "best"')
+    .argument('[b]', 'iteration number, or "baseline" / "best"')
+    .option('--word', 'word diff instead of a line diff')
+    .option('--json', 'machine-readable output')
+    .action(lazy('diff'));
+
+  program
+    .command('watch')
+    .description('live view of a running run (default: the newest running run)')
+    .argument('[run-id]', 'run id (or a unique prefix)')
+    .action(lazy('watch'));
+
+  program
+    .command('report')
+    .description('write or refresh runs/<id>/report.html')
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .option('--serve', 'serve it on 127.0.0.1 (read-only), refreshing while the run goes on')
+    .option('--port <N>', 'port for --serve (default: any free port)')
+    .action(lazy('report'));
+
+  program
+    .command('apply')
+    .description("write the run's best prompt into the working tree")
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .option('--force', 'overwrite even if the working-tree prompt changed after the run started')
+    .action(lazy('apply'));
+
+  program
+    .command('judge')
+    .description('run the isolated judge alone on a folder of .txt outputs')
+    .argument('<outputs-dir>', 'folder of .txt outputs')
+    .requiredOption('--rubric <file>', 'rubric markdown file')
+    .option('--model <provider:model>', 'judge model, e.g. anthropic:claude-sonnet-4-5 or sim')
+    .option('--samples <N>', 'scorings per output')
+    .action(lazy('judge'));
+
+  program
+    .command('grade')
+    .description('run the grader alone on a case folder (outputs/*.txt, transcript.md)')
+    .argument('<case-dir>', 'case folder')
+    .requiredOption('--expectations <file>', 'expectations: YAML/JSON list of strings, or one per line')
+    .option('--model <provider:model>', 'grader model, e.g. anthropic:claude-sonnet-4-5 or sim')
+    .action(lazy('grade'));
+
+  return program;
+}

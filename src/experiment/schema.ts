@@ -1,0 +1,150 @@
+/**
+ * The shapes of the user's files (SPEC 3). These zod schemas are the single source of the
+ * types: everything else uses `z.infer` of them. Objects are strict — an unknown key is an
+ * error, reported with a "did you mean" by the loader.
+ */
+import { z } from 'zod';
+
+export const PROVIDERS = ['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim'] as const;
+export const ProviderName = z.enum(PROVIDERS);
+export type ProviderName = z.infer<typeof ProviderName>;
+
+export const ROLES = ['generator', 'mutator', 'judge', 'grader'] as const;
+export type Role = (typeof ROLES)[number];
+
+const positiveInt = z.number().int().min(1);
+
+export const Price = z.strictObject({
+  input_per_mtok: z.number().min(0),
+  output_per_mtok: z.number().min(0),
+});
+export type Price = z.infer<typeof Price>;
+
+/** One model a role talks to. Which keys matter depends on the provider (checked by the loader). */
+export const ModelEntry = z.strictObject({
+  provider: ProviderName,
+  model: z.string().min(1).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: positiveInt.optional(),
+  /** Judge only: independent scorings per output, averaged. */
+  samples: positiveInt.optional(),
+  /** Anthropic without `/v1`, OpenAI-compatible with `/v1`. */
+  base_url: z.url().optional(),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  timeout_s: z.number().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+  concurrency: positiveInt.optional(),
+  price: Price.optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  /** provider `command`: argv, never a shell string. */
+  command: z.array(z.string().min(1)).min(1).optional(),
+  /** provider `command`: pass the prompt on stdin (default) or as a file path (`{prompt_file}` in argv). */
+  input: z.enum(['stdin', 'file']).optional(),
+  /** provider `claude-cli` / `codex-cli`: path to the user's binary (default `claude` / `codex` on PATH). */
+  binary: z.string().min(1).optional(),
+  /** A system prompt for this role's calls (the generator's user message is always the rendered prompt). */
+  system: z.string().optional(),
+});
+export type ModelEntry = z.infer<typeof ModelEntry>;
+
+/** An external judge or grader program speaking the SPEC 6/7 protocol. */
+export const ProgramEntry = z.strictObject({
+  command: z.array(z.string().min(1)).min(1),
+  timeout_s: z.number().positive().optional(),
+});
+export type ProgramEntry = z.infer<typeof ProgramEntry>;
+
+export const JudgeEntry = z.union([ModelEntry, ProgramEntry]);
+export type JudgeEntry = z.infer<typeof JudgeEntry>;
+
+export function isProgramEntry(entry: JudgeEntry): entry is ProgramEntry {
+  return !('provider' in entry) || entry.provider === undefined;
+}
+
+export const Models = z.strictObject({
+  generator: ModelEntry,
+  /** Defaults to the generator's entry. */
+  mutator: ModelEntry.optional(),
+  /** Defaults to the generator's entry at temperature 0; used only with a rubric. */
+  judge: JudgeEntry.optional(),
+  /** Defaults to the judge's model entry; used only for cases with expectations. */
+  grader: JudgeEntry.optional(),
+});
+export type Models = z.infer<typeof Models>;
+
+/**
+ * One deterministic check (SPEC 5). `type` may carry a `not-` prefix; the per-type meaning of
+ * `value`, `min`, `max` is checked against the check registry by the loader.
+ */
+export const CheckEntry = z.strictObject({
+  type: z.string().min(1),
+  value: z.unknown().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  threshold: z.number().min(0).max(1).optional(),
+  weight: z.number().min(0, 'weights must be >= 0').optional(),
+  gate: z.boolean().optional(),
+  name: z.string().min(1).optional(),
+  timeout_s: z.number().positive().optional(),
+});
+export type CheckEntry = z.infer<typeof CheckEntry>;
+
+export const Weights = z.strictObject({
+  checks: z.number().min(0).default(0.4),
+  judge: z.number().min(0).default(0.4),
+  expectations: z.number().min(0).default(0.2),
+});
+export type Weights = z.infer<typeof Weights>;
+
+export const Search = z.strictObject({
+  candidates: positiveInt.default(1),
+  samples: positiveInt.default(1),
+  holdout: z.number().min(0).max(0.9).default(0.25),
+  min_improvement: z.union([z.number().min(0), z.literal('auto')]).default('auto'),
+  noise_repeats: positiveInt.default(3),
+  confirm: z.boolean().default(false),
+  max_growth: z.number().min(1).default(1.5),
+  bold_after: positiveInt.default(3),
+  guidance: z.string().default(''),
+  seed: z.number().int().default(1),
+});
+export type Search = z.infer<typeof Search>;
+
+export const Budget = z.strictObject({
+  iterations: z.number().int().min(0).default(30),
+  hours: z.number().positive().default(8),
+  usd: z.number().positive().optional(),
+  patience: positiveInt.default(10),
+  target: z.number().min(0).max(1).optional(),
+});
+export type Budget = z.infer<typeof Budget>;
+
+export const ExperimentFile = z.strictObject({
+  name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes'),
+  description: z.string().optional(),
+  prompt: z.string().min(1),
+  cases: z.string().min(1),
+  rubric: z.string().min(1).optional(),
+  models: Models,
+  checks: z.array(CheckEntry).default([]),
+  scoring: z.strictObject({ weights: Weights.prefault({}) }).prefault({}),
+  search: Search.prefault({}),
+  budget: Budget.prefault({}),
+  concurrency: positiveInt.default(8),
+});
+export type ExperimentFile = z.infer<typeof ExperimentFile>;
+
+export const CASE_ID = /^[A-Za-z0-9_.-]+$/;
+export const VarValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const CaseEntry = z.strictObject({
+  id: z.string().regex(CASE_ID, 'use letters, digits, "_", "." and "-"').optional(),
+  vars: z.record(z.string(), VarValue).default({}),
+  checks: z.array(CheckEntry).optional(),
+  expectations: z.array(z.string().min(1)).optional(),
+  split: z.enum(['train', 'holdout']).optional(),
+});
+export type CaseEntry = z.infer<typeof CaseEntry>;

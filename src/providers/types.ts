@@ -1,0 +1,101 @@
+/**
+ * The one interface every model adapter implements: messages in, text and accounting out.
+ * Retries, concurrency limits, caching and cost totals wrap adapters from the outside, so an
+ * adapter makes exactly one attempt per call.
+ */
+import type { ProviderName } from '../experiment/schema.js';
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionRequest {
+  system?: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
+  params?: Record<string, unknown>;
+  /** Which of several samples this is; part of the cache key so samples stay independent. */
+  sampleIndex?: number;
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CompletionResult {
+  text: string;
+  usage: Usage;
+  /** USD; null when the price is unknown. */
+  costUsd: number | null;
+  latencyMs: number;
+  /** Why the model stopped, as the API said it (end_turn, stop, max_tokens, length, …). */
+  stopReason?: string;
+  /** True when served from the run's cache (no request was made). */
+  cached?: boolean;
+  /** Attempts made, retries included. */
+  attempts?: number;
+  /** True for the built-in `sim` provider: results must be labelled simulated. */
+  simulated?: boolean;
+}
+
+export interface Provider {
+  readonly name: ProviderName;
+  readonly model: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}
+
+/** Why a call failed; decides whether it is retried and whether the run must stop. */
+export type ProviderErrorKind =
+  | 'auth' // 401/403: never retried, stops the run (resumable)
+  | 'credit' // quota or credit exhausted: never retried, stops the run (resumable)
+  | 'bad_request' // 400/404/422: never retried
+  | 'rate_limit' // 429
+  | 'server' // 5xx, 408, 409
+  | 'timeout'
+  | 'network'
+  | 'malformed' // unparseable or empty body
+  | 'truncated' // body cut mid-way
+  | 'process' // a CLI or command provider exited non-zero
+  | 'aborted'; // the user interrupted
+
+export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limit',
+  'server',
+  'timeout',
+  'network',
+  'malformed',
+  'truncated',
+]);
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  /** Milliseconds the server asked us to wait (Retry-After / retry-after-ms). */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    options: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE_KINDS.has(this.kind);
+  }
+
+  /** Auth and credit failures stop the whole run (as resumable) instead of burning the night. */
+  get stopsRun(): boolean {
+    return this.kind === 'auth' || this.kind === 'credit';
+  }
+}
