@@ -3,7 +3,7 @@
  * Retries, concurrency limits, caching and cost totals wrap adapters from the outside, so an
  * adapter makes exactly one attempt per call.
  */
-import type { ProviderName } from '../experiment/schema.js';
+import type { ModelEntry, ProviderName, Role } from '../experiment/schema.js';
 
 export interface ChatMessage {
   role: 'user' | 'assistant';
@@ -98,4 +98,16 @@ export class ProviderError extends Error {
   get stopsRun(): boolean {
     return this.kind === 'auth' || this.kind === 'credit';
   }
+}
+
+/**
+ * A provider wrapped with everything a run needs around each call: retries with backoff,
+ * the endpoint's concurrency limit, the response cache and cost accounting. Stages (and the
+ * judge proxy) only ever talk to a ModelClient.
+ */
+export interface ModelClient {
+  readonly role: Role;
+  readonly entry: ModelEntry;
+  readonly simulated: boolean;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
 }

@@ -1,0 +1,70 @@
+/**
+ * Prompt templates (SPEC 3): only `{{identifier}}` (inner spaces allowed) is a placeholder;
+ * every other brace is literal; values are inserted verbatim (no HTML escaping) in one pass,
+ * so a value containing `{{x}}` is never expanded again. `<!-- keep -->…<!-- /keep -->`
+ * marks text every mutation must keep verbatim; the markers themselves are not sent.
+ */
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const KEEP_OPEN = '<!-- keep -->';
+const KEEP_CLOSE = '<!-- /keep -->';
+const KEEP_MARKER = /<!-- \/?keep -->/g;
+
+/** Placeholder names in order of first appearance, without duplicates. */
+export function findPlaceholders(template: string): string[] {
+  const names = new Set<string>();
+  for (const match of template.matchAll(PLACEHOLDER)) names.add(match[1] as string);
+  return [...names];
+}
+
+export class MissingVarsError extends Error {
+  readonly missing: string[];
+  constructor(missing: string[]) {
+    super(`no value for ${missing.map((m) => `{{${m}}}`).join(', ')}`);
+    this.name = 'MissingVarsError';
+    this.missing = missing;
+  }
+}
+
+/** Fill placeholders from `vars`; throws MissingVarsError naming every placeholder without a value. */
+export function renderTemplate(template: string, vars: Readonly<Record<string, string>>): string {
+  const missing = findPlaceholders(template).filter((name) => !Object.hasOwn(vars, name));
+  if (missing.length > 0) throw new MissingVarsError(missing);
+  return template.replace(KEEP_MARKER, '').replace(PLACEHOLDER, (_, name: string) => vars[name] as string);
+}
+
+export interface KeepBlocks {
+  /** The protected texts, markers excluded, in order. */
+  blocks: string[];
+  /** Unbalanced or nested markers, described for a person. */
+  problems: string[];
+}
+
+export function extractKeepBlocks(text: string): KeepBlocks {
+  const blocks: string[] = [];
+  const problems: string[] = [];
+  let open: number | undefined;
+  for (const match of text.matchAll(KEEP_MARKER)) {
+    const at = match.index;
+    const line = lineOf(text, at);
+    if (match[0] === KEEP_OPEN) {
+      if (open !== undefined)
+        problems.push(`line ${line}: "${KEEP_OPEN}" inside another keep block (they do not nest)`);
+      else open = at + KEEP_OPEN.length;
+    } else if (open === undefined) {
+      problems.push(`line ${line}: "${KEEP_CLOSE}" without a matching "${KEEP_OPEN}"`);
+    } else {
+      blocks.push(text.slice(open, at));
+      open = undefined;
+    }
+  }
+  if (open !== undefined) problems.push(`line ${lineOf(text, open)}: "${KEEP_OPEN}" is never closed`);
+  return { blocks, problems };
+}
+
+/** 1-based line number of a character offset. */
+export function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

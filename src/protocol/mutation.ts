@@ -1,0 +1,86 @@
+/**
+ * The mutator's request and reply. Besides the prose (built in src/loop/), every mutator
+ * request carries the same feedback as one fenced ```json block whose `format` field is
+ * MUTATOR_FEEDBACK_FORMAT, so simple mutators (the `sim` model, a user's `command`) can act
+ * on it without reading prose. Holdout cases never appear here.
+ */
+import { z } from 'zod';
+
+export const MUTATOR_FEEDBACK_FORMAT = 'autoresearch.mutator-feedback/v1';
+
+const Signals = z.object({
+  total: z.number(),
+  checks: z.number().optional(),
+  judge: z.number().optional(),
+  expectations: z.number().optional(),
+});
+
+export const MutatorFeedback = z.object({
+  format: z.literal(MUTATOR_FEEDBACK_FORMAT),
+  /** `bold` after `bold_after` discards in a row: restructure rather than patch. */
+  strategy: z.enum(['focused', 'bold']),
+  incumbent: z.object({
+    prompt: z.string(),
+    chars: z.number().int(),
+    /** Every one must survive the mutation. */
+    placeholders: z.array(z.string()),
+    /** Must survive verbatim, markers included. */
+    keep_blocks: z.array(z.string()),
+    score: Signals,
+    /** Judge criterion averages on the 1–5 scale. */
+    criteria: z.record(z.string(), z.number()),
+  }),
+  /** The new prompt may be at most this long (max_growth × incumbent). */
+  max_chars: z.number().int(),
+  /** Train cases that fail most, worst first. */
+  failing_cases: z.array(
+    z.object({
+      case_id: z.string(),
+      vars: z.record(z.string(), z.string()),
+      score: z.number(),
+      output_excerpt: z.string(),
+      failed_checks: z.array(z.object({ name: z.string(), type: z.string(), reason: z.string() })),
+      judge: z.object({ criteria: z.record(z.string(), z.number()), reasoning: z.string() }).nullable(),
+      failed_expectations: z.array(z.object({ text: z.string(), evidence: z.string() })),
+    }),
+  ),
+  /** How often each check failed over the train outputs, most failures first. */
+  check_failures: z.array(
+    z.object({ name: z.string(), type: z.string(), failed: z.number(), total: z.number() }),
+  ),
+  /** Recent attempts, best score first. */
+  history: z.array(
+    z.object({
+      iteration: z.number().int(),
+      status: z.string(),
+      score: z.number().nullable(),
+      hypothesis: z.string(),
+    }),
+  ),
+  guidance: z.string(),
+});
+export type MutatorFeedback = z.infer<typeof MutatorFeedback>;
+
+export const MutatorReply = z.object({
+  hypothesis: z.string().trim().min(1),
+  prompt: z.string().min(1),
+});
+export type MutatorReply = z.infer<typeof MutatorReply>;
+
+/** The feedback block as it appears in the request. */
+export function formatFeedbackBlock(feedback: MutatorFeedback): string {
+  return `\`\`\`json\n${JSON.stringify(feedback, null, 2)}\n\`\`\``;
+}
+
+/** Find and validate the feedback block in a mutator request (for the `sim` model and tests). */
+export function extractFeedbackBlock(message: string): MutatorFeedback | undefined {
+  for (const match of message.matchAll(/```json\n([\s\S]*?)\n```/g)) {
+    try {
+      const parsed = MutatorFeedback.safeParse(JSON.parse(match[1] as string));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // another fenced block (e.g. an example); keep looking
+    }
+  }
+  return undefined;
+}
