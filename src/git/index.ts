@@ -1,0 +1,53 @@
+/**
+ * The git layer of a run (SPEC 9). Everything is plumbing: objects are hashed into the
+ * store, trees are built in a throw-away index file, commits are made with `commit-tree`
+ * and only the run branch moves, by compare-and-swap. The user's working tree, index,
+ * HEAD and checked-out branch are never written (no checkout, worktree or stash).
+ *
+ *   openRepo(dir, { env? })                  → GitRepo | null   (null: not in a work tree, or no git:
+ *                                                                 the run goes on with commits off)
+ *     repo.root, repo.identity, repo.relativePath(file)
+ *   createRunBranch({ repo, experiment, runId, promptPath, promptText })
+ *                                            → { branch, base, baseBranch, head, baselineCommit? }
+ *       Branch `autoresearch/<experiment>/<run-id>` from HEAD (detached HEAD works; baseBranch
+ *       is then null). When promptText differs from HEAD's copy or HEAD has none, the branch
+ *       starts with one baseline commit (Autoresearch-Iteration: 0). An unborn HEAD (no
+ *       commits yet) is refused with UnbornHeadError; an existing branch with BranchMovedError.
+ *   commitKeep({ repo, branch, expectedHead, promptPath, promptText, message }) → sha
+ *       One commit changing only the prompt; BranchMovedError when the branch is not at
+ *       expectedHead. `message` comes from formatKeepMessage.
+ *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis }) → string (pure)
+ *   findRunCommits({ repo, branch, runId? }) → [{ sha, iteration, score }] oldest first
+ *   branchHead({ repo, branch })             → sha | null
+ *   readFileAt({ repo, sha, path }) / readPromptAt({ repo, sha, promptPath }) → string | null
+ *   readWorkingPrompt(path), checkPromptDrift(path, startSha256), writePromptAtomically(path, text)
+ *
+ * Identity: the user's user.name/user.email (repo, global, system config), each falling
+ * back to `autoresearch <autoresearch@localhost>`. Commits are never GPG-signed: an
+ * unattended run cannot answer a passphrase prompt. All failures are E_GIT errors.
+ */
+export {
+  collapseToParagraph,
+  formatBaselineMessage,
+  formatKeepMessage,
+  formatRunBranch,
+  formatScore,
+  type KeepMessageInput,
+  TRAILER,
+} from './commit-message.js';
+export { type CommitKeepInput, commitKeep } from './commit-keep.js';
+export { type CreateRunBranchInput, createRunBranch, type RunBranch } from './create-run-branch.js';
+export { type FindRunCommitsInput, findRunCommits, type RunCommit } from './find-run-commits.js';
+export { BranchMovedError, GitCommandError, GitUnavailableError, UnbornHeadError } from './git-errors.js';
+export { type CommitIdentity, FALLBACK_IDENTITY } from './identity.js';
+export { type GitRepo, type OpenRepoOptions, openRepo } from './open-repo.js';
+export {
+  checkPromptDrift,
+  classifyPromptDrift,
+  type PromptDrift,
+  readWorkingPrompt,
+  sha256Hex,
+  writePromptAtomically,
+} from './prompt-file.js';
+export { readFileAt, readPromptAt } from './read-at.js';
+export { branchHead } from './refs.js';

@@ -1,0 +1,123 @@
+/**
+ * Building one commit that changes one file, with plumbing only: the blob is hashed into
+ * the object store, the parent's tree is read into a throw-away index file (never the
+ * user's .git/index), the file's entry is replaced, and the tree and commit are written.
+ * Nothing here touches the work tree, the index or any ref.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { AutoresearchError } from '../errors.js';
+import { identityConfig } from './identity.js';
+import type { GitRepo } from './open-repo.js';
+
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  oid: string;
+}
+
+/** The entry at `relativePath` in `commit`'s tree, or null when the path is absent. */
+export async function readEntry(
+  repo: GitRepo,
+  commit: string,
+  relativePath: string,
+): Promise<TreeEntry | null> {
+  // Literal pathspecs: a prompt named `v[1].md` must match only itself.
+  const result = await repo.git([
+    '--literal-pathspecs',
+    'ls-tree',
+    '-z',
+    '--full-tree',
+    commit,
+    '--',
+    relativePath,
+  ]);
+  for (const record of result.stdout.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0 || record.slice(tab + 1) !== relativePath) continue;
+    const [mode, type, oid] = record.slice(0, tab).split(' ');
+    if (mode !== undefined && type !== undefined && oid !== undefined) return { mode, type, oid };
+  }
+  return null;
+}
+
+/**
+ * The blob id `text` gets when stored at `relativePath`, with that path's attributes and
+ * filters applied (as `git add` would), so an unchanged prompt hashes to HEAD's blob.
+ */
+export async function hashBlob(
+  repo: GitRepo,
+  relativePath: string,
+  text: string,
+  options: { write: boolean },
+): Promise<string> {
+  const args = ['hash-object', ...(options.write ? ['-w'] : []), `--path=${relativePath}`, '--stdin'];
+  return (await repo.git(args, { input: text })).stdout.trim();
+}
+
+/** How `text` compares with what `commit` holds at `relativePath`. */
+export async function compareWithCommit(
+  repo: GitRepo,
+  commit: string,
+  relativePath: string,
+  text: string,
+): Promise<'same' | 'modified' | 'untracked'> {
+  const entry = await readEntry(repo, commit, relativePath);
+  if (entry === null) return 'untracked';
+  return entry.oid === (await hashBlob(repo, relativePath, text, { write: false })) ? 'same' : 'modified';
+}
+
+function fileMode(entry: TreeEntry | null, relativePath: string): string {
+  if (entry === null || entry.mode === '100644' || entry.mode === '100755') return entry?.mode ?? '100644';
+  throw new AutoresearchError(
+    'E_GIT',
+    `${relativePath} is not a regular file in the repository (mode ${entry.mode})`,
+    {
+      hint: 'the prompt must be a plain file, not a symlink, folder or submodule',
+    },
+  );
+}
+
+async function writeTreeWithBlob(
+  repo: GitRepo,
+  parent: string,
+  entry: { mode: string; oid: string; path: string },
+): Promise<string> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'autoresearch-index-'));
+  const indexFile = path.join(scratch, 'index');
+  // A split index would leave shared-index files in .git; a private index needs none.
+  const config = ['core.splitIndex=false'];
+  try {
+    await repo.git(['read-tree', parent], { indexFile, config });
+    await repo.git(['update-index', '--add', '--cacheinfo', entry.mode, entry.oid, entry.path], {
+      indexFile,
+      config,
+    });
+    return (await repo.git(['write-tree'], { indexFile, config })).stdout.trim();
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A commit on top of `parent` whose only change is `relativePath` holding `text`; when the
+ * parent already holds exactly that, no commit is made and `sha` is the parent. No ref moves.
+ */
+export async function commitFile(
+  repo: GitRepo,
+  options: { parent: string; relativePath: string; text: string; message: string },
+): Promise<{ sha: string; changed: boolean }> {
+  const { parent, relativePath, text } = options;
+  const entry = await readEntry(repo, parent, relativePath);
+  const mode = fileMode(entry, relativePath);
+  const blob = await hashBlob(repo, relativePath, text, { write: true });
+  if (entry?.oid === blob) return { sha: parent, changed: false };
+  const tree = await writeTreeWithBlob(repo, parent, { mode, oid: blob, path: relativePath });
+  // Unattended commits cannot answer a signing passphrase prompt, so they are never signed.
+  const commit = await repo.git(['commit-tree', '--no-gpg-sign', '-p', parent, tree], {
+    input: options.message,
+    config: identityConfig(repo.identity),
+  });
+  return { sha: commit.stdout.trim(), changed: true };
+}

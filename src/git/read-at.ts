@@ -1,0 +1,34 @@
+/** Reading a file as a commit holds it, e.g. the prompt at a keep, for `diff` and `apply`. */
+import { readEntry } from './objects.js';
+import type { GitRepo } from './open-repo.js';
+
+/**
+ * The content of `path` (relative to the repository root, `/`-separated) at commit `sha`,
+ * exactly as stored (no checkout filters), or null when the commit has no such file.
+ */
+export async function readFileAt({
+  repo,
+  sha,
+  path,
+}: {
+  repo: GitRepo;
+  sha: string;
+  path: string;
+}): Promise<string | null> {
+  const entry = await readEntry(repo, sha, path);
+  if (entry === null || entry.type !== 'blob') return null;
+  return (await repo.git(['cat-file', 'blob', entry.oid])).stdout;
+}
+
+/** The experiment's prompt at commit `sha`; `promptPath` is a filesystem path inside the repository. */
+export async function readPromptAt({
+  repo,
+  sha,
+  promptPath,
+}: {
+  repo: GitRepo;
+  sha: string;
+  promptPath: string;
+}): Promise<string | null> {
+  return readFileAt({ repo, sha, path: repo.relativePath(promptPath) });
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  collapseToParagraph,
+  formatBaselineMessage,
+  formatKeepMessage,
+  formatRunBranch,
+  formatScore,
+} from '../../../src/git/commit-message.js';
+
+describe('formatKeepMessage', () => {
+  it('writes the SPEC 9 message exactly', () => {
+    const message = formatKeepMessage({
+      experiment: 'cold-email',
+      runId: '20261129-2230-cold-email-k3f9',
+      iteration: 7,
+      from: 0.712,
+      to: 0.768,
+      hypothesis:
+        'Leading with the reader\u2019s problem\n  raises relevance.\n\nIt also shortens the email.',
+    });
+    expect(message).toBe(
+      [
+        'autoresearch(cold-email): iter 7 0.712 -> 0.768 (+0.056)',
+        '',
+        'Leading with the reader\u2019s problem raises relevance. It also shortens the email.',
+        '',
+        'Autoresearch-Run: 20261129-2230-cold-email-k3f9',
+        'Autoresearch-Iteration: 7',
+        'Autoresearch-Score: 0.768',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('rounds to 3 decimals and keeps the delta consistent with the shown scores', () => {
+    const subject = (from: number, to: number) =>
+      formatKeepMessage({ experiment: 'x', runId: 'r', iteration: 1, from, to, hypothesis: 'h' }).split(
+        '\n',
+      )[0];
+    expect(subject(0.71249, 0.76851)).toBe('autoresearch(x): iter 1 0.712 -> 0.769 (+0.057)');
+    expect(subject(0.5, 0.4985)).toBe('autoresearch(x): iter 1 0.500 -> 0.499 (-0.001)');
+    expect(subject(0.5, 0.5)).toBe('autoresearch(x): iter 1 0.500 -> 0.500 (+0.000)');
+    expect(subject(0, 1)).toBe('autoresearch(x): iter 1 0.000 -> 1.000 (+1.000)');
+  });
+
+  it('names a missing hypothesis instead of leaving an empty paragraph', () => {
+    const message = formatKeepMessage({
+      experiment: 'x',
+      runId: 'r',
+      iteration: 2,
+      from: 0,
+      to: 0.1,
+      hypothesis: ' \n ',
+    });
+    expect(message.split('\n')[2]).toBe('(no hypothesis stated)');
+  });
+});
+
+describe('helpers', () => {
+  it('formats scores, branches and paragraphs', () => {
+    expect(formatScore(0.1)).toBe('0.100');
+    expect(formatScore(-0.25)).toBe('-0.250');
+    expect(formatRunBranch('cold-email', '20261129-2230-cold-email-k3f9')).toBe(
+      'autoresearch/cold-email/20261129-2230-cold-email-k3f9',
+    );
+    expect(collapseToParagraph('\ta\r\n\r\nb  c\n')).toBe('a b c');
+  });
+
+  it('writes the baseline message with iteration 0 and no score', () => {
+    expect(formatBaselineMessage({ experiment: 'demo', runId: 'r1', reason: 'untracked' })).toBe(
+      [
+        'autoresearch(demo): baseline prompt for run r1',
+        '',
+        'The prompt was not in HEAD; this commit records the version the run starts from.',
+        '',
+        'Autoresearch-Run: r1',
+        'Autoresearch-Iteration: 0',
+        '',
+      ].join('\n'),
+    );
+    expect(formatBaselineMessage({ experiment: 'demo', runId: 'r1', reason: 'modified' })).toContain(
+      'differed from HEAD',
+    );
+  });
+});

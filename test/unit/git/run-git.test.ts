@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { cleanGitEnv } from '../../../src/git/run-git.js';
+
+describe('cleanGitEnv', () => {
+  it('drops inherited GIT_* variables but keeps where the user config lives', () => {
+    const env = cleanGitEnv({
+      PATH: '/bin',
+      HOME: '/home/u',
+      GIT_DIR: '/elsewhere',
+      GIT_INDEX_FILE: '/elsewhere/index',
+      GIT_AUTHOR_NAME: 'Intruder',
+      git_work_tree: '/x',
+      GIT_CONFIG_GLOBAL: '/home/u/.config/git/work',
+      GIT_CONFIG_NOSYSTEM: '1',
+      UNSET: undefined,
+    });
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/u',
+      GIT_CONFIG_GLOBAL: '/home/u/.config/git/work',
+      GIT_CONFIG_NOSYSTEM: '1',
+      LC_ALL: 'C',
+      GIT_TERMINAL_PROMPT: '0',
+    });
+  });
+
+  it('points git at a private index only when asked', () => {
+    expect(cleanGitEnv({ GIT_INDEX_FILE: '/user/index' }, '/tmp/x/index')['GIT_INDEX_FILE']).toBe(
+      '/tmp/x/index',
+    );
+  });
+});
