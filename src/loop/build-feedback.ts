@@ -1,0 +1,239 @@
+/**
+ * What the mutator learns about the incumbent (issue 5, item 2): its train scores, the train
+ * cases that fail most, how often each check fails, the attempts so far and the user's
+ * guidance, as the shared `MutatorFeedback` shape. Holdout cases never reach the mutator: this
+ * function takes train results only and throws when handed a holdout case, so a wiring mistake
+ * fails loudly instead of leaking. Every field is copied explicitly, so extra fields on the
+ * inputs (a holdout score, say) cannot slip through.
+ */
+import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
+import { MUTATOR_FEEDBACK_FORMAT, type MutatorFeedback } from '../protocol/mutation.js';
+import type { Strategy } from './strategy.js';
+import { countChars, cutText } from './text.js';
+
+/** Train-split score of a prompt: the total and each signal present. */
+export interface SignalScores {
+  total: number;
+  checks?: number;
+  judge?: number;
+  expectations?: number;
+}
+
+export interface CheckOutcome {
+  name: string;
+  type: string;
+  pass: boolean;
+  reason: string;
+}
+
+export interface JudgeOutcome {
+  /** Criterion scores on the 1–5 scale (means when the judge sampled several times). */
+  criteria: Record<string, number>;
+  reasoning: string;
+}
+
+export interface ExpectationOutcome {
+  text: string;
+  passed: boolean;
+  evidence: string;
+}
+
+/** One generation of a case and what the checks, the judge and the grader said about it. */
+export interface SampleResult {
+  /** null when the generation failed. */
+  output: string | null;
+  error?: string;
+  checks: CheckOutcome[];
+  judge: JudgeOutcome | null;
+  expectations: ExpectationOutcome[];
+}
+
+export interface CaseResult {
+  id: string;
+  split: 'train' | 'holdout';
+  vars: Record<string, string>;
+  /** The case's own score, 0..1 (the same weighting as the candidate score). */
+  score: number;
+  samples: SampleResult[];
+}
+
+export interface AttemptSummary {
+  iteration: number;
+  status: string;
+  /** Train score of the candidate; null when it never got one (error, duplicate). */
+  trainScore: number | null;
+  hypothesis: string;
+}
+
+export interface BuildFeedbackInput {
+  incumbent: { prompt: string; score: SignalScores; criteria: Record<string, number> };
+  trainCases: readonly CaseResult[];
+  history: readonly AttemptSummary[];
+  guidance: string;
+  strategy: Strategy;
+  maxGrowth: number;
+  maxFailingCases?: number;
+  excerptChars?: number;
+  maxHistory?: number;
+}
+
+const REASON_CHARS = 300;
+const HYPOTHESIS_CHARS = 400;
+const KEEP_OPEN = '<!-- keep -->';
+const KEEP_CLOSE = '<!-- /keep -->';
+
+export class HoldoutLeakError extends Error {
+  constructor(caseId: string) {
+    super(
+      `case "${caseId}" is a holdout case and was passed to the mutator feedback; holdout cases never reach the mutator`,
+    );
+    this.name = 'HoldoutLeakError';
+  }
+}
+
+/** The longest prompt a mutation may propose: `max_growth` × the incumbent's length. */
+export function maxCharsFor(incumbent: string, maxGrowth: number): number {
+  return Math.floor(maxGrowth * countChars(incumbent));
+}
+
+export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback {
+  for (const c of input.trainCases) if (c.split !== 'train') throw new HoldoutLeakError(c.id);
+  const { prompt } = input.incumbent;
+  const excerptChars = input.excerptChars ?? 600;
+  return {
+    format: MUTATOR_FEEDBACK_FORMAT,
+    strategy: input.strategy,
+    incumbent: {
+      prompt,
+      chars: countChars(prompt),
+      placeholders: findPlaceholders(prompt),
+      keep_blocks: extractKeepBlocks(prompt).blocks.map((block) => `${KEEP_OPEN}${block}${KEEP_CLOSE}`),
+      score: copyScores(input.incumbent.score),
+      criteria: { ...input.incumbent.criteria },
+    },
+    max_chars: maxCharsFor(prompt, input.maxGrowth),
+    failing_cases: selectFailingCases(input.trainCases, input.maxFailingCases ?? 4).map((c) =>
+      describeCase(c, excerptChars),
+    ),
+    check_failures: countCheckFailures(input.trainCases),
+    history: summariseHistory(input.history, input.maxHistory ?? 12),
+    guidance: input.guidance,
+  };
+}
+
+function copyScores(score: SignalScores): MutatorFeedback['incumbent']['score'] {
+  const copy: MutatorFeedback['incumbent']['score'] = { total: score.total };
+  if (score.checks !== undefined) copy.checks = score.checks;
+  if (score.judge !== undefined) copy.judge = score.judge;
+  if (score.expectations !== undefined) copy.expectations = score.expectations;
+  return copy;
+}
+
+/** Cases below a perfect score, lowest first (ties by id, so the request is stable). */
+function selectFailingCases(cases: readonly CaseResult[], max: number): CaseResult[] {
+  return cases
+    .filter((c) => c.score < 1)
+    .sort((a, b) => a.score - b.score || compareText(a.id, b.id))
+    .slice(0, Math.max(0, max));
+}
+
+type FailingCase = MutatorFeedback['failing_cases'][number];
+
+// One sample stands for the case, the worst one, so its excerpt, failed checks, judge
+// reasoning and grader evidence all describe the same output.
+function describeCase(c: CaseResult, excerptChars: number): FailingCase {
+  const sample = worstSample(c.samples);
+  return {
+    case_id: c.id,
+    vars: Object.fromEntries(
+      Object.entries(c.vars).map(([name, value]) => [name, cutText(value, excerptChars)]),
+    ),
+    score: c.score,
+    output_excerpt: sample ? excerptOf(sample, excerptChars) : '',
+    failed_checks: (sample?.checks ?? [])
+      .filter((check) => !check.pass)
+      .map((check) => ({ name: check.name, type: check.type, reason: cutText(check.reason, REASON_CHARS) })),
+    judge: sample?.judge
+      ? { criteria: { ...sample.judge.criteria }, reasoning: cutText(sample.judge.reasoning, REASON_CHARS) }
+      : null,
+    failed_expectations: (sample?.expectations ?? [])
+      .filter((e) => !e.passed)
+      .map((e) => ({ text: e.text, evidence: cutText(e.evidence, REASON_CHARS) })),
+  };
+}
+
+function worstSample(samples: readonly SampleResult[]): SampleResult | undefined {
+  let worst: SampleResult | undefined;
+  let worstBadness = -1;
+  for (const sample of samples) {
+    const badness = badnessOf(sample);
+    if (badness > worstBadness) {
+      worst = sample;
+      worstBadness = badness;
+    }
+  }
+  return worst;
+}
+
+function badnessOf(sample: SampleResult): number {
+  if (sample.output === null) return Number.POSITIVE_INFINITY;
+  const failedChecks = sample.checks.filter((c) => !c.pass).length;
+  const failedExpectations = sample.expectations.filter((e) => !e.passed).length;
+  const scores = Object.values(sample.judge?.criteria ?? {});
+  const judgeShortfall = scores.length === 0 ? 0 : (5 - mean(scores)) / 4;
+  return failedChecks + failedExpectations + judgeShortfall;
+}
+
+function excerptOf(sample: SampleResult, excerptChars: number): string {
+  if (sample.output === null)
+    return `[generation failed: ${cutText(sample.error ?? 'no output', REASON_CHARS)}]`;
+  return cutText(sample.output, excerptChars);
+}
+
+function countCheckFailures(cases: readonly CaseResult[]): MutatorFeedback['check_failures'] {
+  const counts = new Map<string, { name: string; type: string; failed: number; total: number }>();
+  for (const c of cases)
+    for (const sample of c.samples)
+      for (const check of sample.checks) {
+        const key = `${check.name}\u0000${check.type}`;
+        const entry = counts.get(key) ?? { name: check.name, type: check.type, failed: 0, total: 0 };
+        entry.total++;
+        if (!check.pass) entry.failed++;
+        counts.set(key, entry);
+      }
+  return [...counts.values()]
+    .filter((entry) => entry.failed > 0)
+    .sort((a, b) => b.failed - a.failed || compareText(a.name, b.name) || compareText(a.type, b.type));
+}
+
+// The most recent attempts are the ones worth showing (they include the latest failures the
+// mutator must not repeat); among them, best first so what worked stands out.
+function summariseHistory(history: readonly AttemptSummary[], max: number): MutatorFeedback['history'] {
+  return [...history]
+    .sort((a, b) => b.iteration - a.iteration)
+    .slice(0, Math.max(0, max))
+    .sort((a, b) => compareScores(b.trainScore, a.trainScore) || b.iteration - a.iteration)
+    .map((attempt) => ({
+      iteration: attempt.iteration,
+      status: attempt.status,
+      score: attempt.trainScore,
+      hypothesis: cutText(attempt.hypothesis, HYPOTHESIS_CHARS),
+    }));
+}
+
+/** Ascending, with a missing score below every number. */
+function compareScores(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a - b;
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+function compareText(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}

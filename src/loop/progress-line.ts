@@ -1,0 +1,150 @@
+/**
+ * Text for the run's progress (issue 5, item 7): one line per iteration and the closing
+ * summary. Pure formatters: colours and width come in, a string goes out, and the terminal
+ * module prints it. The numbers are never cut (they take 62 columns); only the hypothesis
+ * shrinks to fit, and is left out when fewer than 8 columns remain.
+ */
+import type { IterationStatus } from './status.js';
+import { countChars, cutText, toOneLine } from './text.js';
+
+type Paint = (text: string) => string;
+
+/** The subset of picocolors the formatters use (a `Colors` from src/ui/terminal.ts fits). */
+export interface ProgressColors {
+  green: Paint;
+  red: Paint;
+  yellow: Paint;
+  cyan: Paint;
+  dim: Paint;
+  bold: Paint;
+}
+
+export interface IterationLine {
+  iteration: number;
+  status: IterationStatus;
+  /** The candidate's train score; null when it has none (error, duplicate). */
+  score: number | null;
+  /** The incumbent's train score after this iteration. */
+  best: number;
+  /** Candidate minus incumbent, train. */
+  delta: number | null;
+  costUsd: number | null;
+  seconds: number;
+  hypothesis: string;
+}
+
+const STATUS_WIDTH = 12;
+const MIN_HYPOTHESIS = 8;
+
+export function formatProgressLine(
+  line: IterationLine,
+  { width, colors }: { width: number; colors: ProgressColors },
+): string {
+  const status = line.status.padEnd(STATUS_WIDTH);
+  const before = String(line.iteration).padStart(4);
+  const after = [
+    score(line.score),
+    `best ${line.best.toFixed(3)}`,
+    signed(line.delta).padStart(6),
+    cost(line.costUsd).padStart(7),
+    `${Math.round(line.seconds)}s`.padStart(6),
+  ].join('  ');
+  const fixedWidth = countChars(`${before}  ${status}  ${after}`);
+  const room = width - fixedWidth - 2;
+  const text = toOneLine(line.hypothesis);
+  const hypothesis = room >= MIN_HYPOTHESIS && text !== '' ? `  ${cutText(text, room)}` : '';
+  return `${before}  ${paintStatus(line.status, colors)(status)}  ${after}${hypothesis}`;
+}
+
+function paintStatus(status: IterationStatus, colors: ProgressColors): Paint {
+  switch (status) {
+    case 'keep':
+      return colors.green;
+    case 'gate_fail':
+    case 'error':
+      return colors.red;
+    case 'holdout_fail':
+    case 'interrupted':
+      return colors.yellow;
+    case 'baseline':
+      return colors.cyan;
+    case 'discard':
+    case 'duplicate':
+      return colors.dim;
+  }
+}
+
+export interface SplitScores {
+  train: number;
+  holdout: number | null;
+}
+
+export interface RunSummary {
+  runId: string;
+  /** The fresh re-evaluation of baseline and best at the end; null when the run ended before it. */
+  final: { baseline: SplitScores; best: SplitScores } | null;
+  /** The figures the decisions used during the run. */
+  during: { baseline: SplitScores; best: SplitScores };
+  counts: Partial<Record<IterationStatus, number>>;
+  totalCostUsd: number | null;
+  stop: { reason: string; message: string };
+  /** null when commits are off (not a git repository). */
+  branch: string | null;
+  reportPath: string;
+  simulated: boolean;
+}
+
+const COUNTED: IterationStatus[] = [
+  'keep',
+  'discard',
+  'gate_fail',
+  'holdout_fail',
+  'duplicate',
+  'error',
+  'interrupted',
+];
+
+export function formatRunSummary(summary: RunSummary, colors: ProgressColors): string {
+  const label = (text: string) => `  ${text.padEnd(22)}`;
+  const iterations = COUNTED.reduce((sum, status) => sum + (summary.counts[status] ?? 0), 0);
+  const counts = COUNTED.filter((status) => (summary.counts[status] ?? 0) > 0)
+    .map((status) => `${summary.counts[status]} ${status}`)
+    .join(', ');
+  const lines = [
+    colors.bold(`Run ${summary.runId} stopped (${summary.stop.reason}): ${summary.stop.message}`),
+    summary.final
+      ? `${label('final check (fresh)')}${scores(summary.final.baseline, summary.final.best)}`
+      : `${label('final check (fresh)')}${colors.dim('not run: the run ended before it')}`,
+    `${label('during the run')}${scores(summary.during.baseline, summary.during.best)}`,
+    `${label('iterations')}${iterations}${counts === '' ? '' : `: ${counts}`}`,
+    `${label('cost')}${cost(summary.totalCostUsd)}`,
+    `${label('branch')}${summary.branch ?? colors.dim('none (commits are off: not a git repository)')}`,
+    `${label('report')}${summary.reportPath}`,
+  ];
+  if (summary.simulated)
+    lines.push(
+      `${label('simulated')}${colors.yellow('yes: the sim provider produced these results; they say nothing about real models')}`,
+    );
+  return lines.join('\n');
+}
+
+function scores(baseline: SplitScores, best: SplitScores): string {
+  const train = `train ${baseline.train.toFixed(3)} → ${best.train.toFixed(3)} (${signed(best.train - baseline.train)})`;
+  if (baseline.holdout === null || best.holdout === null) return `${train}   holdout: none`;
+  const holdout = `${baseline.holdout.toFixed(3)} → ${best.holdout.toFixed(3)} (${signed(best.holdout - baseline.holdout)})`;
+  return `${train}   holdout ${holdout}`;
+}
+
+function score(value: number | null): string {
+  return value === null ? '    -' : value.toFixed(3);
+}
+
+function signed(value: number | null): string {
+  if (value === null) return '-';
+  const rounded = Number(value.toFixed(3));
+  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(3)}`;
+}
+
+function cost(value: number | null): string {
+  return value === null ? '$?' : `$${value.toFixed(value < 10 ? 3 : 2)}`;
+}
