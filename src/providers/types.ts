@@ -37,6 +37,8 @@ export interface CompletionResult {
   stopReason?: string;
   /** True when served from the run's cache (no request was made). */
   cached?: boolean;
+  /** On a cache hit (costUsd is then 0): what the call cost when it was first made. */
+  originalCostUsd?: number | null;
   /** Attempts made, retries included. */
   attempts?: number;
   /** True for the built-in `sim` provider: results must be labelled simulated. */

@@ -1,0 +1,145 @@
+/**
+ * The user's Claude Code binary in print mode, as a plain model call: one turn, no tools, no
+ * MCP servers, no settings files, nothing persisted, a fresh temporary cwd, the prompt on
+ * stdin and the system prompt as a flag. Flags checked against the Claude Code CLI reference
+ * (code.claude.com/docs/en/cli-reference) and CHANGELOG for 2.0.x–2.1.x: `-p`,
+ * `--output-format json`, `--max-turns`, `--tools ""`, `--strict-mcp-config`,
+ * `--setting-sources ""`, `--no-session-persistence`, `--system-prompt`, `--model`.
+ * The login stays where the user's CLI keeps it (its config directory), so a subscription works.
+ *
+ * The CLI has no temperature or max-tokens flags; those keys are ignored. `params` become
+ * extra flags (`{ effort: 'low' }` → `--effort low`; `true` → a bare flag) for whatever the
+ * installed version supports.
+ */
+import type { ModelEntry } from '../../experiment/schema.js';
+import { costOf, costOrNull, resolvePrice } from '../prices.js';
+import { classifyCliFailure } from '../process/classify-cli-failure.js';
+import { renderConversation } from '../process/render-prompt.js';
+import { processFailure, runProcess, tailOf } from '../process/run-process.js';
+import { clip } from '../redact.js';
+import { type CompletionResult, type Provider, ProviderError } from '../types.js';
+import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+
+export interface ProcessProviderDeps {
+  env: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+export function claudeBinary(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
+  return entry.binary ?? env['AUTORESEARCH_CLAUDE_BIN'] ?? 'claude';
+}
+
+/** Extra CLI flags from `params`. */
+export function paramsToFlags(params: Record<string, unknown> | undefined): string[] {
+  const flags: string[] = [];
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value === false || value === null || value === undefined) continue;
+    const flag = key.startsWith('-') ? key : `--${key.replace(/_/g, '-')}`;
+    if (value === true) flags.push(flag);
+    else flags.push(flag, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return flags;
+}
+
+export function buildClaudeArgs(
+  entry: ModelEntry,
+  system: string | undefined,
+  params?: Record<string, unknown>,
+): string[] {
+  return [
+    '-p',
+    '--output-format',
+    'json',
+    '--max-turns',
+    '1',
+    '--tools',
+    '',
+    '--strict-mcp-config',
+    '--setting-sources',
+    '',
+    '--no-session-persistence',
+    ...(entry.model === undefined ? [] : ['--model', entry.model]),
+    ...(system === undefined || system === '' ? [] : ['--system-prompt', system]),
+    ...paramsToFlags({ ...(entry.params ?? {}), ...(params ?? {}) }),
+  ];
+}
+
+/** `claude -p --output-format json` prints one result object; tolerate stray lines around it. */
+function findResultObject(stdout: string): Record<string, unknown> | undefined {
+  const candidates = [stdout.trim(), ...stdout.split(/\r?\n/).reverse()];
+  for (const candidate of candidates) {
+    const text = candidate.trim();
+    if (!text.startsWith('{')) continue;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isRecord(parsed) && ('result' in parsed || parsed['type'] === 'result')) return parsed;
+    } catch {
+      // not this line
+    }
+  }
+  return undefined;
+}
+
+export function parseClaudeResult(
+  stdout: string,
+  entry: ModelEntry,
+  label: string,
+): Omit<CompletionResult, 'latencyMs'> | ProviderError {
+  const result = findResultObject(stdout);
+  if (result === undefined) return new ProviderError('malformed', `${label}: no JSON result on stdout`);
+  const text = typeof result['result'] === 'string' ? result['result'] : '';
+  const subtype = typeof result['subtype'] === 'string' ? result['subtype'] : 'success';
+  if (result['is_error'] === true || subtype !== 'success') {
+    const said = clip(text === '' ? subtype : text);
+    return new ProviderError(classifyCliFailure(said), `${label} reported an error: ${said}`);
+  }
+  const usage = isRecord(result['usage']) ? result['usage'] : {};
+  const tokens = {
+    inputTokens:
+      countOf(usage['input_tokens']) +
+      countOf(usage['cache_creation_input_tokens']) +
+      countOf(usage['cache_read_input_tokens']),
+    outputTokens: countOf(usage['output_tokens']),
+  };
+  const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
+  const costUsd =
+    entry.price !== undefined
+      ? costOf(entry.price, tokens)
+      : (reported ?? costOrNull(resolvePrice(entry), tokens));
+  const stopReason = typeof result['stop_reason'] === 'string' ? result['stop_reason'] : undefined;
+  return { text, usage: tokens, costUsd, ...(stopReason === undefined ? {} : { stopReason }) };
+}
+
+export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProviderDeps): Provider {
+  const model = entry.model ?? 'default';
+  const label = `Claude Code CLI (${model})`;
+  const now = deps.now ?? (() => performance.now());
+  return {
+    name: 'claude-cli',
+    model,
+    async complete(request) {
+      const started = now();
+      const file = claudeBinary(entry, deps.env);
+      const outcome = await runProcess({
+        file,
+        args: buildClaudeArgs(entry, request.system ?? entry.system, request.params),
+        input: renderConversation(request.messages),
+        env: deps.env,
+        timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
+        signal: request.signal,
+        label,
+        notFoundHint: 'install Claude Code, or set `binary:` or AUTORESEARCH_CLAUDE_BIN',
+      });
+      const parsed = parseClaudeResult(outcome.stdout, entry, label);
+      if (parsed instanceof ProviderError) {
+        if (parsed.kind !== 'malformed' || outcome.exitCode === 0) throw parsed;
+        const tail = tailOf(outcome.stderr, deps.env);
+        const kind = classifyCliFailure(tail);
+        throw kind === 'process'
+          ? processFailure(label, outcome, deps.env)
+          : new ProviderError(kind, `${label} exited with code ${outcome.exitCode}: ${tail}`);
+      }
+      return { ...parsed, latencyMs: now() - started };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Any program as a model: argv as a list (never through a shell), the prompt on stdin or in a
+ * temporary file whose path replaces `{prompt_file}` in argv (appended when no argument names
+ * it), the output from stdout. A non-zero exit is a `process` error quoting the last stderr
+ * lines. A system prompt is placed before the conversation. Programs report no token usage,
+ * so the cost is 0 with a `price:` and unknown without; `params` are not used.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModelEntry } from '../../experiment/schema.js';
+import { costOrNull, resolvePrice } from '../prices.js';
+import { prependSystem, renderConversation } from '../process/render-prompt.js';
+import { processFailure, runProcess } from '../process/run-process.js';
+import { type Provider, ProviderError } from '../types.js';
+import { DEFAULT_PROCESS_TIMEOUT_S, timeoutMsOf } from './defaults.js';
+
+export const PROMPT_FILE_PLACEHOLDER = '{prompt_file}';
+
+export interface CommandProviderDeps {
+  env: NodeJS.ProcessEnv;
+  /** Where relative paths in argv resolve: the project root. */
+  cwd?: string;
+  now?: () => number;
+}
+
+export function substitutePromptFile(argv: readonly string[], path: string): string[] {
+  const named = argv.some((arg) => arg.includes(PROMPT_FILE_PLACEHOLDER));
+  const replaced = argv.map((arg) => arg.split(PROMPT_FILE_PLACEHOLDER).join(path));
+  return named ? replaced : [...replaced, path];
+}
+
+export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDeps): Provider {
+  const argv = entry.command ?? [];
+  const model = entry.model ?? argv.join(' ');
+  const label = `command \`${argv[0] ?? ''}\``;
+  const now = deps.now ?? (() => performance.now());
+  return {
+    name: 'command',
+    model,
+    async complete(request) {
+      const [file] = argv;
+      if (file === undefined)
+        throw new ProviderError('bad_request', 'provider `command` needs `command: [program, …]`');
+      const prompt = prependSystem(request.system ?? entry.system, renderConversation(request.messages));
+      const started = now();
+      const promptDir =
+        entry.input === 'file' ? await mkdtemp(join(tmpdir(), 'autoresearch-prompt-')) : undefined;
+      try {
+        let args = argv.slice(1);
+        if (promptDir !== undefined) {
+          const path = join(promptDir, 'prompt.txt');
+          await writeFile(path, prompt, 'utf8');
+          args = substitutePromptFile(args, path);
+        }
+        const outcome = await runProcess({
+          file,
+          args,
+          input: promptDir === undefined ? prompt : '',
+          env: deps.env,
+          timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
+          signal: request.signal,
+          label,
+          cwd: deps.cwd ?? process.cwd(),
+        });
+        if (outcome.exitCode !== 0) throw processFailure(label, outcome, deps.env);
+        const usage = { inputTokens: 0, outputTokens: 0 };
+        return {
+          text: outcome.stdout,
+          usage,
+          costUsd: costOrNull(resolvePrice(entry), usage),
+          latencyMs: now() - started,
+        };
+      } finally {
+        if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * OpenAI Chat Completions over fetch (POST {base}/chat/completions, non-streaming): OpenAI
+ * itself and every compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter).
+ * Sends no Authorization header when no key is set, which local servers accept.
+ */
+import type { ModelEntry } from '../../experiment/schema.js';
+import { apiKeyEnvName, keyIsRequired, readApiKey, resolveBaseUrl } from '../env.js';
+import { classifyHttpError } from '../http/classify-http-error.js';
+import { postJson } from '../http/post-json.js';
+import { costOrNull, normaliseModelName, resolvePrice } from '../prices.js';
+import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
+import type { HttpProviderDeps } from './anthropic.js';
+import { countOf, DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+
+/** OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`. */
+function wantsMaxCompletionTokens(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(normaliseModelName(model));
+}
+
+export function buildOpenAiBody(entry: ModelEntry, request: CompletionRequest): Record<string, unknown> {
+  const system = request.system ?? entry.system;
+  const temperature = request.temperature ?? entry.temperature;
+  const maxTokens = request.maxTokens ?? entry.max_tokens;
+  const params = { ...(entry.params ?? {}), ...(request.params ?? {}) };
+  const model = entry.model ?? '';
+  const limitKey =
+    'max_completion_tokens' in params || wantsMaxCompletionTokens(model)
+      ? 'max_completion_tokens'
+      : 'max_tokens';
+  return {
+    ...params,
+    model,
+    messages: [
+      ...(system === undefined || system === '' ? [] : [{ role: 'system', content: system }]),
+      ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+    ],
+    ...(temperature === undefined ? {} : { temperature }),
+    ...(maxTokens === undefined ? {} : { [limitKey]: maxTokens }),
+  };
+}
+
+export function parseOpenAiResponse(
+  json: unknown,
+  label: string,
+): Omit<CompletionResult, 'costUsd' | 'latencyMs'> {
+  if (!isRecord(json)) throw new ProviderError('malformed', `${label}: the response is not a JSON object`);
+  if (json['error'] !== undefined && json['choices'] === undefined) {
+    throw new ProviderError('malformed', `${label}: the server answered 200 with an error body`);
+  }
+  const choice = Array.isArray(json['choices']) ? json['choices'][0] : undefined;
+  if (!isRecord(choice) || !isRecord(choice['message'])) {
+    throw new ProviderError('malformed', `${label}: the response has no choices[0].message`);
+  }
+  const message = choice['message'];
+  const content = message['content'];
+  const refusal = message['refusal'];
+  const text = typeof content === 'string' ? content : typeof refusal === 'string' ? refusal : '';
+  const usage = isRecord(json['usage']) ? json['usage'] : {};
+  const stopReason = typeof choice['finish_reason'] === 'string' ? choice['finish_reason'] : undefined;
+  return {
+    text,
+    usage: {
+      inputTokens: countOf(usage['prompt_tokens']),
+      outputTokens: countOf(usage['completion_tokens']),
+    },
+    ...(stopReason === undefined ? {} : { stopReason }),
+  };
+}
+
+export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps): Provider {
+  const model = entry.model ?? '';
+  const label = `OpenAI-compatible (${model})`;
+  const now = deps.now ?? (() => performance.now());
+  const price = resolvePrice(entry);
+  return {
+    name: 'openai',
+    model,
+    async complete(request) {
+      const keyEnv = apiKeyEnvName(entry);
+      const key = readApiKey(entry, deps.env);
+      if (model === '') throw new ProviderError('bad_request', `${label}: no model is configured`);
+      if (key === undefined && keyIsRequired(entry, deps.env)) {
+        throw new ProviderError('auth', `${keyEnv ?? 'OPENAI_API_KEY'} is not set; ${label} needs it`);
+      }
+      const started = now();
+      const json = await postJson({
+        url: `${resolveBaseUrl(entry, deps.env)}/chat/completions`,
+        headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+        body: buildOpenAiBody(entry, request),
+        signal: request.signal,
+        timeoutMs: timeoutMsOf(entry, DEFAULT_HTTP_TIMEOUT_S),
+        label,
+        classify: (status, text, headers) =>
+          classifyHttpError(status, text, headers, {
+            label,
+            keyEnv,
+            keySent: key !== undefined,
+            secrets: [key],
+          }),
+        ...(deps.fetchImpl === undefined ? {} : { fetchImpl: deps.fetchImpl }),
+      });
+      const parsed = parseOpenAiResponse(json, label);
+      return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };
+    },
+  };
+}

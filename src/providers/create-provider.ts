@@ -1,0 +1,41 @@
+/** From a model entry to the adapter that serves it. */
+import type { ModelEntry } from '../experiment/schema.js';
+import { createAnthropicProvider } from './adapters/anthropic.js';
+import { createClaudeCliProvider } from './adapters/claude-cli.js';
+import { createCodexCliProvider } from './adapters/codex-cli.js';
+import { createCommandProvider } from './adapters/command.js';
+import { createOpenAiProvider } from './adapters/openai.js';
+import type { Provider } from './types.js';
+
+export interface ProviderDeps {
+  env: NodeJS.ProcessEnv;
+  /** Where a `command` provider's relative argv paths resolve (the project root). */
+  cwd?: string;
+  fetchImpl?: typeof fetch;
+}
+
+export type ProviderFactory = (entry: ModelEntry) => Provider | Promise<Provider>;
+
+export async function createProvider(entry: ModelEntry, deps: ProviderDeps): Promise<Provider> {
+  const http = { env: deps.env, ...(deps.fetchImpl === undefined ? {} : { fetchImpl: deps.fetchImpl }) };
+  switch (entry.provider) {
+    case 'anthropic':
+      return createAnthropicProvider(entry, http);
+    case 'openai':
+      return createOpenAiProvider(entry, http);
+    case 'claude-cli':
+      return createClaudeCliProvider(entry, { env: deps.env });
+    case 'codex-cli':
+      return createCodexCliProvider(entry, { env: deps.env });
+    case 'command':
+      return createCommandProvider(entry, {
+        env: deps.env,
+        ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
+      });
+    case 'sim': {
+      // Loaded on demand: runs against real models never pay for the simulator's start-up.
+      const { createSimProvider } = await import('./sim/sim-provider.js');
+      return createSimProvider(entry);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Cost accounting for a run: every call's tokens and USD, totals per role, calls whose price
+ * is unknown counted apart, and cache hits costing nothing now (their original cost kept
+ * separately). The loop listens with `onCall` to journal spend and enforce the budget.
+ */
+import type { ProviderName, Role } from '../experiment/schema.js';
+import type { ProviderErrorKind } from './types.js';
+
+export interface CallRecord {
+  role: Role;
+  provider: ProviderName;
+  model: string;
+  ok: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  /** What this run paid: 0 for a cache hit, null when the price is unknown. */
+  costUsd: number | null;
+  cached: boolean;
+  /** For a cache hit: what the call cost when it was first made. */
+  originalCostUsd?: number | null;
+  attempts: number;
+  latencyMs: number;
+  simulated: boolean;
+  errorKind?: ProviderErrorKind;
+}
+
+export interface SpendTotals {
+  calls: number;
+  failedCalls: number;
+  cachedCalls: number;
+  /** Successful, uncached calls whose price is unknown (their USD is not in `usd`). */
+  unpricedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
+  /** What the cache hits originally cost (not spent by this run). */
+  cachedUsd: number;
+}
+
+export interface LedgerSnapshot {
+  byRole: Partial<Record<Role, SpendTotals>>;
+  total: SpendTotals;
+}
+
+export type CallListener = (record: CallRecord, snapshot: LedgerSnapshot) => void;
+
+export interface CostLedger {
+  record(call: CallRecord): void;
+  snapshot(): LedgerSnapshot;
+  /** Returns an unsubscribe function. */
+  onCall(listener: CallListener): () => void;
+}
+
+export function emptyTotals(): SpendTotals {
+  return {
+    calls: 0,
+    failedCalls: 0,
+    cachedCalls: 0,
+    unpricedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    usd: 0,
+    cachedUsd: 0,
+  };
+}
+
+export function addCall(totals: SpendTotals, call: CallRecord): SpendTotals {
+  return {
+    calls: totals.calls + 1,
+    failedCalls: totals.failedCalls + (call.ok ? 0 : 1),
+    cachedCalls: totals.cachedCalls + (call.cached ? 1 : 0),
+    unpricedCalls: totals.unpricedCalls + (call.ok && !call.cached && call.costUsd === null ? 1 : 0),
+    inputTokens: totals.inputTokens + (call.cached ? 0 : call.inputTokens),
+    outputTokens: totals.outputTokens + (call.cached ? 0 : call.outputTokens),
+    usd: totals.usd + (call.costUsd ?? 0),
+    cachedUsd: totals.cachedUsd + (call.cached ? (call.originalCostUsd ?? 0) : 0),
+  };
+}
+
+export function createCostLedger(): CostLedger {
+  const byRole: Partial<Record<Role, SpendTotals>> = {};
+  let total = emptyTotals();
+  const listeners = new Set<CallListener>();
+  const snapshot = (): LedgerSnapshot => ({
+    byRole: Object.fromEntries(Object.entries(byRole).map(([k, v]) => [k, { ...v }])),
+    total: { ...total },
+  });
+  return {
+    record(call) {
+      byRole[call.role] = addCall(byRole[call.role] ?? emptyTotals(), call);
+      total = addCall(total, call);
+      if (listeners.size === 0) return;
+      const snap = snapshot();
+      for (const listener of listeners) listener(call, snap);
+    },
+    snapshot,
+    onCall(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

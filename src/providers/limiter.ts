@@ -1,0 +1,60 @@
+/**
+ * One concurrency limit per model endpoint (provider plus base URL, binary or argv), shared
+ * by every role that talks to it — the judge's proxied calls included — so two stages never
+ * double the load on one server. The limit is the smallest `concurrency` any role sets for
+ * that endpoint, and never above the experiment's.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { ModelEntry } from '../experiment/schema.js';
+import { resolveBaseUrl } from './env.js';
+import { claudeBinary } from './adapters/claude-cli.js';
+import { codexBinary } from './adapters/codex-cli.js';
+
+export function endpointKey(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
+  switch (entry.provider) {
+    case 'anthropic':
+    case 'openai':
+      return `${entry.provider} ${resolveBaseUrl(entry, env)}`;
+    case 'claude-cli':
+      return `claude-cli ${claudeBinary(entry, env)}`;
+    case 'codex-cli':
+      return `codex-cli ${codexBinary(entry, env)}`;
+    case 'command':
+      return `command ${JSON.stringify(entry.command ?? [])}`;
+    case 'sim':
+      return 'sim';
+  }
+}
+
+export interface EndpointLimiter {
+  /** Runs `task` once the entry's endpoint has a free slot. */
+  run<T>(entry: ModelEntry, task: () => Promise<T>): Promise<T>;
+  limitOf(entry: ModelEntry): number;
+}
+
+export function createEndpointLimiter(
+  entries: readonly ModelEntry[],
+  experimentConcurrency: number,
+  env: NodeJS.ProcessEnv,
+): EndpointLimiter {
+  const limits = new Map<string, number>();
+  for (const entry of entries) {
+    const key = endpointKey(entry, env);
+    const wanted = Math.min(entry.concurrency ?? experimentConcurrency, experimentConcurrency);
+    limits.set(key, Math.max(1, Math.min(limits.get(key) ?? wanted, wanted)));
+  }
+  const gates = new Map<string, LimitFunction>();
+  const gateFor = (entry: ModelEntry): LimitFunction => {
+    const key = endpointKey(entry, env);
+    let gate = gates.get(key);
+    if (gate === undefined) {
+      gate = pLimit(limits.get(key) ?? Math.max(1, experimentConcurrency));
+      gates.set(key, gate);
+    }
+    return gate;
+  };
+  return {
+    run: (entry, task) => gateFor(entry)(task),
+    limitOf: (entry) => gateFor(entry).concurrency,
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Everything a run needs around each model call, composed once per run: the adapter, the
+ * endpoint's concurrency limit, our retries, the response cache and the cost ledger. Stages
+ * and the judge proxy ask for `client(role)` and never see the layers. Aborting the pool's
+ * signal (Ctrl-C) or calling close() aborts every call in flight; aborted calls are never
+ * retried.
+ */
+import { isProgramEntry, type JudgeEntry, type ModelEntry, ROLES, type Role } from '../experiment/schema.js';
+import { computeCacheKey } from './cache-key.js';
+import { type CachedCompletion, createFileCache, type ResponseCache, toCached } from './cache.js';
+import { createProvider, type ProviderFactory } from './create-provider.js';
+import { type CostLedger, createCostLedger } from './ledger.js';
+import { createEndpointLimiter } from './limiter.js';
+import { DEFAULT_MAX_RETRIES, type RetryEvent, type RetryPolicy, withRetries } from './retry.js';
+import {
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelClient,
+  type Provider,
+  ProviderError,
+} from './types.js';
+
+export interface ModelPoolOptions {
+  /** Role → entry, as ResolvedModels holds them; judge/grader program entries get no client. */
+  models: Partial<Record<Role, JudgeEntry>>;
+  /** The experiment's concurrency: the ceiling for every endpoint. */
+  concurrency: number;
+  /** Response cache folder (runs/<id>/cache); absent: no caching. */
+  cacheDir?: string;
+  env: NodeJS.ProcessEnv;
+  /** Ctrl-C: aborts calls in flight. */
+  signal?: AbortSignal;
+  /** Backoff tuning and test hooks (sleep, random). */
+  retry?: Omit<RetryPolicy, 'maxRetries'>;
+  onRetry?: (role: Role, event: RetryEvent) => void;
+  /** Where a `command` provider's relative argv paths resolve. */
+  cwd?: string;
+  createProvider?: ProviderFactory;
+  cache?: ResponseCache;
+  ledger?: CostLedger;
+}
+
+export interface ModelPool {
+  client(role: Role): ModelClient;
+  /** Whether the role has a model entry (not a judge/grader program). */
+  has(role: Role): boolean;
+  readonly ledger: CostLedger;
+  /** Aborts calls in flight and waits for them to settle. */
+  close(): Promise<void>;
+}
+
+function modelEntries(models: Partial<Record<Role, JudgeEntry>>): Map<Role, ModelEntry> {
+  const out = new Map<Role, ModelEntry>();
+  for (const role of ROLES) {
+    const entry = models[role];
+    if (entry !== undefined && !isProgramEntry(entry)) out.set(role, entry);
+  }
+  return out;
+}
+
+function fromCache(hit: CachedCompletion): CompletionResult {
+  return {
+    text: hit.text,
+    usage: { ...hit.usage },
+    costUsd: 0,
+    originalCostUsd: hit.costUsd,
+    latencyMs: 0,
+    cached: true,
+    attempts: 0,
+    ...(hit.stopReason === undefined ? {} : { stopReason: hit.stopReason }),
+    ...(hit.simulated === undefined ? {} : { simulated: hit.simulated }),
+  };
+}
+
+export function createModelPool(options: ModelPoolOptions): ModelPool {
+  const entries = modelEntries(options.models);
+  const { env } = options;
+  const limiter = createEndpointLimiter([...entries.values()], options.concurrency, env);
+  const cache =
+    options.cache ?? (options.cacheDir === undefined ? undefined : createFileCache(options.cacheDir));
+  const ledger = options.ledger ?? createCostLedger();
+  const closing = new AbortController();
+  const poolSignal =
+    options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
+  const factory: ProviderFactory =
+    options.createProvider ??
+    ((entry) => createProvider(entry, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
+  const providers = new Map<Role, Promise<Provider>>();
+  const inFlight = new Map<string, Promise<CompletionResult>>();
+  const pending = new Set<Promise<unknown>>();
+  const clients = new Map<Role, ModelClient>();
+
+  const providerFor = (role: Role, entry: ModelEntry): Promise<Provider> => {
+    let provider = providers.get(role);
+    if (provider === undefined) {
+      provider = Promise.resolve(factory(entry));
+      providers.set(role, provider);
+    }
+    return provider;
+  };
+
+  const record = (role: Role, entry: ModelEntry, result: CompletionResult) =>
+    ledger.record({
+      role,
+      provider: entry.provider,
+      model: entry.model ?? entry.provider,
+      ok: true,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      costUsd: result.costUsd,
+      cached: result.cached === true,
+      ...(result.cached === true ? { originalCostUsd: result.originalCostUsd ?? null } : {}),
+      attempts: result.attempts ?? 1,
+      latencyMs: result.latencyMs,
+      simulated: result.simulated === true,
+    });
+
+  const recordFailure = (role: Role, entry: ModelEntry, error: unknown) =>
+    ledger.record({
+      role,
+      provider: entry.provider,
+      model: entry.model ?? entry.provider,
+      ok: false,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      cached: false,
+      attempts: 0,
+      latencyMs: 0,
+      simulated: entry.provider === 'sim',
+      ...(error instanceof ProviderError ? { errorKind: error.kind } : {}),
+    });
+
+  async function callProvider(
+    role: Role,
+    entry: ModelEntry,
+    request: CompletionRequest,
+    signal: AbortSignal,
+  ): Promise<CompletionResult> {
+    const provider = await providerFor(role, entry);
+    const { value, attempts } = await withRetries(
+      () => limiter.run(entry, () => provider.complete({ ...request, signal })),
+      {
+        ...(options.retry ?? {}),
+        maxRetries: entry.max_retries ?? DEFAULT_MAX_RETRIES,
+        signal,
+        onRetry: (event) => options.onRetry?.(role, event),
+      },
+    );
+    return { ...value, attempts, cached: false, ...(entry.provider === 'sim' ? { simulated: true } : {}) };
+  }
+
+  async function complete(
+    role: Role,
+    entry: ModelEntry,
+    request: CompletionRequest,
+  ): Promise<CompletionResult> {
+    const signal = request.signal === undefined ? poolSignal : AbortSignal.any([poolSignal, request.signal]);
+    if (signal.aborted) throw new ProviderError('aborted', 'call aborted');
+    const key = cache === undefined ? undefined : computeCacheKey(entry, request, env);
+    if (key !== undefined && cache !== undefined) {
+      const hit = await cache.get(key);
+      if (hit !== undefined) return fromCache(hit);
+      const shared = inFlight.get(key);
+      // An identical call already running: wait for it instead of paying twice.
+      if (shared !== undefined) return fromCache(toCached(entry.provider, entry.model ?? '', await shared));
+    }
+    const call = callProvider(role, entry, request, signal);
+    if (key === undefined || cache === undefined) return call;
+    inFlight.set(key, call);
+    try {
+      const result = await call;
+      await cache.put(key, toCached(entry.provider, entry.model ?? '', result));
+      return result;
+    } finally {
+      inFlight.delete(key);
+    }
+  }
+
+  function clientFor(role: Role): ModelClient {
+    const entry = entries.get(role);
+    if (entry === undefined) {
+      throw new Error(`no model entry for role "${role}" (absent, or a judge/grader program)`);
+    }
+    return {
+      role,
+      entry,
+      simulated: entry.provider === 'sim',
+      async complete(request) {
+        const run = complete(role, entry, request);
+        pending.add(run);
+        try {
+          const result = await run;
+          record(role, entry, result);
+          return result;
+        } catch (error) {
+          recordFailure(role, entry, error);
+          throw error;
+        } finally {
+          pending.delete(run);
+        }
+      },
+    };
+  }
+
+  return {
+    client(role) {
+      let client = clients.get(role);
+      if (client === undefined) {
+        client = clientFor(role);
+        clients.set(role, client);
+      }
+      return client;
+    },
+    has: (role) => entries.has(role),
+    ledger,
+    async close() {
+      closing.abort();
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * What a call cost. A built-in table covers well-known models (USD per million tokens, as
+ * published on the Anthropic and OpenAI pricing pages; checked late 2025); an entry's own
+ * `price:` always wins, and an unknown model costs null rather than a guess.
+ */
+import type { ModelEntry, Price } from '../experiment/schema.js';
+import type { Usage } from './types.js';
+
+export type { Price } from '../experiment/schema.js';
+
+function price(input: number, output: number): Price {
+  return { input_per_mtok: input, output_per_mtok: output };
+}
+
+/** Keyed by the model name without any date suffix. */
+export const BUILT_IN_PRICES: Readonly<Record<string, Price>> = {
+  // Anthropic
+  'claude-opus-4-5': price(5, 25),
+  'claude-opus-4-1': price(15, 75),
+  'claude-opus-4-0': price(15, 75),
+  'claude-opus-4': price(15, 75),
+  'claude-sonnet-4-5': price(3, 15),
+  'claude-sonnet-4-0': price(3, 15),
+  'claude-sonnet-4': price(3, 15),
+  'claude-3-7-sonnet': price(3, 15),
+  'claude-3-5-sonnet': price(3, 15),
+  'claude-haiku-4-5': price(1, 5),
+  'claude-3-5-haiku': price(0.8, 4),
+  'claude-3-haiku': price(0.25, 1.25),
+  'claude-3-opus': price(15, 75),
+  // OpenAI
+  'gpt-5.2': price(1.75, 14),
+  'gpt-5.1': price(1.25, 10),
+  'gpt-5': price(1.25, 10),
+  'gpt-5-mini': price(0.25, 2),
+  'gpt-5-nano': price(0.05, 0.4),
+  'gpt-5-codex': price(1.25, 10),
+  'gpt-4.1': price(2, 8),
+  'gpt-4.1-mini': price(0.4, 1.6),
+  'gpt-4.1-nano': price(0.1, 0.4),
+  'gpt-4o': price(2.5, 10),
+  'gpt-4o-mini': price(0.15, 0.6),
+  'gpt-4-turbo': price(10, 30),
+  'gpt-3.5-turbo': price(0.5, 1.5),
+  o1: price(15, 60),
+  o3: price(2, 8),
+  'o3-mini': price(1.1, 4.4),
+  'o4-mini': price(1.1, 4.4),
+};
+
+/**
+ * `claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`, `claude-3-5-haiku-latest` and
+ * OpenRouter-style `anthropic/claude-sonnet-4-5` all name a table entry.
+ */
+export function normaliseModelName(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/^(anthropic|openai)\//, '')
+    .replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/, '');
+}
+
+export function lookUpBuiltInPrice(model: string): Price | undefined {
+  return BUILT_IN_PRICES[normaliseModelName(model)];
+}
+
+/** The entry's own price, else the table's; the simulator is free; unknown → undefined. */
+export function resolvePrice(entry: ModelEntry): Price | undefined {
+  if (entry.price !== undefined) return entry.price;
+  if (entry.provider === 'sim') return price(0, 0);
+  if (entry.model === undefined) return undefined;
+  // A `command` program or a local server reusing a well-known name is not billed by that vendor.
+  if (entry.provider === 'command') return undefined;
+  return lookUpBuiltInPrice(entry.model);
+}
+
+export function costOf(p: Price, usage: Usage): number {
+  return (usage.inputTokens * p.input_per_mtok + usage.outputTokens * p.output_per_mtok) / 1_000_000;
+}
+
+/** Cost in USD, or null when the price is unknown. */
+export function costOrNull(p: Price | undefined, usage: Usage): number | null {
+  return p === undefined ? null : costOf(p, usage);
+}

@@ -1,0 +1,333 @@
+/**
+ * A fake LLM server on 127.0.0.1 (random port) speaking the Anthropic Messages and OpenAI
+ * Chat Completions wire formats, non-streaming JSON only (our adapters never stream).
+ *
+ *   const server = await startFakeLlmServer({ respond: (req) => `echo: ${req.messages[0]?.content}` });
+ *   entry = { provider: 'anthropic', model: 'claude-sonnet-4-5', base_url: server.anthropicBaseUrl };
+ *   entry = { provider: 'openai', model: 'gpt-4o', base_url: server.openaiBaseUrl };   // …/v1
+ *   await server.close();
+ *
+ * Routes: POST /v1/messages (Anthropic), POST /v1/chat/completions (OpenAI); anything else 404.
+ *
+ * Options (all optional; `server.configure(partial)` changes them between phases of a test):
+ * - `respond(req)`: called for every request that is not faulted, with a normalised
+ *   `FakeRequest { api, model, system?, messages: {role, content: string}[], temperature?,
+ *   max_tokens?, body, headers, path, index }` (OpenAI system messages are lifted into
+ *   `system`; Anthropic content blocks are joined into one string). Returns a string (the
+ *   reply text) or a `ReplySpec { text?, usage?: { input_tokens?, output_tokens? },
+ *   stopReason?, status?, headers?, rawBody?, fault? }`, sync or async. `rawBody` is sent
+ *   verbatim; `fault` injects a fault for this request. Default: replies "ok".
+ *   Usage defaults to ceil(characters / 4) for input and output; stopReason defaults to
+ *   `end_turn` (Anthropic) / `stop` (OpenAI) and is sent as given otherwise.
+ * - `latencyMs`: a number or `(req) => number`; waited before replying (faults included).
+ * - `faults`: a queue of `FaultSpec | null`, consumed one per request in arrival order
+ *   (`null` = serve normally); `server.queueFaults(...)` appends more.
+ * - `faultRate: { rate, seed, kinds }`: when the queue is empty, each request is faulted with
+ *   probability `rate`, picking a kind from `kinds`, from a seeded PRNG (reproducible).
+ * - `requireKey`: when set, a request whose key (x-api-key / Authorization: Bearer) differs
+ *   gets a 401. The key value is never stored in the log.
+ *
+ * Faults (`FaultSpec` = a kind or `{ kind, retryAfterS?, retryAfterMs?, message? }`):
+ *   server_error 500 · unavailable 503 · overloaded 529 · rate_limit 429 (+ retry-after /
+ *   retry-after-ms headers when given) · unauthorized 401 · forbidden 403 · bad_request 400 ·
+ *   not_found 404 · credit (Anthropic 400 "credit balance is too low", OpenAI 429
+ *   `insufficient_quota`) · malformed (200 with invalid JSON) · empty (200 with an empty body)
+ *   · truncated (200, Content-Length promised, socket destroyed half-way) · hang (never
+ *   answers; released when the client gives up or on close()).
+ * Error bodies follow each API: `{type:'error',error:{type,message}}` and
+ * `{error:{message,type,code}}`.
+ *
+ * `respondWith(provider)` turns any Provider (e.g. `createSimProvider(entry)`) into a `respond`
+ * handler, so a test gets realistic replies, usage and stop reasons over the real wire format.
+ *
+ * `server.log` holds one `LogEntry` per request: index, api, path, body (parsed), hasAuth,
+ * status sent (0 for hang/truncated cut-offs), fault kind, receivedAt / finishedAt
+ * (performance.now() ms) and inFlightOnArrival (requests in flight including this one).
+ * `server.maxInFlight` is the highest inFlightOnArrival seen; `server.reset()` clears the log.
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Provider } from '../../src/providers/types.js';
+import {
+  apiOf,
+  errorBody,
+  type FakeApi,
+  type FakeRequest,
+  type FaultKind,
+  type FaultSpec,
+  normalise,
+  type Planned,
+  planFault,
+  presentedKey,
+  type ReplySpec,
+  type Respond,
+  successBody,
+} from './fake-llm-wire.js';
+
+export type {
+  FakeApi,
+  FakeMessage,
+  FakeRequest,
+  FaultKind,
+  FaultSpec,
+  ReplySpec,
+  Respond,
+} from './fake-llm-wire.js';
+
+export interface FakeServerOptions {
+  respond?: Respond;
+  latencyMs?: number | ((req: FakeRequest) => number);
+  faults?: (FaultSpec | null)[];
+  faultRate?: { rate: number; seed: number; kinds: FaultSpec[] };
+  requireKey?: string;
+}
+
+export interface LogEntry {
+  index: number;
+  api: FakeApi | 'unknown';
+  method: string;
+  path: string;
+  body: Record<string, unknown> | undefined;
+  hasAuth: boolean;
+  status: number;
+  fault: FaultKind | undefined;
+  receivedAt: number;
+  finishedAt: number;
+  inFlightOnArrival: number;
+}
+
+export interface FakeLlmServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Base URL for an `anthropic` entry (no /v1). */
+  anthropicBaseUrl: string;
+  /** Base URL for an `openai` entry (with /v1). */
+  openaiBaseUrl: string;
+  port: number;
+  readonly log: LogEntry[];
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  queueFaults(...faults: (FaultSpec | null)[]): void;
+  configure(options: Partial<FakeServerOptions>): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** A `respond` handler that asks `provider` for the reply (system, messages, temperature, max_tokens). */
+export function respondWith(provider: Provider): Respond {
+  return async (req) => {
+    const result = await provider.complete({
+      ...(req.system === undefined ? {} : { system: req.system }),
+      messages: req.messages
+        .filter((m) => m.role === 'user' || m.role === 'assistant')
+        .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
+      ...(req.max_tokens === undefined ? {} : { maxTokens: req.max_tokens }),
+    });
+    const stop = result.stopReason;
+    // Each API has its own word for a reply cut at the token limit.
+    const stopReason =
+      req.api === 'openai' ? (stop === 'max_tokens' ? 'length' : stop === 'end_turn' ? 'stop' : stop) : stop;
+    return {
+      text: result.text,
+      usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+      ...(stopReason === undefined ? {} : { stopReason }),
+    };
+  };
+}
+
+/** mulberry32: tiny, seeded, good enough to spread faults reproducibly. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function wait(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promise<FakeLlmServer> {
+  let options: FakeServerOptions = { ...initial };
+  let queue: (FaultSpec | null)[] = [...(initial.faults ?? [])];
+  let random = seededRandom(initial.faultRate?.seed ?? 1);
+  const log: LogEntry[] = [];
+  const hanging = new Set<ServerResponse>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let counter = 0;
+
+  function nextFault(): FaultSpec | null {
+    if (queue.length > 0) return queue.shift() ?? null;
+    const rate = options.faultRate;
+    if (rate === undefined || rate.kinds.length === 0) return null;
+    if (random() >= rate.rate) return null;
+    return rate.kinds[Math.floor(random() * rate.kinds.length)] ?? null;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const index = counter++;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const method = req.method ?? 'GET';
+    const api = apiOf(method, path);
+    const entry: LogEntry = {
+      index,
+      api,
+      method,
+      path,
+      body: undefined,
+      hasAuth: presentedKey(req.headers) !== undefined,
+      status: 0,
+      fault: undefined,
+      receivedAt,
+      finishedAt: receivedAt,
+      inFlightOnArrival: inFlight,
+    };
+    log.push(entry);
+    let done = false;
+    const finish = (status: number) => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      entry.status = status;
+      entry.finishedAt = performance.now();
+    };
+    res.on('close', () => finish(entry.status));
+
+    const send = (p: Planned) => {
+      entry.status = p.status;
+      res.writeHead(p.status, { ...p.headers, 'content-length': Buffer.byteLength(p.body) });
+      res.end(p.body);
+      finish(p.status);
+    };
+
+    const raw = await readBody(req);
+    if (api === 'unknown') {
+      send({
+        status: 404,
+        headers: {},
+        body: errorBody(api, 'not_found', `no route ${method} ${path}`, null),
+      });
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      send({
+        status: 400,
+        headers: {},
+        body: errorBody(api, 'invalid_request_error', 'body is not JSON', null),
+      });
+      return;
+    }
+    entry.body = body;
+    const normalised = normalise(api, body, req.headers, path, index);
+    const latency = options.latencyMs;
+    await wait(typeof latency === 'function' ? latency(normalised) : (latency ?? 0));
+
+    let fault = nextFault();
+    if (
+      fault === null &&
+      options.requireKey !== undefined &&
+      presentedKey(req.headers) !== options.requireKey
+    ) {
+      fault = 'unauthorized';
+    }
+    let reply: ReplySpec = {};
+    if (fault === null) {
+      const answered = await (options.respond ?? (() => 'ok'))(normalised);
+      reply = typeof answered === 'string' ? { text: answered } : answered;
+      fault = reply.fault ?? null;
+    }
+    if (fault !== null) {
+      const spec = typeof fault === 'string' ? { kind: fault } : fault;
+      entry.fault = spec.kind;
+      const planned = planFault(api, spec);
+      if (planned === 'hang') {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
+      if (planned === 'truncated') {
+        const full = successBody(normalised, { text: 'this reply will be cut off half-way through' });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(full) });
+        res.write(full.slice(0, Math.floor(full.length / 2)));
+        // Let the partial chunk leave before the connection dies mid-body.
+        setTimeout(() => res.destroy(), 5);
+        return;
+      }
+      send(planned);
+      return;
+    }
+    send({
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) },
+      body: reply.rawBody ?? successBody(normalised, reply),
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ error: { message: `fake server: ${String(error)}`, type: 'server_error' } }),
+        );
+      } else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    anthropicBaseUrl: url,
+    openaiBaseUrl: `${url}/v1`,
+    port,
+    log,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    queueFaults(...faults) {
+      queue.push(...faults);
+    },
+    configure(partial) {
+      options = { ...options, ...partial };
+      if (partial.faults !== undefined) queue = [...partial.faults];
+      if (partial.faultRate !== undefined) random = seededRandom(partial.faultRate.seed);
+    },
+    reset() {
+      log.length = 0;
+      maxInFlight = inFlight;
+    },
+    close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,226 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelEntry } from '../../src/experiment/schema.js';
+import { createClaudeCliProvider } from '../../src/providers/adapters/claude-cli.js';
+import { createCodexCliProvider } from '../../src/providers/adapters/codex-cli.js';
+import { createCommandProvider } from '../../src/providers/adapters/command.js';
+import { type CompletionRequest, type Provider, ProviderError } from '../../src/providers/types.js';
+
+const BIN = resolve(import.meta.dirname, '../fixtures/bin');
+const CLAUDE = join(BIN, 'fake-claude.mjs');
+const CODEX = join(BIN, 'fake-codex.mjs');
+const COMMAND = join(BIN, 'fake-command.mjs');
+
+let dir: string;
+let argvLog: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'providers-cli-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const baseEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  argvLog = join(dir, `argv-${Math.random().toString(36).slice(2)}.jsonl`);
+  return { PATH: process.env['PATH'], HOME: process.env['HOME'], FAKE_CLI_ARGV_LOG: argvLog, ...extra };
+};
+const user = (content: string): CompletionRequest => ({ messages: [{ role: 'user', content }] });
+
+async function loggedCall(): Promise<{ argv: string[]; cwd: string; stdin: string }> {
+  const [line] = (await readFile(argvLog, 'utf8')).trim().split('\n');
+  return JSON.parse(line ?? '{}');
+}
+
+async function failure(provider: Provider, request: CompletionRequest = user('x')): Promise<ProviderError> {
+  const error = await provider.complete(request).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+async function abortsWithinASecond(provider: Provider) {
+  const controller = new AbortController();
+  const started = performance.now();
+  setTimeout(() => controller.abort(), 200);
+  const error = await failure(provider, { ...user('x'), signal: controller.signal });
+  expect(error.kind).toBe('aborted');
+  expect(performance.now() - started).toBeLessThan(1200);
+}
+
+describe('claude-cli adapter', () => {
+  const entry = (over: Partial<ModelEntry> = {}): ModelEntry => ({
+    provider: 'claude-cli',
+    model: 'claude-sonnet-4-5',
+    binary: CLAUDE,
+    ...over,
+  });
+
+  it('runs print mode with tools off and reads result, usage and the reported cost', async () => {
+    const env = baseEnv();
+    const provider = createClaudeCliProvider(entry({ params: { effort: 'low' } }), { env });
+    const result = await provider.complete({ ...user('write a haiku'), system: 'you are terse' });
+    expect(result.text).toBe('echo: write a haiku');
+    expect(result.usage).toEqual({ inputTokens: 111, outputTokens: 7 });
+    expect(result.costUsd).toBe(0.0123);
+    const call = await loggedCall();
+    expect(call.stdin).toBe('write a haiku');
+    expect(call.argv).toEqual(expect.arrayContaining(['--model', 'claude-sonnet-4-5', '--effort', 'low']));
+    expect(call.argv[call.argv.indexOf('--system-prompt') + 1]).toBe('you are terse');
+    expect(call.cwd).not.toBe(process.cwd());
+  });
+
+  it('finds the binary through AUTORESEARCH_CLAUDE_BIN', async () => {
+    const provider = createClaudeCliProvider(
+      { provider: 'claude-cli' },
+      { env: baseEnv({ AUTORESEARCH_CLAUDE_BIN: CLAUDE }) },
+    );
+    expect((await provider.complete(user('hi'))).text).toBe('echo: hi');
+    expect((await loggedCall()).argv).not.toContain('--model');
+  });
+
+  it('prefers an entry price over the reported cost', async () => {
+    const provider = createClaudeCliProvider(entry({ price: { input_per_mtok: 1, output_per_mtok: 1 } }), {
+      env: baseEnv(),
+    });
+    expect((await provider.complete(user('hi'))).costUsd).toBeCloseTo(118 / 1e6, 12);
+  });
+
+  it.each([
+    ['error', 'server'],
+    ['credit', 'credit'],
+    ['auth', 'auth'],
+    ['crash', 'process'],
+    ['garbage', 'malformed'],
+  ])('maps FAKE_CLAUDE_MODE=%s to %s', async (mode, kind) => {
+    const error = await failure(
+      createClaudeCliProvider(entry(), { env: baseEnv({ FAKE_CLAUDE_MODE: mode }) }),
+    );
+    expect(error.kind).toBe(kind);
+    if (mode === 'crash') expect(error.message).toContain('TypeError: something broke');
+  });
+
+  it('says where to get the binary when it is missing', async () => {
+    const error = await failure(
+      createClaudeCliProvider(entry({ binary: join(dir, 'no-such-claude') }), { env: baseEnv() }),
+    );
+    expect(error.kind).toBe('process');
+    expect(error.message).toContain('AUTORESEARCH_CLAUDE_BIN');
+  });
+
+  it('kills a hung CLI at timeout_s and on abort within a second', async () => {
+    const env = baseEnv({ FAKE_CLAUDE_MODE: 'hang' });
+    expect((await failure(createClaudeCliProvider(entry({ timeout_s: 0.3 }), { env }))).kind).toBe('timeout');
+    await abortsWithinASecond(createClaudeCliProvider(entry(), { env }));
+  });
+});
+
+describe('codex-cli adapter', () => {
+  const entry = (over: Partial<ModelEntry> = {}): ModelEntry => ({
+    provider: 'codex-cli',
+    model: 'gpt-5-codex',
+    binary: CODEX,
+    ...over,
+  });
+
+  it('runs codex exec with JSON events and reads the final agent message and usage', async () => {
+    const provider = createCodexCliProvider(entry({ params: { model_reasoning_effort: 'low' } }), {
+      env: baseEnv(),
+    });
+    const result = await provider.complete({ ...user('summarise "this"'), system: 'be "careful"' });
+    expect(result.text).toBe('echo: summarise "this"');
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 9 });
+    expect(result.costUsd).toBeCloseTo((20 * 1.25 + 9 * 10) / 1e6, 12);
+    const { argv, stdin } = await loggedCall();
+    expect(stdin).toBe('summarise "this"');
+    expect(argv).toEqual(expect.arrayContaining(['-m', 'gpt-5-codex', '-c', 'model_reasoning_effort="low"']));
+    expect(argv).toContain('developer_instructions="be \\"careful\\""');
+  });
+
+  it.each([
+    ['fail', 'server'],
+    ['usage-limit', 'credit'],
+    ['crash', 'process'],
+    ['no-message', 'malformed'],
+  ])('maps FAKE_CODEX_MODE=%s to %s', async (mode, kind) => {
+    const error = await failure(createCodexCliProvider(entry(), { env: baseEnv({ FAKE_CODEX_MODE: mode }) }));
+    expect(error.kind).toBe(kind);
+  });
+
+  it('finds the binary through AUTORESEARCH_CODEX_BIN and aborts within a second', async () => {
+    const ok = createCodexCliProvider(
+      { provider: 'codex-cli' },
+      { env: baseEnv({ AUTORESEARCH_CODEX_BIN: CODEX }) },
+    );
+    expect((await ok.complete(user('hi'))).costUsd).toBeNull();
+    await abortsWithinASecond(createCodexCliProvider(entry(), { env: baseEnv({ FAKE_CODEX_MODE: 'hang' }) }));
+  });
+});
+
+describe('command adapter', () => {
+  const entry = (over: Partial<ModelEntry> = {}): ModelEntry => ({
+    provider: 'command',
+    command: [process.execPath, COMMAND],
+    ...over,
+  });
+
+  it('passes the prompt on stdin and returns stdout', async () => {
+    const provider = createCommandProvider(entry(), { env: baseEnv() });
+    const result = await provider.complete(user('hello there'));
+    expect(result.text).toBe('out: hello there');
+    expect(result.costUsd).toBeNull();
+    const withSystem = await provider.complete({ ...user('q'), system: 'SYS' });
+    expect(withSystem.text).toBe('out: SYS\n\nq');
+  });
+
+  it('writes the prompt to a file when input is file, substituting {prompt_file}', async () => {
+    const provider = createCommandProvider(
+      entry({
+        input: 'file',
+        command: [process.execPath, COMMAND, '--file', '{prompt_file}', '--prefix', 'F: '],
+      }),
+      { env: baseEnv() },
+    );
+    expect((await provider.complete(user('from a file'))).text).toBe('F: from a file');
+  });
+
+  it('appends the prompt file path when argv does not name it', async () => {
+    const script = join(dir, 'cat-arg.mjs');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(
+        script,
+        "import { readFileSync } from 'node:fs';\nprocess.stdout.write('got ' + readFileSync(process.argv[2], 'utf8'));\n",
+      ),
+    );
+    const provider = createCommandProvider(entry({ input: 'file', command: [process.execPath, script] }), {
+      env: baseEnv(),
+    });
+    expect((await provider.complete(user('appended'))).text).toBe('got appended');
+  });
+
+  it('turns a non-zero exit into a process error quoting the last stderr lines', async () => {
+    const error = await failure(
+      createCommandProvider(entry(), { env: baseEnv({ FAKE_COMMAND_MODE: 'fail' }) }),
+    );
+    expect(error.kind).toBe('process');
+    expect(error.message).toContain('exited with code 4');
+    expect(error.message).toContain('fatal: model file missing');
+    expect(error.message).not.toContain('starting');
+  });
+
+  it('never goes through a shell', async () => {
+    const provider = createCommandProvider(
+      entry({ command: [process.execPath, COMMAND, '--prefix', '$(echo injected) ; '] }),
+      { env: baseEnv() },
+    );
+    expect((await provider.complete(user('x'))).text).toBe('$(echo injected) ; x');
+  });
+
+  it('prices with an entry price (no usage reported) and aborts within a second', async () => {
+    const priced = createCommandProvider(entry({ price: { input_per_mtok: 1, output_per_mtok: 1 } }), {
+      env: baseEnv(),
+    });
+    expect((await priced.complete(user('x'))).costUsd).toBe(0);
+    await abortsWithinASecond(
+      createCommandProvider(entry(), { env: baseEnv({ FAKE_COMMAND_MODE: 'hang' }) }),
+    );
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { type CallRecord, createCostLedger } from '../../../src/providers/ledger.js';
+
+const call = (over: Partial<CallRecord>): CallRecord => ({
+  role: 'generator',
+  provider: 'anthropic',
+  model: 'm',
+  ok: true,
+  inputTokens: 100,
+  outputTokens: 50,
+  costUsd: 0.01,
+  cached: false,
+  attempts: 1,
+  latencyMs: 5,
+  simulated: false,
+  ...over,
+});
+
+describe('createCostLedger', () => {
+  it('totals per role and overall, with cached and unpriced calls apart', () => {
+    const ledger = createCostLedger();
+    const seen: number[] = [];
+    const stop = ledger.onCall((_record, snap) => seen.push(snap.total.calls));
+    ledger.record(call({}));
+    ledger.record(call({ role: 'judge', costUsd: 0.02 }));
+    ledger.record(call({ role: 'judge', cached: true, costUsd: 0, originalCostUsd: 0.02 }));
+    ledger.record(call({ role: 'mutator', costUsd: null }));
+    stop();
+    ledger.record(
+      call({ role: 'grader', ok: false, costUsd: 0, inputTokens: 0, outputTokens: 0, errorKind: 'server' }),
+    );
+    const snap = ledger.snapshot();
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(snap.total).toMatchObject({
+      calls: 5,
+      failedCalls: 1,
+      cachedCalls: 1,
+      unpricedCalls: 1,
+      inputTokens: 300,
+    });
+    expect(snap.total.usd).toBeCloseTo(0.03, 10);
+    expect(snap.total.cachedUsd).toBeCloseTo(0.02, 10);
+    expect(snap.byRole.judge).toMatchObject({ calls: 2, cachedCalls: 1 });
+    expect(snap.byRole.judge?.usd).toBeCloseTo(0.02, 10);
+    expect(snap.byRole.mutator).toMatchObject({ unpricedCalls: 1, usd: 0 });
+  });
+
+  it('hands out snapshots, not its own state', () => {
+    const ledger = createCostLedger();
+    ledger.record(call({}));
+    const snap = ledger.snapshot();
+    snap.total.calls = 99;
+    expect(ledger.snapshot().total.calls).toBe(1);
+  });
+});

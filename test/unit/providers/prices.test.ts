@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { costOf, costOrNull, normaliseModelName, resolvePrice } from '../../../src/providers/prices.js';
+
+describe('resolvePrice', () => {
+  it('finds well-known models, dated or aliased', () => {
+    expect(resolvePrice({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' })).toEqual({
+      input_per_mtok: 3,
+      output_per_mtok: 15,
+    });
+    expect(resolvePrice({ provider: 'anthropic', model: 'claude-opus-4-1' })?.output_per_mtok).toBe(75);
+    expect(resolvePrice({ provider: 'anthropic', model: 'claude-3-5-haiku-latest' })?.input_per_mtok).toBe(
+      0.8,
+    );
+    expect(resolvePrice({ provider: 'openai', model: 'gpt-4o-mini-2024-07-18' })?.input_per_mtok).toBe(0.15);
+    expect(resolvePrice({ provider: 'openai', model: 'gpt-4o-2024-08-06' })?.input_per_mtok).toBe(2.5);
+    expect(resolvePrice({ provider: 'openai', model: 'openai/gpt-4.1-mini' })?.output_per_mtok).toBe(1.6);
+    expect(resolvePrice({ provider: 'claude-cli', model: 'claude-haiku-4-5' })?.input_per_mtok).toBe(1);
+  });
+
+  it('lets the entry override, makes sim free and leaves unknown models unpriced', () => {
+    const own = { input_per_mtok: 0.01, output_per_mtok: 0.02 };
+    expect(resolvePrice({ provider: 'openai', model: 'gpt-4o', price: own })).toBe(own);
+    expect(resolvePrice({ provider: 'sim' })).toEqual({ input_per_mtok: 0, output_per_mtok: 0 });
+    expect(resolvePrice({ provider: 'openai', model: 'llama3.1:8b' })).toBeUndefined();
+    expect(resolvePrice({ provider: 'command', command: ['x'], model: 'gpt-4o' })).toBeUndefined();
+    expect(resolvePrice({ provider: 'anthropic' })).toBeUndefined();
+  });
+});
+
+describe('costOf', () => {
+  it('prices tokens per million', () => {
+    const p = { input_per_mtok: 3, output_per_mtok: 15 };
+    expect(costOf(p, { inputTokens: 1_000_000, outputTokens: 0 })).toBe(3);
+    expect(costOf(p, { inputTokens: 1000, outputTokens: 2000 })).toBeCloseTo(0.033, 10);
+    expect(costOrNull(undefined, { inputTokens: 1, outputTokens: 1 })).toBeNull();
+  });
+
+  it('normalises names', () => {
+    expect(normaliseModelName(' Claude-Sonnet-4-20250514 ')).toBe('claude-sonnet-4');
+  });
+});
