@@ -1,0 +1,59 @@
+/**
+ * The optional JSON schema of `is-json` / `contains-json`: an object (or boolean) in `value`,
+ * or a string holding one as JSON/YAML. Compiled with ajv, lenient about unknown keywords and
+ * formats as promptfoo is, and cached so thousands of outputs share one compilation.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { isPlainObject } from './check-values.js';
+
+export type SchemaValidator = (data: unknown) => { valid: true } | { valid: false; errors: string };
+
+const compiled = new Map<string, SchemaValidator | Error>();
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The schema a `value` denotes, or an Error saying why it is not one. */
+export function readSchema(value: unknown): object | boolean | Error {
+  let schema = value;
+  if (typeof value === 'string') {
+    if (value.startsWith('file://')) {
+      return new Error('schema files (file://) are not supported here: write the schema inline under value');
+    }
+    try {
+      schema = parseYaml(value);
+    } catch (error) {
+      return new Error(`value is not a JSON schema: ${toError(error).message}`);
+    }
+  }
+  if (typeof schema === 'boolean' || isPlainObject(schema)) return schema;
+  return new Error('value must be a JSON schema object');
+}
+
+/** A validator for the schema, or the error ajv raised compiling it (message kept for the user). */
+export function compileSchema(schema: object | boolean): SchemaValidator | Error {
+  const key = JSON.stringify(schema);
+  const cached = compiled.get(key);
+  if (cached !== undefined) return cached;
+  let result: SchemaValidator | Error;
+  try {
+    // One ajv per schema: two schemas sharing an `$id` must not collide in one instance.
+    const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+    const validate: ValidateFunction = ajv.compile(schema);
+    result = (data) =>
+      validate(data) ? { valid: true } : { valid: false, errors: ajv.errorsText(validate.errors) };
+  } catch (error) {
+    result = toError(error);
+  }
+  compiled.set(key, result);
+  return result;
+}
+
+/** The validator for a check's `value`, undefined when there is no schema, or the reason it is unusable. */
+export function schemaValidatorFor(value: unknown): SchemaValidator | Error | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const schema = readSchema(value);
+  return schema instanceof Error ? schema : compileSchema(schema);
+}

@@ -1,0 +1,93 @@
+/**
+ * The check vocabulary (SPEC 5): promptfoo's names, each type a small function found here.
+ * Every type also exists with a `not-` prefix, which inverts pass and score.
+ */
+import type { CheckEntry } from '../experiment/schema.js';
+import type { CheckDefinition, CheckIssue } from './check-definition.js';
+import { closestName } from './closest-name.js';
+import { commandCheck } from './types/command.js';
+import { containsCheck, icontainsCheck } from './types/contains.js';
+import { containsJsonCheck } from './types/contains-json.js';
+import {
+  containsAllCheck,
+  containsAnyCheck,
+  icontainsAllCheck,
+  icontainsAnyCheck,
+} from './types/contains-list.js';
+import { charCountCheck, lineCountCheck, wordCountCheck } from './types/counts.js';
+import { equalsCheck } from './types/equals.js';
+import { isJsonCheck } from './types/is-json.js';
+import { javascriptCheck } from './types/javascript.js';
+import { regexCheck } from './types/regex.js';
+import { startsWithCheck } from './types/starts-with.js';
+
+export const CHECK_TYPES = {
+  equals: equalsCheck,
+  contains: containsCheck,
+  icontains: icontainsCheck,
+  'contains-any': containsAnyCheck,
+  'contains-all': containsAllCheck,
+  'icontains-any': icontainsAnyCheck,
+  'icontains-all': icontainsAllCheck,
+  'starts-with': startsWithCheck,
+  regex: regexCheck,
+  'is-json': isJsonCheck,
+  'contains-json': containsJsonCheck,
+  'word-count': wordCountCheck,
+  'char-count': charCountCheck,
+  'line-count': lineCountCheck,
+  javascript: javascriptCheck,
+  command: commandCheck,
+} as const satisfies Record<string, CheckDefinition>;
+
+export type CheckTypeName = keyof typeof CHECK_TYPES;
+export const CHECK_TYPE_NAMES = Object.keys(CHECK_TYPES) as CheckTypeName[];
+
+const NEGATION = 'not-';
+
+/** `not-icontains-any` → `{ base: 'icontains-any', negated: true }`. */
+export function parseCheckType(type: string): { base: string; negated: boolean } {
+  return type.startsWith(NEGATION)
+    ? { base: type.slice(NEGATION.length), negated: true }
+    : { base: type, negated: false };
+}
+
+export function isCheckTypeName(name: string): name is CheckTypeName {
+  return Object.hasOwn(CHECK_TYPES, name);
+}
+
+/** The definition for a type as written (prefix allowed), or undefined when unknown. */
+export function findCheck(
+  type: string,
+): { definition: CheckDefinition; base: CheckTypeName; negated: boolean } | undefined {
+  const { base, negated } = parseCheckType(type);
+  return isCheckTypeName(base) ? { definition: CHECK_TYPES[base], base, negated } : undefined;
+}
+
+/** Every problem with one check entry (already valid against the schema); key paths are relative to the entry. */
+export function validateCheckEntry(entry: CheckEntry): CheckIssue[] {
+  const found = findCheck(entry.type);
+  if (found === undefined) {
+    const { negated, base } = parseCheckType(entry.type);
+    const suggestion = closestName(base, CHECK_TYPE_NAMES);
+    return [
+      {
+        keyPath: 'type',
+        message: `unknown check type "${entry.type}"`,
+        hint:
+          suggestion !== undefined
+            ? `did you mean "${negated ? NEGATION : ''}${suggestion}"?`
+            : `known types: ${CHECK_TYPE_NAMES.join(', ')} (each also with a not- prefix)`,
+      },
+    ];
+  }
+  return found.definition.validate(entry);
+}
+
+/** The display name: the entry's `name`, else the type and a short rendering of its value. */
+export function checkName(entry: CheckEntry): string {
+  if (entry.name !== undefined) return entry.name;
+  const found = findCheck(entry.type);
+  const detail = found?.definition.describe(entry) ?? '';
+  return detail === '' ? entry.type : `${entry.type}: ${detail}`;
+}

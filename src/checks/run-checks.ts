@@ -1,0 +1,74 @@
+/**
+ * Applies a case's checks (global then the case's own) to one generated output. A failed
+ * generation scores 0 on every check (SPEC 5: it never shrinks the denominator); a check
+ * that cannot run fails with the reason instead of throwing. Only an abort throws.
+ */
+import type { CheckEntry } from '../experiment/schema.js';
+import type { CheckContext } from './check-definition.js';
+import { type CheckOutcome, type CheckResult, errored } from './check-result.js';
+import { checkName, findCheck, validateCheckEntry } from './registry.js';
+
+export interface RunChecksInput {
+  /** The generated text, or null when generation failed. */
+  output: string | null;
+  /** Why generation failed, for the reason of every check. */
+  generationError?: string;
+  vars: Record<string, string>;
+  /** Global checks, then the case's own. */
+  checks: CheckEntry[];
+  /** The experiment folder. */
+  baseDir: string;
+  /** The environment for javascript files and commands (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** `not-` inverts pass and score; a check that could not judge stays failed. */
+export function negate(result: CheckResult): CheckResult {
+  if (result.error) return result;
+  return {
+    pass: !result.pass,
+    score: 1 - result.score,
+    reason: result.pass ? `expected the opposite, but ${result.reason}` : result.reason,
+  };
+}
+
+async function judgeOne(output: string, entry: CheckEntry, context: CheckContext): Promise<CheckResult> {
+  const found = findCheck(entry.type);
+  if (found === undefined) return errored(`unknown check type "${entry.type}"`);
+  const issues = validateCheckEntry(entry);
+  if (issues.length > 0) {
+    return errored(
+      `invalid check: ${issues.map((issue) => `${issue.keyPath}: ${issue.message}`).join('; ')}`,
+    );
+  }
+  const result = await found.definition.run(output, entry, context);
+  return found.negated ? negate(result) : result;
+}
+
+export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> {
+  const context: CheckContext = {
+    vars: input.vars,
+    baseDir: input.baseDir,
+    env: input.env ?? process.env,
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+  const outcomes: CheckOutcome[] = [];
+  // One at a time: commands are processes, and the caller already runs outputs in parallel.
+  for (const entry of input.checks) {
+    input.signal?.throwIfAborted();
+    const result: CheckResult =
+      input.output === null
+        ? errored(`generation failed: ${input.generationError ?? 'no output'}`)
+        : await judgeOne(input.output, entry, context);
+    input.signal?.throwIfAborted();
+    outcomes.push({
+      name: checkName(entry),
+      type: entry.type,
+      weight: entry.weight ?? 1,
+      gate: entry.gate ?? false,
+      ...result,
+    });
+  }
+  return outcomes;
+}

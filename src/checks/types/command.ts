@@ -1,0 +1,89 @@
+/**
+ * `command`: an external program judges the output. `value` is its argv (never a shell
+ * string), run in the experiment folder with the output on stdin and the case vars as JSON
+ * in `AUTORESEARCH_VARS`. Exit 0 passes unless stdout is JSON `{pass, score, reason}`;
+ * any other exit fails with the last lines of stderr. Default timeout 30 s (`timeout_s`).
+ */
+import { execa } from 'execa';
+import type { CheckDefinition } from '../check-definition.js';
+import { type CheckResult, errored, failed, passed } from '../check-result.js';
+import { isPlainObject, shorten } from '../check-values.js';
+import { lastLines, readObjectResult } from '../javascript/script-result.js';
+
+export const COMMAND_TIMEOUT_S = 30;
+
+function readArgv(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.every((part) => typeof part === 'string' && part !== '') ? (value as string[]) : undefined;
+}
+
+function readJsonVerdict(stdout: string, threshold: number | undefined): CheckResult | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(data) || typeof data['pass'] !== 'boolean') return undefined;
+  const score = data['score'];
+  const reason = data['reason'];
+  return readObjectResult(
+    {
+      pass: data['pass'],
+      score: typeof score === 'number' || typeof score === 'string' ? score : undefined,
+      reason: typeof reason === 'string' ? reason : undefined,
+    },
+    threshold,
+  );
+}
+
+export const commandCheck: CheckDefinition = {
+  validate(entry) {
+    if (readArgv(entry.value) === undefined) {
+      return [
+        {
+          keyPath: 'value',
+          message: 'command needs an argv list of non-empty strings in value',
+          hint: 'e.g. value: [node, checks/tone.mjs] (a list, never one shell string)',
+        },
+      ];
+    }
+    return [];
+  },
+  describe(entry) {
+    return shorten((readArgv(entry.value) ?? []).join(' '));
+  },
+  async run(output, entry, context) {
+    const argv = readArgv(entry.value);
+    if (argv === undefined) return errored('command needs an argv list in value');
+    const [program, ...args] = argv as [string, ...string[]];
+    const timeoutS = entry.timeout_s ?? COMMAND_TIMEOUT_S;
+    const result = await execa(program, args, {
+      cwd: context.baseDir,
+      env: { ...context.env, AUTORESEARCH_VARS: JSON.stringify(context.vars) },
+      extendEnv: false,
+      input: output,
+      timeout: timeoutS * 1000,
+      forceKillAfterDelay: 2000,
+      reject: false,
+      ...(context.signal ? { cancelSignal: context.signal } : {}),
+    });
+    if (result.timedOut) return errored(`${program} timed out after ${timeoutS}s`);
+    if (result.isCanceled) return errored(`${program} was cancelled`);
+    const stderr = lastLines(String(result.stderr ?? ''));
+    if (result.exitCode === undefined) {
+      const why = result.signal
+        ? `was killed by ${result.signal}`
+        : `could not start: ${result.shortMessage}`;
+      return errored(`${program} ${why}${stderr ? `: ${stderr}` : ''}`);
+    }
+    if (result.exitCode !== 0) {
+      return failed(`${program} exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
+    }
+    return (
+      readJsonVerdict(String(result.stdout ?? ''), entry.threshold) ?? passed(`${program} exited with code 0`)
+    );
+  },
+};

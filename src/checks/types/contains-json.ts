@@ -1,0 +1,33 @@
+/**
+ * `contains-json`: the output holds a JSON object or list somewhere (a ```json fence or a
+ * bare span) and, when `value` holds a schema, at least one of them conforms to it.
+ */
+import type { CheckDefinition } from '../check-definition.js';
+import { errored, failed, passed } from '../check-result.js';
+import { findJsonValues } from '../find-json.js';
+import { schemaValidatorFor } from '../json-schema.js';
+import { describeSchema, validateSchemaValue } from './is-json.js';
+
+export const containsJsonCheck: CheckDefinition = {
+  validate(entry) {
+    return validateSchemaValue(entry.value);
+  },
+  describe(entry) {
+    return describeSchema(entry.value);
+  },
+  run(output, entry) {
+    const validator = schemaValidatorFor(entry.value);
+    if (validator instanceof Error) return errored(`invalid JSON schema: ${validator.message}`);
+    const values = findJsonValues(output);
+    if (values.length === 0) return failed('output contains no JSON object or list');
+    if (validator === undefined)
+      return passed(`output contains JSON (${values.length} value${values.length === 1 ? '' : 's'})`);
+    let lastErrors = '';
+    for (const value of values) {
+      const result = validator(value);
+      if (result.valid) return passed('output contains JSON matching the schema');
+      lastErrors = result.errors;
+    }
+    return failed(`output contains JSON, but none matches the schema: ${lastErrors}`);
+  },
+};
