@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'E_GIT'
   | 'E_LOCKED'
   | 'E_RESUME_MISMATCH'
+  | 'E_RUN_RECORD'
   | 'E_RUN_FAILED'
   | 'E_FAIL_UNDER'
   | 'E_INTERRUPTED';
@@ -41,6 +42,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   E_GIT: EXIT.failure,
   E_LOCKED: EXIT.usage,
   E_RESUME_MISMATCH: EXIT.usage,
+  E_RUN_RECORD: EXIT.failure,
   E_RUN_FAILED: EXIT.failure,
   E_FAIL_UNDER: EXIT.failure,
   E_INTERRUPTED: EXIT.interrupted,

@@ -1,0 +1,279 @@
+/**
+ * The journal's vocabulary (SPEC 10): every line of `events.jsonl` is one of these events.
+ * The loop emits them, the run store appends them, and every reader (runs, show, watch,
+ * report, resume) folds them into state. Versioned so an older tool refuses a newer journal
+ * instead of misreading it.
+ */
+import { z } from 'zod';
+import { ROLES } from '../experiment/schema.js';
+
+export const EVENT_VERSION = 1;
+
+export const PHASES = [
+  'baseline',
+  'mutating',
+  'generating',
+  'checking',
+  'judging',
+  'grading',
+  'scoring',
+  'deciding',
+  'committing',
+  'final',
+] as const;
+export const Phase = z.enum(PHASES);
+export type Phase = z.infer<typeof Phase>;
+
+export const ITERATION_STATUSES = [
+  'baseline',
+  'keep',
+  'discard',
+  'gate_fail',
+  'holdout_fail',
+  'duplicate',
+  'error',
+  'interrupted',
+] as const;
+export const IterationStatus = z.enum(ITERATION_STATUSES);
+export type IterationStatus = z.infer<typeof IterationStatus>;
+
+export const ErrorKind = z.enum([
+  'provider_error',
+  'mutator_error',
+  'judge_error',
+  'grader_error',
+  'check_error',
+  'git_error',
+  'internal_error',
+]);
+export type ErrorKind = z.infer<typeof ErrorKind>;
+
+export const STOP_REASONS = [
+  'iterations',
+  'hours',
+  'usd',
+  'patience',
+  'target',
+  'completed',
+  'stop_requested',
+  'interrupted',
+  'auth',
+  'credit',
+  'errors',
+] as const;
+export const StopReason = z.enum(STOP_REASONS);
+export type StopReason = z.infer<typeof StopReason>;
+
+/** Reasons that mean the run reached its natural end; the others leave it stopped part-way. */
+const FINISHING_REASONS: ReadonlySet<StopReason> = new Set([
+  'iterations',
+  'hours',
+  'usd',
+  'patience',
+  'target',
+  'completed',
+]);
+
+export function isFinishingReason(reason: StopReason): boolean {
+  return FINISHING_REASONS.has(reason);
+}
+
+export const Strategy = z.enum(['focused', 'bold']);
+export type Strategy = z.infer<typeof Strategy>;
+
+export const SpendRole = z.enum(ROLES);
+export type SpendRole = z.infer<typeof SpendRole>;
+
+const iteration = z.number().int().min(0);
+const candidate = z.number().int().min(0);
+// Weighted means of values in [0, 1] can land a rounding error outside it; that is not a bad score.
+const EPSILON = 1e-9;
+const score = z
+  .number()
+  .min(-EPSILON)
+  .max(1 + EPSILON);
+const usd = z.number().min(0);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
+
+/** One split's scores: the weighted total and each signal (null when the split lacks it). */
+export const SplitScores = z.strictObject({
+  total: score.nullable(),
+  checks: score.nullable(),
+  judge: score.nullable(),
+  expectations: score.nullable(),
+});
+export type SplitScores = z.infer<typeof SplitScores>;
+
+export const TrainHoldout = z.strictObject({ train: score.nullable(), holdout: score.nullable() });
+export type TrainHoldout = z.infer<typeof TrainHoldout>;
+
+export const GitInfo = z.strictObject({
+  branch: z.string().min(1),
+  base: z.string().min(1),
+  /** The commit recording a modified or untracked working-tree prompt (`Autoresearch-Iteration: 0`). */
+  baselineCommit: z.string().min(1).nullable(),
+});
+export type GitInfo = z.infer<typeof GitInfo>;
+
+const envelope = { v: z.literal(EVENT_VERSION), at: z.iso.datetime({ offset: true }) };
+
+export const RunStarted = z.strictObject({
+  ...envelope,
+  type: z.literal('run_started'),
+  runId: z.string().min(1),
+  kind: z.enum(['run', 'eval']),
+  experiment: z.string().min(1),
+  configDigest: sha256,
+  overrides: z.record(z.string(), z.unknown()),
+  /** Null outside a git repository: commits are off. */
+  git: GitInfo.nullable(),
+  /** Roles served by the simulated provider; non-empty means results must be labelled simulated. */
+  simulated: z.array(SpendRole),
+});
+
+export const RunResumed = z.strictObject({
+  ...envelope,
+  type: z.literal('run_resumed'),
+  overrides: z.record(z.string(), z.unknown()),
+  rebaseline: z.boolean(),
+});
+
+export const IterationStarted = z.strictObject({
+  ...envelope,
+  type: z.literal('iteration_started'),
+  iteration,
+  strategy: Strategy,
+});
+
+/** Emitted when a phase begins (and optionally as it progresses), never once per model call. */
+export const PhaseEvent = z.strictObject({
+  ...envelope,
+  type: z.literal('phase'),
+  iteration,
+  phase: Phase,
+  candidate: candidate.optional(),
+  done: z.number().int().min(0).optional(),
+  total: z.number().int().min(0).optional(),
+});
+
+export const Proposal = z.strictObject({
+  ...envelope,
+  type: z.literal('proposal'),
+  iteration,
+  candidate,
+  hypothesis: z.string(),
+  promptSha256: sha256,
+  /** The prompt repeats one already tried in this run. */
+  duplicate: z.boolean(),
+});
+
+export const CandidateEvaluated = z.strictObject({
+  ...envelope,
+  type: z.literal('candidate_evaluated'),
+  iteration,
+  candidate,
+  /** Which of the baseline's repeated evaluations (or a confirmation re-run) this is. */
+  repeat: z.number().int().min(0).optional(),
+  scores: z.strictObject({ train: SplitScores, holdout: SplitScores, all: SplitScores }),
+  /** Why the candidate is ineligible (a gate check failed somewhere), or null. */
+  gateFailure: z.string().nullable(),
+  /** Judge criteria averages on the 1–5 scale, keyed by criterion. */
+  criteria: z.record(z.string(), z.number().min(1).max(5)),
+  costUsd: usd,
+});
+
+export const NoiseMargin = z.strictObject({
+  ...envelope,
+  type: z.literal('noise_margin'),
+  iteration,
+  train: z.number().min(0),
+  holdout: z.number().min(0).nullable(),
+  repeats: z.array(TrainHoldout),
+  mean: TrainHoldout,
+});
+
+export const IterationFinished = z.strictObject({
+  ...envelope,
+  type: z.literal('iteration_finished'),
+  iteration,
+  status: IterationStatus,
+  /** The candidate the decision is about (the best of the iteration), null when none was scored. */
+  candidate: candidate.nullable(),
+  train: score.nullable(),
+  holdout: score.nullable(),
+  incumbentBefore: score.nullable(),
+  delta: z.number().nullable(),
+  errorKind: ErrorKind.optional(),
+  message: z.string().optional(),
+  hypothesis: z.string().nullable(),
+  promptSha256: sha256.nullable(),
+  costUsd: usd,
+  seconds: z.number().min(0),
+});
+
+/** Journaled right after the git commit, so resume can tell a made commit from a missing one. */
+export const CommitEvent = z.strictObject({
+  ...envelope,
+  type: z.literal('commit'),
+  iteration,
+  sha: z.string().regex(/^[0-9a-f]{7,64}$/, 'a git commit id'),
+});
+
+/** Money and calls, aggregated per iteration or phase (never one event per call). */
+export const Spend = z.strictObject({
+  ...envelope,
+  type: z.literal('spend'),
+  role: SpendRole,
+  usd,
+  calls: z.number().int().min(0),
+  iteration: iteration.optional(),
+  phase: Phase.optional(),
+});
+
+export const FinalEvaluation = z.strictObject({
+  ...envelope,
+  type: z.literal('final_evaluation'),
+  baseline: TrainHoldout,
+  best: z.strictObject({ iteration, train: score.nullable(), holdout: score.nullable() }),
+});
+
+export const RunStopped = z.strictObject({
+  ...envelope,
+  type: z.literal('run_stopped'),
+  reason: StopReason,
+  message: z.string(),
+});
+
+export const Warning = z.strictObject({
+  ...envelope,
+  type: z.literal('warning'),
+  message: z.string().min(1),
+  iteration: iteration.optional(),
+});
+
+export const RunEvent = z.discriminatedUnion('type', [
+  RunStarted,
+  RunResumed,
+  IterationStarted,
+  PhaseEvent,
+  Proposal,
+  CandidateEvaluated,
+  NoiseMargin,
+  IterationFinished,
+  CommitEvent,
+  Spend,
+  FinalEvaluation,
+  RunStopped,
+  Warning,
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent['type'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+type WithoutEnvelope<E> = E extends RunEvent ? Omit<E, 'v' | 'at'> : never;
+/** An event as the loop builds it; `stampEvent` adds the version and the time. */
+export type RunEventBody = WithoutEnvelope<RunEvent>;
+
+export function stampEvent<B extends RunEventBody>(body: B, now: Date): B & { v: 1; at: string } {
+  return { v: EVENT_VERSION, at: now.toISOString(), ...body };
+}

@@ -1,0 +1,54 @@
+/**
+ * What a run's results depend on, reduced to digests plus enough detail to say exactly what
+ * changed: the prompt, each case, the rubric, the global checks and the models. Stored in the
+ * manifest when a run starts and recomputed by resume.
+ */
+import { z } from 'zod';
+import type { Experiment } from '../experiment/types.js';
+import { canonicalJson, sha256Hex, sha256Json } from './digest.js';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
+
+export const Fingerprint = z.strictObject({
+  hashes: z.strictObject({
+    prompt: sha256,
+    cases: sha256,
+    rubric: sha256.nullable(),
+    checks: sha256,
+  }),
+  /** Case id → sha256 of everything that defines the case (vars, checks, expectations, split). */
+  caseHashes: z.record(z.string(), sha256),
+  rubricCriteria: z.array(z.string()).nullable(),
+  /** The global checks exactly as configured. */
+  checks: z.array(z.record(z.string(), z.unknown())),
+  /** The resolved model entries per role (no keys: those live only in the environment). */
+  models: z.record(z.string(), z.unknown()),
+});
+export type Fingerprint = z.infer<typeof Fingerprint>;
+
+export function fingerprintExperiment(experiment: Experiment): Fingerprint {
+  const caseHashes = Object.fromEntries(
+    experiment.cases.map((c) => [
+      c.id,
+      sha256Json({ vars: c.vars, checks: c.checks, expectations: c.expectations, split: c.split }),
+    ]),
+  );
+  const checks = plainJson(experiment.checks) as Record<string, unknown>[];
+  return {
+    hashes: {
+      prompt: sha256Hex(experiment.prompt),
+      cases: sha256Json(caseHashes),
+      rubric: experiment.rubric ? sha256Hex(experiment.rubric.text) : null,
+      checks: sha256Json(checks),
+    },
+    caseHashes,
+    rubricCriteria: experiment.rubric ? experiment.rubric.criteria.map((c) => c.key) : null,
+    checks,
+    models: plainJson(experiment.models) as Record<string, unknown>,
+  };
+}
+
+// Drops undefined keys and fixes key order, so the stored copy compares equal to a fresh one.
+function plainJson(value: unknown): unknown {
+  return JSON.parse(canonicalJson(value));
+}

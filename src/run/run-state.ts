@@ -1,0 +1,180 @@
+/**
+ * What a run looks like after folding its journal (see reducer.ts). Derived data only:
+ * it is never written to disk, so it carries no schema.
+ */
+import type {
+  ErrorKind,
+  GitInfo,
+  IterationStatus,
+  Phase,
+  SpendRole,
+  StopReason,
+  Strategy,
+  TrainHoldout,
+} from './events.js';
+
+/**
+ * What the journal alone says. Whether an `open` run is still running or has crashed needs
+ * the lock as well (see listRuns).
+ */
+export type JournalStatus = 'empty' | 'open' | 'stopped' | 'finished';
+
+export interface RunStartInfo {
+  runId: string;
+  kind: 'run' | 'eval';
+  experiment: string;
+  configDigest: string;
+  overrides: Record<string, unknown>;
+  git: GitInfo | null;
+  simulated: SpendRole[];
+  startedAt: string;
+}
+
+export interface Signals {
+  checks: number | null;
+  judge: number | null;
+  expectations: number | null;
+}
+
+export interface IterationRecord {
+  iteration: number;
+  status: IterationStatus;
+  strategy: Strategy | null;
+  candidate: number | null;
+  /** The decided candidate's train score (for a baseline: the mean of its repeats). */
+  train: number | null;
+  holdout: number | null;
+  incumbentBefore: number | null;
+  delta: number | null;
+  /** The incumbent's train score once this iteration was decided. */
+  best: number | null;
+  /** Train-split signals of the decided candidate, averaged over its evaluations. */
+  signals: Signals;
+  gateFailure: string | null;
+  hypothesis: string | null;
+  promptSha256: string | null;
+  commit: string | null;
+  costUsd: number;
+  seconds: number;
+  errorKind: ErrorKind | null;
+  message: string | null;
+  /** How many times this number was started (more than 1 after an interruption). */
+  attempts: number;
+  startedAt: string | null;
+  finishedAt: string;
+}
+
+export interface ProposalRecord {
+  candidate: number;
+  hypothesis: string;
+  promptSha256: string;
+  duplicate: boolean;
+}
+
+export interface EvaluationRecord {
+  candidate: number;
+  repeat: number | null;
+  train: number | null;
+  holdout: number | null;
+  all: number | null;
+  signals: Signals;
+  gateFailure: string | null;
+  criteria: Record<string, number>;
+  costUsd: number;
+}
+
+/** An iteration that was started and not finished: resume redoes it under the same number. */
+export interface OpenIteration {
+  iteration: number;
+  strategy: Strategy;
+  startedAt: string;
+  attempts: number;
+  phase: Phase | null;
+  candidate: number | null;
+  progress: { done: number; total: number } | null;
+  proposals: ProposalRecord[];
+  evaluations: EvaluationRecord[];
+  /** A commit journaled for this iteration before it finished (the keep must be completed, not redone). */
+  commit: string | null;
+}
+
+export interface Incumbent {
+  iteration: number;
+  promptSha256: string | null;
+  train: number | null;
+  holdout: number | null;
+  /** False when it failed a gate: any eligible candidate then beats it. */
+  eligible: boolean;
+  /** The keep's commit; null for a baseline (the branch head is then `expectedHead`). */
+  commit: string | null;
+}
+
+export interface NoiseState {
+  iteration: number;
+  train: number;
+  holdout: number | null;
+  repeats: TrainHoldout[];
+  mean: TrainHoldout;
+}
+
+export interface Counters {
+  /** discard / gate_fail / holdout_fail in a row, for `patience` (error and duplicate leave it alone). */
+  nonImproving: number;
+  /** error iterations in a row (3 stop the run). */
+  consecutiveErrors: number;
+  /** Non-keeps in a row (duplicates included), for `bold_after`. */
+  discardsInARow: number;
+}
+
+export interface SpendTotals {
+  usd: number;
+  calls: number;
+  byRole: Record<SpendRole, { usd: number; calls: number }>;
+}
+
+export interface ActiveTime {
+  /** Seconds in finished active periods (start/resume to stop, or to the last event before a crash). */
+  closedSeconds: number;
+  /** When the current active period began, if the journal is open. */
+  openSince: string | null;
+  /** closedSeconds plus the open period up to the last journaled event. */
+  seconds: number;
+}
+
+export interface RunState {
+  start: RunStartInfo | null;
+  journalStatus: JournalStatus;
+  resumes: number;
+  /** One record per iteration number, ascending; a redone number shows its latest outcome. */
+  iterations: IterationRecord[];
+  /** Finished iterations after the baseline (neither baseline nor interrupted): what budgets count. */
+  completedIterations: number;
+  /** The number the next iteration takes (an interrupted or unfinished one is redone under its own). */
+  nextIteration: number;
+  open: OpenIteration | null;
+  lastPhase: { iteration: number; phase: Phase; at: string } | null;
+  baseline: {
+    iteration: number;
+    train: number | null;
+    holdout: number | null;
+    promptSha256: string | null;
+  } | null;
+  incumbent: Incumbent | null;
+  noise: NoiseState | null;
+  counters: Counters;
+  spend: SpendTotals;
+  active: ActiveTime;
+  /** Every commit event, in journal order. */
+  commits: { iteration: number; sha: string }[];
+  /** Where the run branch should point: the last journaled commit, else the baseline commit, else the base. */
+  expectedHead: string | null;
+  /** A `--rebaseline` resume happened and no baseline has finished since. */
+  pendingRebaseline: boolean;
+  stop: { reason: StopReason; message: string; at: string } | null;
+  finalEvaluation: {
+    baseline: TrainHoldout;
+    best: { iteration: number; train: number | null; holdout: number | null };
+  } | null;
+  warnings: { at: string; message: string; iteration: number | null }[];
+  lastEventAt: string | null;
+}
