@@ -98,7 +98,9 @@ export function buildProgram(): Command {
       .command('run')
       .description('start an optimization run')
       .argument('<experiment>', 'a name under experiments/ or a path')
-      .option('--detach', 'run in the background; print the run id and log path'),
+      .option('--detach', 'run in the background; print the run id and log path')
+      // Used by --detach to hand the background process the id it already printed.
+      .addOption(new Option('--run-id <id>').hideHelp()),
   ).action(lazy('run'));
 
   addOverrides(

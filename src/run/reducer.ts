@@ -122,12 +122,20 @@ function applyEvent(draft: Draft, event: RunEvent): void {
     case 'iteration_finished':
       finishIteration(draft, event);
       return;
-    case 'commit':
+    case 'commit': {
       draft.commits.push({ iteration: event.iteration, sha: event.sha });
+      // The loop journals a keep before committing it, so the commit usually follows the finish.
+      const record = draft.records.get(event.iteration);
+      if (record?.status === 'keep' && !draft.attempts.has(event.iteration)) {
+        record.commit = event.sha;
+        if (draft.incumbent?.iteration === event.iteration) draft.incumbent.commit = event.sha;
+        return;
+      }
       updateAttempt(draft, event.iteration, (attempt) => {
         attempt.commit = event.sha;
       });
       return;
+    }
     case 'spend':
       addSpend(draft.spend, event);
       return;

@@ -1,0 +1,55 @@
+/**
+ * `run --detach` / `resume --detach`: validate in the foreground (so mistakes are seen at
+ * once), then start the same command as a detached background process whose output goes to
+ * the run folder, print the run id and the log path, and return.
+ */
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { EXIT, type ExitCode } from '../errors.js';
+import { createRunId } from '../run/run-id.js';
+import { ensureRunsDir } from '../run/runs-dir.js';
+import { resolveRunId } from '../run/run-id.js';
+import { terminal } from '../ui/terminal.js';
+import { prepareExperiment, runsDirFor, type RunFlags } from './start-run.js';
+
+export const RUN_LOG = 'run.log';
+
+export async function detachSelf(kind: 'run' | 'resume', command: Command): Promise<ExitCode> {
+  const env = process.env;
+  const runsDir = await runsDirFor(command, env);
+  const [target] = command.args as [string];
+  let runId: string;
+  const extra: string[] = [];
+  if (kind === 'run') {
+    const { experiment } = await prepareExperiment(target, command.opts() as RunFlags, env);
+    await ensureRunsDir(runsDir);
+    runId = createRunId(experiment.name, { now: new Date(), random: Math.random });
+    extra.push('--run-id', runId);
+  } else {
+    runId = (await resolveRunId(runsDir, target)).id;
+  }
+  const runDir = join(runsDir, runId);
+  await mkdir(runDir, { recursive: true });
+  const log = join(runDir, RUN_LOG);
+  const fd = openSync(log, 'a');
+  const argv = process.argv.slice(2).filter((arg) => arg !== '--detach');
+  const child = spawn(
+    process.execPath,
+    [process.argv[1] as string, ...argv, ...extra, '--runs-dir', runsDir],
+    {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: { ...env, NO_COLOR: '1' },
+    },
+  );
+  child.unref();
+  closeSync(fd);
+  const term = terminal();
+  term.out(runId);
+  term.err(`started in the background (pid ${child.pid}); log: ${log}`);
+  term.err(`follow it with \`autoresearch watch ${runId}\`; stop it with \`autoresearch stop ${runId}\``);
+  return EXIT.ok;
+}

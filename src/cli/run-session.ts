@@ -1,0 +1,125 @@
+/**
+ * The imperative shell around the loop, shared by `run` and `resume`: the model pool, the
+ * signals (first Ctrl-C aborts in-flight calls and journals the iteration as interrupted,
+ * a second exits at once), the stop flag file, the terminal renderer, the lock, and the
+ * closing summary.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
+import { ROLES } from '../experiment/schema.js';
+import { isProgramEntry } from '../experiment/schema.js';
+import type { Experiment } from '../experiment/types.js';
+import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
+import { createModelPool } from '../providers/model-pool.js';
+import { createKillPoint } from '../loop/kill-point.js';
+import type { GitBinding } from '../loop/loop-deps.js';
+import { runLoop } from '../loop/run-loop.js';
+import type { RunRecorder } from '../loop/run-recorder.js';
+import type { RunLock } from '../run/lock.js';
+import { runPaths } from '../run/paths.js';
+import { attachRunRenderer, renderRunSummary } from '../ui/run-renderer.js';
+import { terminal } from '../ui/terminal.js';
+
+export const STOP_FILE = 'stop-requested';
+
+/** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
+const INTERRUPT_GRACE_MS = 4_500;
+
+export interface SessionInput {
+  experiment: Experiment;
+  runId: string;
+  runDir: string;
+  recorder: RunRecorder;
+  git: GitBinding | null;
+  lock: RunLock;
+  env: NodeJS.ProcessEnv;
+  planEstimate?: { usd: number | null; seconds: number | null };
+}
+
+export function simulatedRoles(experiment: Experiment): (typeof ROLES)[number][] {
+  return ROLES.filter((role) => {
+    const entry = experiment.models[role];
+    return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
+  });
+}
+
+/** `run`, `eval` and `validate --ping` refuse to start without the keys their models need. */
+export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): void {
+  const missing = new Set<string>();
+  for (const role of ROLES) {
+    const entry = experiment.models[role];
+    if (!entry || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
+    const name = apiKeyEnvName(entry);
+    if (name && !env[name]) missing.add(name);
+  }
+  if (missing.size === 0) return;
+  const names = [...missing].join(', ');
+  throw new AutoresearchError('E_MISSING_KEY', `missing API key: set ${names} in the environment`, {
+    hint: 'keys are read from the environment only; or try it offline with --provider sim',
+  });
+}
+
+export async function runSession(input: SessionInput): Promise<ExitCode> {
+  const term = terminal();
+  const { experiment, recorder, runDir } = input;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      term.err('second interrupt: exiting now (the journal is intact; `autoresearch resume` continues)');
+      process.exit(EXIT.interrupted);
+    }
+    term.err(
+      `${signal}: stopping — journaling the current iteration as interrupted (Ctrl-C again to exit at once)`,
+    );
+    controller.abort(new AutoresearchError('E_INTERRUPTED', 'interrupted'));
+    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const pool = createModelPool({
+    models: experiment.models,
+    concurrency: experiment.config.concurrency,
+    cacheDir: runPaths(runDir).cache,
+    env: input.env,
+    signal: controller.signal,
+    cwd: experiment.dir,
+  });
+  recorder.onEvent(attachRunRenderer(term));
+  const checkpoint = createKillPoint(input.env['AUTORESEARCH_TEST_KILL_AT'], () =>
+    process.kill(process.pid, 'SIGKILL'),
+  );
+  try {
+    const end = await runLoop({
+      experiment,
+      runId: input.runId,
+      runDir,
+      recorder,
+      pool,
+      git: input.git,
+      now: () => new Date(),
+      signal: controller.signal,
+      stopRequested: () => existsSync(join(runDir, STOP_FILE)),
+      env: input.env,
+      ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
+      ...(checkpoint ? { checkpoint } : {}),
+    });
+    term.out('');
+    term.out(
+      renderRunSummary(recorder.state(), term, {
+        runId: input.runId,
+        reportPath: runPaths(runDir).report,
+        simulated: simulatedRoles(experiment).length > 0,
+      }),
+    );
+    return end.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await pool.close().catch(() => undefined);
+    await input.lock.release().catch(() => undefined);
+  }
+}

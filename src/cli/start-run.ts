@@ -1,0 +1,158 @@
+/**
+ * Starting a new run: the run folder, its lock, the run branch, the manifest and the first
+ * journal event. Everything after that is the session (run-session.ts), shared with resume.
+ */
+import { mkdir } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { AutoresearchError, type ExitCode } from '../errors.js';
+import { estimateCost } from '../experiment/estimate-cost.js';
+import { countCalls } from '../experiment/count-calls.js';
+import { loadExperiment } from '../experiment/load-experiment.js';
+import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
+import type { Experiment } from '../experiment/types.js';
+import { createRunBranch, openRepo } from '../git/index.js';
+import type { GitBinding } from '../loop/loop-deps.js';
+import { createRunRecorder } from '../loop/run-recorder.js';
+import { sha256Json } from '../run/digest.js';
+import { fingerprintExperiment } from '../run/fingerprint.js';
+import { acquireRunLock } from '../run/lock.js';
+import { writeManifest } from '../run/manifest.js';
+import { currentProcessIdentity } from '../run/process-identity.js';
+import { createRunId } from '../run/run-id.js';
+import { ensureRunsDir, findProjectRoot, resolveRunsDir } from '../run/runs-dir.js';
+import { VERSION } from '../version.js';
+import { terminal } from '../ui/terminal.js';
+import { formatProblems } from '../ui/format-problems.js';
+import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
+import { join } from 'node:path';
+
+export interface RunFlags extends OverrideFlags {
+  detach?: boolean;
+  runId?: string;
+}
+
+export async function prepareExperiment(ref: string, flags: OverrideFlags, env: NodeJS.ProcessEnv) {
+  const term = terminal();
+  const loaded = await loadExperiment(ref, { cwd: process.cwd(), env });
+  const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
+  const warnings = loaded.problems.filter(
+    (p) => !(flags.provider === 'sim' && /API key|_API_KEY/.test(p.message)),
+  );
+  if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
+  for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
+  refuseMissingKeys(experiment, env);
+  return { experiment, overrides };
+}
+
+export async function runsDirFor(command: Command, env: NodeJS.ProcessEnv): Promise<string> {
+  const flag = (command.optsWithGlobals() as { runsDir?: string }).runsDir;
+  const cwd = process.cwd();
+  return resolveRunsDir({ flag, env, cwd, root: await findProjectRoot(cwd) });
+}
+
+export async function startRun(ref: string, flags: RunFlags, command: Command): Promise<ExitCode> {
+  const env = process.env;
+  const term = terminal();
+  const { experiment, overrides } = await prepareExperiment(ref, flags, env);
+  const runsDir = await runsDirFor(command, env);
+  await ensureRunsDir(runsDir);
+  const now = new Date();
+  const runId = flags.runId ?? createRunId(experiment.name, { now, random: Math.random });
+  const runDir = join(runsDir, runId);
+  await mkdir(runDir, { recursive: true });
+  const lock = await acquireRunLock(runDir, await currentProcessIdentity());
+  try {
+    const git = await attachGit(experiment, runId);
+    const projectRoot = await findProjectRoot(experiment.dir);
+    const rel = (file: string) => relative(projectRoot, file);
+    await writeManifest(runDir, {
+      version: 1,
+      kind: 'run',
+      runId,
+      createdAt: now.toISOString(),
+      toolVersion: VERSION,
+      projectRoot,
+      experiment: {
+        name: experiment.name,
+        file: rel(experiment.file),
+        prompt: rel(experiment.promptPath),
+        cases: rel(experiment.casesPath),
+        rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
+      },
+      config: experiment.config as unknown as Record<string, unknown>,
+      overrides,
+      ...fingerprintExperiment(experiment),
+      git: git ? { base: git.base, branch: git.binding.branch } : null,
+    });
+    const recorder = createRunRecorder(runDir, [], () => new Date());
+    await recorder.emit({
+      type: 'run_started',
+      runId,
+      kind: 'run',
+      experiment: experiment.name,
+      configDigest: sha256Json(experiment.config),
+      overrides,
+      git: git
+        ? { branch: git.binding.branch, base: git.base, baselineCommit: git.baselineCommit ?? null }
+        : null,
+      simulated: simulatedRoles(experiment),
+    });
+    term.err(
+      `${term.colors.bold(`run ${runId}`)}  ${experiment.cases.length} cases` +
+        (git ? `  branch ${git.binding.branch}` : '  commits off: not a git repository') +
+        `\n  record: ${runDir}`,
+    );
+    if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
+    return await runSession({
+      experiment,
+      runId,
+      runDir,
+      recorder,
+      git: git?.binding ?? null,
+      lock,
+      env,
+      planEstimate: planEstimateOf(experiment),
+    });
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+export function planEstimateOf(experiment: Experiment): { usd: number | null; seconds: number | null } {
+  const estimate = estimateCost(experiment, countCalls(experiment));
+  return { usd: estimate.perIterationUsd, seconds: null };
+}
+
+async function attachGit(
+  experiment: Experiment,
+  runId: string,
+): Promise<{ binding: GitBinding; base: string; baselineCommit?: string } | null> {
+  const repo = await openRepo(experiment.dir);
+  if (!repo) return null;
+  try {
+    repo.relativePath(experiment.promptPath);
+  } catch {
+    terminal().err(
+      `note: ${experiment.promptPath} is outside the git repository at ${repo.root}; commits are off`,
+    );
+    return null;
+  }
+  const branch = await createRunBranch({
+    repo,
+    experiment: experiment.name,
+    runId,
+    promptPath: experiment.promptPath,
+    promptText: experiment.prompt,
+  });
+  return {
+    binding: { repo, branch: branch.branch, promptPath: experiment.promptPath },
+    base: branch.base,
+    ...(branch.baselineCommit ? { baselineCommit: branch.baselineCommit } : {}),
+  };
+}
+
+export function usageError(message: string, hint?: string): AutoresearchError {
+  return new AutoresearchError('E_USAGE', message, hint ? { hint } : {});
+}

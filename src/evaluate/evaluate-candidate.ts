@@ -1,0 +1,259 @@
+/**
+ * One candidate prompt, evaluated: generate → check → judge → grade → score. Judge and
+ * grader failures (after their retries) make the evaluation an error of that kind — they
+ * never yield a score. Failures that must stop the run (auth, credit, abort) are thrown.
+ */
+import pLimit from 'p-limit';
+import { runChecks } from '../checks/run-checks.js';
+import type { SampleChecks } from '../checks/check-result.js';
+import type { Case, Experiment } from '../experiment/types.js';
+import { runGrader } from '../grader/run-grader.js';
+import { type JudgeRunResult, runJudge } from '../judge/run-judge.js';
+import type { ModelPool } from '../providers/model-pool.js';
+import type { ProviderError } from '../providers/types.js';
+import type { Phase } from '../run/events.js';
+import {
+  type CaseGrading,
+  type Evaluation,
+  type SplitScore,
+  scoreSplit,
+  toScoringCases,
+} from '../scoring/index.js';
+import { generateOutputs, type Generation } from './generate.js';
+import { scrubSecrets } from './scrub-env.js';
+import { type Tally, tallyClient } from './tally-client.js';
+
+export interface EvaluateInput {
+  experiment: Experiment;
+  prompt: string;
+  /** Usually every case; the scores are split by each case's label. */
+  cases: readonly Case[];
+  samples: number;
+  sampleBase: number;
+  /** Seeds the judge's shuffle of file names. */
+  seed: number;
+}
+
+export interface EvaluateDeps {
+  pool: ModelPool;
+  signal?: AbortSignal;
+  onPhase?: (phase: Phase, progress?: { done: number; total: number }) => void;
+  /** Path of the built CLI, for the built-in judge and grader programs. */
+  cliEntry?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CandidateScores {
+  train: SplitScore;
+  holdout: SplitScore;
+  all: SplitScore;
+}
+
+export interface EvaluatedCandidate {
+  ok: true;
+  evaluation: Evaluation;
+  generations: Generation[];
+  scores: CandidateScores;
+  judge?: Extract<JudgeRunResult, { ok: true }>;
+  gradings: { caseId: string; raw: unknown; grading: unknown }[];
+  costUsd: number;
+}
+
+export interface FailedCandidate {
+  ok: false;
+  errorKind: 'judge_error' | 'grader_error';
+  message: string;
+  generations: Generation[];
+  costUsd: number;
+}
+
+export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
+
+export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps): Promise<CandidateOutcome> {
+  const { experiment } = input;
+  const tally: Tally = { usd: 0, calls: 0 };
+  const signalOpt = deps.signal ? { signal: deps.signal } : {};
+  const envOpt = deps.env ? { env: deps.env } : {};
+  const cliOpt = deps.cliEntry ? { cliEntry: deps.cliEntry } : {};
+
+  deps.onPhase?.('generating');
+  const generations = await generateOutputs({
+    prompt: input.prompt,
+    cases: input.cases,
+    samples: input.samples,
+    sampleBase: input.sampleBase,
+    client: tallyClient(deps.pool.client('generator'), tally),
+    ...signalOpt,
+    onProgress: (done, total) => deps.onPhase?.('generating', { done, total }),
+  });
+
+  deps.onPhase?.('checking');
+  const checks = await checkAll(experiment, input.cases, generations, deps);
+
+  let judge: Extract<JudgeRunResult, { ok: true }> | undefined;
+  const { rubric, models } = experiment;
+  if (rubric && models.judge) {
+    deps.onPhase?.('judging');
+    const result = await runJudge({
+      outputs: generations
+        .filter((g) => g.ok)
+        .map((g) => ({ caseId: g.caseId, sample: g.sample, text: g.text })),
+      rubric,
+      judge: models.judge,
+      ...(deps.pool.has('judge') ? { client: tallyClient(deps.pool.client('judge'), tally) } : {}),
+      seed: input.seed,
+      commandCwd: experiment.dir,
+      ...signalOpt,
+      ...cliOpt,
+      ...envOpt,
+    });
+    if (!result.ok) {
+      rethrowIfFatal(result.providerError);
+      return {
+        ok: false,
+        errorKind: 'judge_error',
+        message: result.message,
+        generations,
+        costUsd: tally.usd,
+      };
+    }
+    judge = result;
+  }
+
+  const gradings: EvaluatedCandidate['gradings'] = [];
+  const caseGradings: CaseGrading[] = [];
+  const graded = input.cases.filter((c) => c.expectations.length > 0);
+  if (graded.length > 0 && models.grader) {
+    deps.onPhase?.('grading', { done: 0, total: graded.length });
+    const grader = models.grader;
+    const limit = pLimit(Math.max(1, experiment.config.concurrency));
+    const results = await Promise.all(
+      graded.map((testCase) =>
+        limit(async () => {
+          const outputs = generations.filter((g) => g.caseId === testCase.id && g.ok);
+          // A case with no output fails all its expectations: nothing to grade (SPEC 5).
+          if (outputs.length === 0) return undefined;
+          const result = await runGrader({
+            expectations: testCase.expectations,
+            vars: testCase.vars,
+            model: describeModel(experiment),
+            outputs: outputs.map((g) => ({
+              sample: g.sample,
+              text: g.text,
+              ...(g.stopReason === undefined ? {} : { stopReason: g.stopReason }),
+            })),
+            grader,
+            ...(deps.pool.has('grader') ? { client: tallyClient(deps.pool.client('grader'), tally) } : {}),
+            commandCwd: experiment.dir,
+            ...signalOpt,
+            ...cliOpt,
+            ...envOpt,
+          });
+          return { testCase, result };
+        }),
+      ),
+    );
+    for (const item of results) {
+      if (item === undefined) continue;
+      const { testCase, result } = item;
+      if (!result.ok) {
+        rethrowIfFatal(result.providerError);
+        return {
+          ok: false,
+          errorKind: 'grader_error',
+          message: `case ${testCase.id}: ${result.message}`,
+          generations,
+          costUsd: tally.usd,
+        };
+      }
+      gradings.push({ caseId: testCase.id, raw: result.raw, grading: result.grading });
+      caseGradings.push({
+        caseId: testCase.id,
+        expectations: result.grading.expectations.map((e) => ({
+          text: e.text,
+          passed: e.passed,
+          evidence: e.evidence,
+          ...(e.flag === undefined ? {} : { flagged: true }),
+        })),
+      });
+    }
+  }
+
+  deps.onPhase?.('scoring');
+  const evaluation: Evaluation = {
+    samples: input.samples,
+    cases: toScoringCases(experiment.checks, [...input.cases]),
+    outputs: generations.map((g) => ({
+      caseId: g.caseId,
+      sample: g.sample,
+      ok: g.ok,
+      text: g.text,
+      ...(g.error === undefined ? {} : { error: g.error }),
+    })),
+    checks,
+    ...(judge && rubric
+      ? {
+          judge: {
+            criteria: rubric.criteria.map((c) => ({ key: c.key, weight: c.weight })),
+            scores: judge.perOutput.map((o) => ({
+              caseId: o.caseId,
+              sample: o.sample,
+              criteria: o.criteria,
+              reasoning: o.reasoning,
+            })),
+          },
+        }
+      : {}),
+    gradings: caseGradings,
+    weights: experiment.config.scoring.weights,
+  };
+  return {
+    ok: true,
+    evaluation,
+    generations,
+    scores: {
+      train: scoreSplit(evaluation, 'train'),
+      holdout: scoreSplit(evaluation, 'holdout'),
+      all: scoreSplit(evaluation, 'all'),
+    },
+    ...(judge ? { judge } : {}),
+    gradings,
+    costUsd: tally.usd,
+  };
+}
+
+async function checkAll(
+  experiment: Experiment,
+  cases: readonly Case[],
+  generations: readonly Generation[],
+  deps: EvaluateDeps,
+): Promise<SampleChecks[]> {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const limit = pLimit(Math.max(1, experiment.config.concurrency));
+  return Promise.all(
+    generations.map((g) =>
+      limit(async (): Promise<SampleChecks> => {
+        const testCase = byId.get(g.caseId) as Case;
+        const outcomes = await runChecks({
+          output: g.ok ? g.text : null,
+          ...(g.error === undefined ? {} : { generationError: g.error }),
+          vars: testCase.vars,
+          checks: [...experiment.checks, ...testCase.checks],
+          baseDir: experiment.dir,
+          env: scrubSecrets(deps.env ?? process.env, experiment.models),
+          ...(deps.signal ? { signal: deps.signal } : {}),
+        });
+        return { caseId: g.caseId, sample: g.sample, outcomes };
+      }),
+    ),
+  );
+}
+
+function rethrowIfFatal(error: ProviderError | undefined): void {
+  if (error && (error.stopsRun || error.kind === 'aborted')) throw error;
+}
+
+function describeModel(experiment: Experiment): string {
+  const { generator } = experiment.models;
+  return `${generator.provider}${generator.model ? ` / ${generator.model}` : ''}`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Generate: render the prompt for every case and ask the generator for `samples` outputs
+ * each. The endpoint limiter in the model pool bounds concurrency, so every call is queued
+ * at once. A call that still fails after retries becomes a failed generation (scored as
+ * SPEC 5 says); only failures that must stop the run (auth, credit, abort) are thrown.
+ */
+import type { Case } from '../experiment/types.js';
+import { renderTemplate } from '../experiment/template.js';
+import { type ModelClient, ProviderError } from '../providers/types.js';
+
+export interface Generation {
+  caseId: string;
+  sample: number;
+  ok: boolean;
+  text: string;
+  error?: string;
+  stopReason?: string;
+  cached: boolean;
+}
+
+export interface GenerateInput {
+  prompt: string;
+  cases: readonly Case[];
+  samples: number;
+  /** Sample indices start here: fresh samples for noise repeats, confirmations and the final check. */
+  sampleBase: number;
+  client: ModelClient;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export async function generateOutputs(input: GenerateInput): Promise<Generation[]> {
+  const { client } = input;
+  const { entry } = client;
+  const total = input.cases.length * input.samples;
+  let done = 0;
+  const jobs = input.cases.flatMap((testCase) =>
+    Array.from({ length: input.samples }, async (_, sample): Promise<Generation> => {
+      const rendered = renderTemplate(input.prompt, testCase.vars);
+      try {
+        const result = await client.complete({
+          ...(entry.system === undefined ? {} : { system: entry.system }),
+          messages: [{ role: 'user', content: rendered }],
+          ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
+          ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
+          ...(entry.params === undefined ? {} : { params: entry.params }),
+          sampleIndex: input.sampleBase + sample,
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
+        return {
+          caseId: testCase.id,
+          sample,
+          ok: true,
+          text: result.text,
+          ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
+          cached: result.cached === true,
+        };
+      } catch (error) {
+        if (error instanceof ProviderError && (error.stopsRun || error.kind === 'aborted')) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        return { caseId: testCase.id, sample, ok: false, text: '', error: message, cached: false };
+      } finally {
+        done += 1;
+        input.onProgress?.(done, total);
+      }
+    }),
+  );
+  return settleAll(jobs);
+}
+
+/** Like Promise.all, but waits for every job before rethrowing, so no call outlives the stage. */
+async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(jobs);
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

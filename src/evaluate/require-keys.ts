@@ -1,0 +1,51 @@
+/**
+ * `eval` refuses to start when a model it will call needs an API key the environment lacks
+ * (SPEC 3), naming the variable — before any folder is made or any money spent. Only the roles
+ * an evaluation calls count: the mutator is never used by `eval`.
+ */
+import { AutoresearchError } from '../errors.js';
+import { isProgramEntry } from '../experiment/schema.js';
+import type { Experiment } from '../experiment/types.js';
+import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
+
+export const EVAL_ROLES = ['generator', 'judge', 'grader'] as const;
+export type EvalRole = (typeof EVAL_ROLES)[number];
+
+/** Variable name → the eval roles whose calls need it and cannot find it. */
+export function findMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): Map<string, EvalRole[]> {
+  const missing = new Map<string, EvalRole[]>();
+  for (const role of EVAL_ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
+    const name = apiKeyEnvName(entry);
+    if (name === undefined || readApiKey(entry, env) !== undefined) continue;
+    missing.set(name, [...(missing.get(name) ?? []), role]);
+  }
+  return missing;
+}
+
+export function refuseMissingEvalKeys(experiment: Experiment, env: NodeJS.ProcessEnv): void {
+  const missing = findMissingKeys(experiment, env);
+  if (missing.size === 0) return;
+  const list = [...missing].map(([name, roles]) => `${name} (needed by ${roles.join(', ')})`).join(', ');
+  const names = [...missing.keys()];
+  throw new AutoresearchError(
+    'E_MISSING_KEY',
+    `${names.join(' and ')} ${names.length === 1 ? 'is' : 'are'} not set: ${list}`,
+    {
+      hint: `export ${names[0]}=… in this shell (keys come from the environment only), or try it offline with --provider sim`,
+    },
+  );
+}
+
+/** The key variables the eval roles read, for messages about rejected keys or exhausted credit. */
+export function keyVariables(experiment: Experiment): string[] {
+  const names = new Set<string>();
+  for (const role of EVAL_ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined || isProgramEntry(entry)) continue;
+    const name = apiKeyEnvName(entry);
+    if (name !== undefined) names.add(name);
+  }
+  return [...names];
+}

@@ -1,0 +1,262 @@
+/**
+ * `autoresearch eval` without the CLI: evaluate the experiment's current prompt once over
+ * every case and record it as a run of kind `eval` (SPEC 10):
+ *
+ *   run_started → iteration_started 0 → phases → candidate_evaluated 0/0
+ *     → iteration_finished (baseline | error) + spend → run_stopped
+ *
+ * with iterations/0000/candidates/0/, decision.json, best.md and results.tsv beside the
+ * journal, all under the run lock. A judge or grader error is an `error` evaluation (no
+ * score); Ctrl-C journals it as interrupted; auth and credit failures stop it and throw.
+ */
+import { AutoresearchError } from '../errors.js';
+import { isProgramEntry, type JudgeEntry, type Role } from '../experiment/schema.js';
+import type { Experiment } from '../experiment/types.js';
+import { evaluateProposal } from '../loop/evaluate-proposal.js';
+import { hashPrompt } from '../loop/prompt-hash.js';
+import type { EventListener, RunRecorder } from '../loop/run-recorder.js';
+import { spendSince } from '../loop/spend.js';
+import { emptyTotals } from '../providers/ledger.js';
+import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
+import { ProviderError } from '../providers/types.js';
+import type { RunEventBody, SpendRole } from '../run/events.js';
+import { iterationPaths, runPaths } from '../run/paths.js';
+import type { ProcessIdentity } from '../run/process-identity.js';
+import { writeBest, writeJsonAtomic, writeResultsTsv } from '../run/records.js';
+import { buildEvalReport, costFromLedger } from './build-eval-report.js';
+import { timeGenerations } from './case-timing.js';
+import type { CandidateOutcome } from './evaluate-candidate.js';
+import type { EvalReport } from './eval-report.js';
+import { openEvalRun } from './open-eval-run.js';
+import { EVAL_ROLES, keyVariables } from './require-keys.js';
+
+export interface RunEvalInput {
+  /** Loaded, with overrides applied and keys checked. */
+  experiment: Experiment;
+  overrides: Record<string, unknown>;
+  runsDir: string;
+  projectRoot: string;
+}
+
+export interface RunEvalDeps {
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  random: () => number;
+  /** Ctrl-C: aborts calls in flight; the evaluation is journaled as interrupted. */
+  signal: AbortSignal;
+  identity: ProcessIdentity;
+  /** The built CLI, for the built-in judge and grader programs (default: found from the package). */
+  cliEntry?: string;
+  /** Every journaled event, as it is written (the terminal's progress). */
+  onEvent?: EventListener;
+  createPool?: (options: ModelPoolOptions) => ModelPool;
+}
+
+export type EvalRunResult =
+  | { status: 'done'; runId: string; runDir: string; report: EvalReport }
+  | { status: 'interrupted'; runId: string; runDir: string; message: string };
+
+const ITERATION = 0;
+const CANDIDATE = 0;
+
+/** The roles an evaluation calls that the simulated provider serves: results must say so. */
+export function simulatedEvalRoles(experiment: Experiment): SpendRole[] {
+  return EVAL_ROLES.filter((role) => {
+    const entry = experiment.models[role];
+    return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
+  });
+}
+
+export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<EvalRunResult> {
+  const { experiment } = input;
+  const simulatedRoles = simulatedEvalRoles(experiment);
+  const opened = await openEvalRun(
+    { ...input, simulatedRoles },
+    {
+      now: deps.now,
+      random: deps.random,
+      identity: deps.identity,
+      ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+    },
+  );
+  const { runId, runDir, recorder } = opened;
+  const models: Partial<Record<Role, JudgeEntry>> = {};
+  for (const role of EVAL_ROLES) if (experiment.models[role]) models[role] = experiment.models[role];
+  const pool = (deps.createPool ?? createModelPool)({
+    models,
+    concurrency: experiment.config.concurrency,
+    cacheDir: runPaths(runDir).cache,
+    env: deps.env,
+    signal: deps.signal,
+    cwd: experiment.dir,
+  });
+  const timed = timeGenerations(pool, experiment.prompt, experiment.cases);
+  const startedAt = deps.now();
+  const elapsed = () => Math.max(0, (deps.now().getTime() - startedAt.getTime()) / 1000);
+  try {
+    await recorder.emit({ type: 'iteration_started', iteration: ITERATION, strategy: 'focused' });
+    let outcome: CandidateOutcome | undefined;
+    let failure: unknown;
+    try {
+      outcome = await evaluateProposal(
+        {
+          experiment,
+          runId,
+          runDir,
+          recorder,
+          pool: timed.pool,
+          git: null,
+          now: deps.now,
+          signal: deps.signal,
+          stopRequested: () => false,
+          env: deps.env,
+          ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+        },
+        { iteration: ITERATION, candidate: CANDIDATE, prompt: experiment.prompt, sampleBase: 0 },
+      );
+    } catch (error) {
+      failure = error;
+    }
+    // A judge killed by Ctrl-C reports a judge error; the user's interrupt is what happened.
+    if (outcome === undefined || (deps.signal.aborted && !outcome.ok)) {
+      const stop = classifyStop(failure, deps.signal, experiment);
+      // The journal is best effort here: the failure itself is what the user must see.
+      await journalEnd(recorder, pool, runDir, {
+        status: stop ? 'interrupted' : 'error',
+        ...(stop ? {} : { errorKind: 'internal_error' as const }),
+        message: stop?.message ?? `the evaluation failed: ${messageOf(failure)}`,
+        seconds: elapsed(),
+        reason: stop?.reason ?? 'errors',
+      }).catch(() => undefined);
+      if (stop?.reason === 'interrupted')
+        return { status: 'interrupted', runId, runDir, message: stop.message };
+      throw stop?.error ?? failure;
+    }
+    const seconds = elapsed();
+    const message = outcome.ok
+      ? describeScores(outcome.scores.train.total, outcome.scores.holdout.total, outcome.scores.all.total)
+      : `${outcome.errorKind}: ${outcome.message}`;
+    await journalEnd(recorder, pool, runDir, {
+      status: outcome.ok ? 'baseline' : 'error',
+      message,
+      ...(outcome.ok ? {} : { errorKind: outcome.errorKind }),
+      seconds,
+      reason: outcome.ok ? 'completed' : 'errors',
+      outcome,
+      prompt: experiment.prompt,
+    });
+    await writeBest(runDir, experiment.prompt);
+    const report = buildEvalReport(outcome, {
+      runId,
+      runDir,
+      experiment: experiment.name,
+      simulatedRoles,
+      samples: experiment.config.search.samples,
+      seconds,
+      cost: costFromLedger(pool.ledger.snapshot()),
+      caseSeconds: timed.seconds(),
+    });
+    return { status: 'done', runId, runDir, report };
+  } finally {
+    await pool.close().catch(() => undefined);
+    await opened.lock.release().catch(() => undefined);
+  }
+}
+
+interface EndOfEval {
+  status: 'baseline' | 'error' | 'interrupted';
+  message: string;
+  seconds: number;
+  reason: 'completed' | 'errors' | 'interrupted' | 'auth' | 'credit';
+  errorKind?: 'judge_error' | 'grader_error' | 'internal_error';
+  outcome?: CandidateOutcome;
+  prompt?: string;
+}
+
+/** iteration_finished and the spend in one append, decision.json, run_stopped and results.tsv. */
+async function journalEnd(
+  recorder: RunRecorder,
+  pool: ModelPool,
+  runDir: string,
+  end: EndOfEval,
+): Promise<void> {
+  const { outcome } = end;
+  const spend = spendSince({ byRole: {}, total: emptyTotals() }, pool.ledger.snapshot(), {
+    iteration: ITERATION,
+  });
+  const scored = outcome?.ok ? outcome : undefined;
+  const hasHoldout = scored !== undefined && scored.scores.holdout.cases.length > 0;
+  const finished: RunEventBody = {
+    type: 'iteration_finished',
+    iteration: ITERATION,
+    status: end.status,
+    candidate: scored ? CANDIDATE : null,
+    train: scored?.scores.train.total ?? null,
+    holdout: hasHoldout ? (scored?.scores.holdout.total ?? null) : null,
+    incumbentBefore: null,
+    delta: null,
+    ...(end.errorKind ? { errorKind: end.errorKind } : {}),
+    ...(end.status === 'baseline' ? {} : { message: end.message }),
+    hypothesis: null,
+    promptSha256: end.prompt === undefined ? null : hashPrompt(end.prompt),
+    costUsd: spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0),
+    seconds: end.seconds,
+  };
+  await recorder.emit(finished, ...spend);
+  if (outcome) {
+    await writeJsonAtomic(
+      iterationPaths(runDir, ITERATION).decision,
+      scored
+        ? {
+            status: 'baseline',
+            reason: 'autoresearch eval: one evaluation of the current prompt; nothing to decide',
+            scores: {
+              train: scored.scores.train.total,
+              holdout: scored.scores.holdout.total,
+              all: scored.scores.all.total,
+            },
+          }
+        : { status: 'error', errorKind: finished.errorKind, message: end.message },
+    );
+  }
+  await recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
+  await writeResultsTsv(runDir, recorder.state());
+}
+
+interface Stop {
+  reason: 'interrupted' | 'auth' | 'credit';
+  message: string;
+  error?: AutoresearchError;
+}
+
+function classifyStop(error: unknown, signal: AbortSignal, experiment: Experiment): Stop | undefined {
+  if (signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) {
+    return { reason: 'interrupted', message: 'interrupted (Ctrl-C) before the evaluation finished' };
+  }
+  if (!(error instanceof ProviderError) || !error.stopsRun) return undefined;
+  const names = keyVariables(experiment);
+  const named = names.some((name) => error.message.includes(name));
+  const message =
+    named || names.length === 0 ? error.message : `${error.message} (API key: ${names.join(', ')})`;
+  const hint =
+    error.kind === 'auth'
+      ? `check that ${names.join(' / ') || 'the API key'} holds a valid key for this endpoint`
+      : `add credit to the account behind ${names.join(' / ') || 'the API key'}, then run eval again`;
+  return {
+    reason: error.kind === 'auth' ? 'auth' : 'credit',
+    message,
+    error: new AutoresearchError(error.kind === 'auth' ? 'E_AUTH' : 'E_CREDIT', message, {
+      hint,
+      cause: error,
+    }),
+  };
+}
+
+function describeScores(train: number | null, holdout: number | null, all: number | null): string {
+  const show = (value: number | null) => (value === null ? 'n/a' : value.toFixed(4));
+  return `evaluated once: train ${show(train)}, holdout ${show(holdout)}, all ${show(all)}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

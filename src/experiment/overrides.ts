@@ -1,0 +1,139 @@
+/**
+ * Command-line overrides for `run`, `eval` and `resume` (SPEC 11), applied to a loaded
+ * experiment as a pure function. `--provider` swaps every model's provider; with `sim` an
+ * external judge or grader program is replaced by the built-in one (and a note says so).
+ */
+import { AutoresearchError } from '../errors.js';
+import { type JudgeEntry, type ModelEntry, isProgramEntry, type ProviderName } from './schema.js';
+import type { Experiment } from './types.js';
+
+export interface OverrideFlags {
+  iterations?: string;
+  hours?: string;
+  usd?: string;
+  patience?: string;
+  target?: string;
+  candidates?: string;
+  samples?: string;
+  judgeSamples?: string;
+  concurrency?: string;
+  seed?: string;
+  provider?: string;
+}
+
+export interface Overridden {
+  experiment: Experiment;
+  /** What was overridden, as recorded in the manifest and journal. */
+  overrides: Record<string, unknown>;
+  notes: string[];
+}
+
+export function parseNumberFlag(
+  name: string,
+  value: string,
+  {
+    integer = false,
+    min = 0,
+    max = Number.POSITIVE_INFINITY,
+  }: { integer?: boolean; min?: number; max?: number } = {},
+): number {
+  const n = Number(value);
+  const ok =
+    value.trim() !== '' && Number.isFinite(n) && (!integer || Number.isInteger(n)) && n >= min && n <= max;
+  if (!ok) {
+    const kind = integer ? 'an integer' : 'a number';
+    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `between ${min} and ${max}`;
+    throw new AutoresearchError('E_USAGE', `--${name} "${value}" is not ${kind} ${range}`, {
+      hint: `e.g. --${name} ${integer ? Math.max(1, min) : min}`,
+    });
+  }
+  return n;
+}
+
+export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Overridden {
+  const overrides: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const config = structuredClone(experiment.config);
+  let models = structuredClone(experiment.models);
+  const set = (key: string, value: unknown) => {
+    overrides[key] = value;
+  };
+  if (flags.iterations !== undefined) {
+    config.budget.iterations = parseNumberFlag('iterations', flags.iterations, { integer: true });
+    set('iterations', config.budget.iterations);
+  }
+  if (flags.hours !== undefined) {
+    config.budget.hours = parseNumberFlag('hours', flags.hours, { min: 0.001 });
+    set('hours', config.budget.hours);
+  }
+  if (flags.usd !== undefined) {
+    config.budget.usd = parseNumberFlag('usd', flags.usd, { min: 0.000001 });
+    set('usd', config.budget.usd);
+  }
+  if (flags.patience !== undefined) {
+    config.budget.patience = parseNumberFlag('patience', flags.patience, { integer: true, min: 1 });
+    set('patience', config.budget.patience);
+  }
+  if (flags.target !== undefined) {
+    config.budget.target = parseNumberFlag('target', flags.target, { max: 1 });
+    set('target', config.budget.target);
+  }
+  if (flags.candidates !== undefined) {
+    config.search.candidates = parseNumberFlag('candidates', flags.candidates, { integer: true, min: 1 });
+    set('candidates', config.search.candidates);
+  }
+  if (flags.samples !== undefined) {
+    config.search.samples = parseNumberFlag('samples', flags.samples, { integer: true, min: 1 });
+    set('samples', config.search.samples);
+  }
+  if (flags.seed !== undefined) {
+    config.search.seed = parseNumberFlag('seed', flags.seed, { integer: true, min: Number.MIN_SAFE_INTEGER });
+    set('seed', config.search.seed);
+    notes.push(
+      '--seed sets the sampling and shuffle seed; the train/holdout split keeps the seed in experiment.yaml',
+    );
+  }
+  if (flags.concurrency !== undefined) {
+    config.concurrency = parseNumberFlag('concurrency', flags.concurrency, { integer: true, min: 1 });
+    set('concurrency', config.concurrency);
+  }
+  if (flags.provider !== undefined) {
+    const provider = flags.provider as ProviderName;
+    models = swapProvider(models, provider, notes);
+    set('provider', provider);
+  }
+  if (flags.judgeSamples !== undefined) {
+    const samples = parseNumberFlag('judge-samples', flags.judgeSamples, { integer: true, min: 1 });
+    if (models.judge && !isProgramEntry(models.judge)) models.judge = { ...models.judge, samples };
+    else notes.push('--judge-samples ignored: the judge is an external program (or there is no rubric)');
+    set('judgeSamples', samples);
+  }
+  return { experiment: { ...experiment, config, models }, overrides, notes };
+}
+
+function swapProvider(
+  models: Experiment['models'],
+  provider: ProviderName,
+  notes: string[],
+): Experiment['models'] {
+  const swap = (entry: ModelEntry): ModelEntry => ({ ...entry, provider });
+  const swapJudge = (role: string, entry: JudgeEntry | undefined): JudgeEntry | undefined => {
+    if (entry === undefined) return undefined;
+    if (!isProgramEntry(entry)) return swap(entry);
+    if (provider !== 'sim') return entry;
+    notes.push(
+      `--provider sim replaces the ${role} program (${entry.command.join(' ')}) with the built-in ${role}`,
+    );
+    return { provider: 'sim', model: 'sim', temperature: 0 };
+  };
+  const judge = swapJudge('judge', models.judge);
+  const grader = swapJudge('grader', models.grader);
+  if (provider === 'sim')
+    notes.push('every model is simulated (--provider sim): scores show how the loop works, not real quality');
+  return {
+    generator: swap(models.generator),
+    mutator: swap(models.mutator),
+    ...(judge ? { judge } : {}),
+    ...(grader ? { grader } : {}),
+  };
+}

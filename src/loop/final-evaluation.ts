@@ -1,0 +1,74 @@
+/**
+ * When the run ends, the baseline and the best prompt are evaluated once more with fresh
+ * samples (SPEC 8): the decisions during the run picked the best on noisy draws, so these
+ * figures are the honest before/after that heads the summary and the report.
+ */
+import { join } from 'node:path';
+import { evaluateCandidate } from '../evaluate/evaluate-candidate.js';
+import { writeCandidatePrompt, writeCandidateRecords } from '../evaluate/write-candidate.js';
+import type { CandidatePaths } from '../run/paths.js';
+import type { LoopDeps } from './loop-deps.js';
+
+/** Far past any sample index the run used, so the final draws are fresh. */
+export const FINAL_SAMPLE_BASE = 100_000;
+
+export function finalPaths(runDir: string, which: 'baseline' | 'best'): CandidatePaths {
+  const dir = join(runDir, 'final', which);
+  const outputs = join(dir, 'outputs');
+  const grading = join(dir, 'grading');
+  return {
+    dir,
+    prompt: join(dir, 'prompt.md'),
+    outputs,
+    checks: join(dir, 'checks.json'),
+    judgeScores: join(dir, 'judge-scores.json'),
+    judgeMap: join(dir, 'judge-map.json'),
+    grading,
+    output: (caseId, sample) => join(outputs, `${caseId}.${sample}.txt`),
+    caseGrading: (caseId) => join(grading, `${caseId}.json`),
+  };
+}
+
+export async function runFinalEvaluation(
+  deps: LoopDeps,
+  prompts: { baseline: string; best: string; bestIteration: number },
+): Promise<void> {
+  const { recorder, experiment } = deps;
+  const iteration = prompts.bestIteration;
+  await recorder.emit({ type: 'phase', iteration, phase: 'final' });
+  deps.checkpoint?.('final');
+  const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
+    const paths = finalPaths(deps.runDir, which);
+    await writeCandidatePrompt(paths, prompt);
+    const outcome = await evaluateCandidate(
+      {
+        experiment,
+        prompt,
+        cases: experiment.cases,
+        samples: experiment.config.search.samples,
+        sampleBase: FINAL_SAMPLE_BASE,
+        seed: experiment.config.search.seed + FINAL_SAMPLE_BASE,
+      },
+      {
+        pool: deps.pool,
+        signal: deps.signal,
+        env: deps.env,
+        ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+      },
+    );
+    await writeCandidateRecords(paths, outcome);
+    if (!outcome.ok) return { train: null, holdout: null };
+    const hasHoldout = outcome.scores.holdout.cases.length > 0;
+    return { train: outcome.scores.train.total, holdout: hasHoldout ? outcome.scores.holdout.total : null };
+  };
+  const same = prompts.baseline === prompts.best;
+  const [baseline, best] = await Promise.all([
+    evaluate('baseline', prompts.baseline),
+    same ? undefined : evaluate('best', prompts.best),
+  ]);
+  await recorder.emit({
+    type: 'final_evaluation',
+    baseline,
+    best: { iteration, ...(best ?? baseline) },
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The incumbent: the prompt every candidate is compared with, its scores, and its last
+ * evaluation (for the mutator's feedback). Read back from the run record, so a resumed run
+ * continues from exactly what was decided.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { evaluationFile } from '../evaluate/write-candidate.js';
+import { candidatePaths } from '../run/paths.js';
+import type { RunState } from '../run/run-state.js';
+import { Evaluation, SplitScore } from '../scoring/index.js';
+
+export interface IncumbentView {
+  iteration: number;
+  candidate: number;
+  prompt: string;
+  train: number;
+  holdout: number | null;
+  eligible: boolean;
+  evaluation: Evaluation;
+  trainScore: SplitScore;
+}
+
+const EvaluationFile = z.object({
+  evaluation: Evaluation,
+  scores: z.object({ train: SplitScore, holdout: SplitScore, all: SplitScore }),
+});
+
+export async function loadCandidateEvaluation(
+  runDir: string,
+  iteration: number,
+  candidate: number,
+): Promise<z.infer<typeof EvaluationFile>> {
+  const paths = candidatePaths(runDir, iteration, candidate);
+  return EvaluationFile.parse(JSON.parse(await readFile(evaluationFile(paths), 'utf8')));
+}
+
+export async function loadIncumbent(runDir: string, state: RunState): Promise<IncumbentView> {
+  const incumbent = state.incumbent;
+  if (!incumbent || incumbent.train === null) throw new Error('the run has no scored incumbent yet');
+  const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
+  const candidate = record?.candidate ?? 0;
+  const paths = candidatePaths(runDir, incumbent.iteration, candidate);
+  const prompt = await readFile(paths.prompt, 'utf8');
+  const stored = await loadCandidateEvaluation(runDir, incumbent.iteration, candidate);
+  return {
+    iteration: incumbent.iteration,
+    candidate,
+    prompt,
+    train: incumbent.train,
+    holdout: incumbent.holdout,
+    eligible: incumbent.eligible,
+    evaluation: stored.evaluation,
+    trainScore: stored.scores.train,
+  };
+}

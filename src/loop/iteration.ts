@@ -1,0 +1,255 @@
+/**
+ * One iteration, in the order the product describes it: propose → evaluate the candidates
+ * (generate, check, judge, grade, score) → pick the best → decide against the incumbent
+ * (optionally confirming with fresh samples) → record → commit a keep.
+ */
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import { writeJsonAtomic } from '../run/records.js';
+import { iterationPaths } from '../run/paths.js';
+import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
+import { buildMutatorFeedback } from './build-feedback.js';
+import { trainCaseResults } from './case-results.js';
+import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
+import { evaluateProposal } from './evaluate-proposal.js';
+import type { IncumbentView } from './incumbent.js';
+import type { LoopDeps } from './loop-deps.js';
+import { type Proposal, proposeCandidates } from './propose.js';
+import { recordKeep } from './record-keep.js';
+import { spendSince } from './spend.js';
+import { replayStrategy } from './strategy.js';
+import { countChars } from './text.js';
+import { currentMargin, historyOf, triedHashesOf } from './loop-state.js';
+
+interface Scored {
+  proposal: Proposal;
+  outcome: EvaluatedCandidate;
+  side: DecisionSide;
+  train: number;
+  eligible: boolean;
+  chars: number;
+}
+
+export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Promise<IncumbentView> {
+  const { experiment, recorder } = deps;
+  const { search } = experiment.config;
+  const iteration = recorder.state().nextIteration;
+  const startedAt = deps.now();
+  const spendBefore = deps.pool.ledger.snapshot();
+  const state = recorder.state();
+  const strategy = replayStrategy(
+    state.iterations.map((it) => it.status),
+    search.bold_after,
+  ).strategy;
+
+  await recorder.emit({ type: 'iteration_started', iteration, strategy });
+  deps.checkpoint?.('iteration_started');
+  await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
+
+  const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
+  const feedback = buildMutatorFeedback({
+    incumbent: {
+      prompt: incumbent.prompt,
+      score: {
+        total: incumbent.trainScore.total ?? 0,
+        ...optional('checks', incumbent.trainScore.checks),
+        ...optional('judge', incumbent.trainScore.judge),
+        ...optional('expectations', incumbent.trainScore.expectations),
+      },
+      criteria: incumbent.trainScore.criteria,
+    },
+    trainCases: trainCaseResults(incumbent.evaluation, incumbent.trainScore, vars),
+    history: historyOf(state),
+    guidance: search.guidance,
+    strategy,
+    maxGrowth: search.max_growth,
+  });
+  const attempts = await proposeCandidates({
+    feedback,
+    incumbent: incumbent.prompt,
+    triedHashes: triedHashesOf(recorder.events(), incumbent.prompt),
+    count: search.candidates,
+    maxGrowth: search.max_growth,
+    client: deps.pool.client('mutator'),
+    signal: deps.signal,
+  });
+  const paths = iterationPaths(deps.runDir, iteration);
+  await writeJsonAtomic(paths.mutation, { strategy, feedback, attempts });
+  await recorder.emit(
+    ...attempts.flatMap((a): RunEventBody[] =>
+      a.ok
+        ? [
+            {
+              type: 'proposal',
+              iteration,
+              candidate: a.proposal.candidate,
+              hypothesis: a.proposal.hypothesis,
+              promptSha256: a.proposal.hash,
+              duplicate: false,
+            },
+          ]
+        : [],
+    ),
+  );
+  deps.checkpoint?.('proposed');
+
+  const proposals = attempts.flatMap((a) => (a.ok ? [a.proposal] : []));
+  const finish = async (
+    status: IterationStatus,
+    fields: Partial<Extract<RunEventBody, { type: 'iteration_finished' }>> = {},
+  ) => {
+    const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
+    const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
+    const costUsd = spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0);
+    await recorder.emit(...spend, {
+      type: 'iteration_finished',
+      iteration,
+      status,
+      candidate: null,
+      train: null,
+      holdout: null,
+      incumbentBefore: incumbent.train,
+      delta: null,
+      hypothesis: null,
+      promptSha256: null,
+      ...fields,
+      costUsd,
+      seconds,
+    });
+  };
+
+  if (proposals.length === 0) {
+    const allDuplicates = attempts.every((a) => !a.ok && a.reason === 'duplicate');
+    const messages = attempts.flatMap((a) => (a.ok ? [] : [a.message])).join('; ');
+    if (allDuplicates) await finish('duplicate', { message: messages });
+    else {
+      const provider = attempts.some((a) => !a.ok && a.reason === 'provider');
+      await finish('error', { errorKind: provider ? 'provider_error' : 'mutator_error', message: messages });
+    }
+    await writeJsonAtomic(paths.decision, {
+      status: allDuplicates ? 'duplicate' : 'error',
+      reason: messages,
+    });
+    return incumbent;
+  }
+
+  const outcomes = await Promise.all(
+    proposals.map(async (proposal) => ({
+      proposal,
+      outcome: await evaluateProposal(deps, {
+        iteration,
+        candidate: proposal.candidate,
+        prompt: proposal.prompt,
+        sampleBase: 0,
+      }),
+    })),
+  );
+  deps.checkpoint?.('evaluated');
+
+  const scored: Scored[] = outcomes.flatMap(({ proposal, outcome }) =>
+    outcome.ok ? [toScored(proposal, outcome)] : [],
+  );
+  const best = pickBestCandidate(scored);
+  if (!best) {
+    const failure = outcomes.find((o) => !o.outcome.ok)?.outcome as Extract<CandidateOutcome, { ok: false }>;
+    const kind: ErrorKind = failure.errorKind;
+    await finish('error', {
+      errorKind: kind,
+      message: failure.message,
+      hypothesis: proposals[0]?.hypothesis ?? null,
+    });
+    await writeJsonAtomic(paths.decision, { status: 'error', errorKind: kind, reason: failure.message });
+    return incumbent;
+  }
+
+  await recorder.emit({ type: 'phase', iteration, phase: 'deciding', candidate: best.proposal.candidate });
+  const margin = currentMargin(recorder.state(), search.min_improvement);
+  const incumbentSide: DecisionSide = {
+    train: incumbent.train,
+    holdout: incumbent.holdout,
+    eligible: incumbent.eligible,
+    chars: countChars(incumbent.prompt),
+  };
+  let decision: Decision = decide({ candidate: best.side, incumbent: incumbentSide, margin });
+  let chosen = best;
+  if (decision.status === 'keep' && search.confirm) {
+    const confirmation = await evaluateProposal(deps, {
+      iteration,
+      candidate: best.proposal.candidate,
+      prompt: best.proposal.prompt,
+      sampleBase: search.samples,
+      repeat: 1,
+    });
+    if (confirmation.ok) {
+      const again = toScored(best.proposal, confirmation);
+      chosen = { ...best, side: averageSides(best.side, again.side) };
+      decision = decide({ candidate: chosen.side, incumbent: incumbentSide, margin });
+    }
+  }
+
+  await writeJsonAtomic(paths.decision, {
+    status: decision.status,
+    reason: decision.reason,
+    delta: decision.delta,
+    margin,
+    chosen: chosen.proposal.candidate,
+    candidate: chosen.side,
+    incumbent: { iteration: incumbent.iteration, ...incumbentSide },
+    candidates: scored.map((s) => ({
+      candidate: s.proposal.candidate,
+      ...s.side,
+      hypothesis: s.proposal.hypothesis,
+    })),
+    confirmed: search.confirm,
+  });
+  await finish(decision.status, {
+    candidate: chosen.proposal.candidate,
+    train: chosen.side.train,
+    holdout: chosen.side.holdout,
+    delta: decision.delta,
+    hypothesis: chosen.proposal.hypothesis,
+    promptSha256: chosen.proposal.hash,
+    message: decision.reason,
+  });
+  deps.checkpoint?.('decided');
+  if (decision.status !== 'keep') return incumbent;
+
+  const kept: IncumbentView = {
+    iteration,
+    candidate: chosen.proposal.candidate,
+    prompt: chosen.proposal.prompt,
+    train: chosen.side.train,
+    holdout: chosen.side.holdout,
+    eligible: chosen.side.eligible,
+    evaluation: chosen.outcome.evaluation,
+    trainScore: chosen.outcome.scores.train,
+  };
+  await recordKeep(deps, {
+    iteration,
+    prompt: kept.prompt,
+    from: incumbent.train,
+    to: kept.train,
+    hypothesis: chosen.proposal.hypothesis,
+  });
+  return kept;
+}
+
+function toScored(proposal: Proposal, outcome: EvaluatedCandidate): Scored {
+  const eligible = !outcome.scores.all.gateFailed;
+  const train = outcome.scores.train.total ?? 0;
+  const chars = countChars(proposal.prompt);
+  const holdout = outcome.scores.holdout.cases.length > 0 ? outcome.scores.holdout.total : null;
+  return { proposal, outcome, train, eligible, chars, side: { train, holdout, eligible, chars } };
+}
+
+function averageSides(a: DecisionSide, b: DecisionSide): DecisionSide {
+  return {
+    train: (a.train + b.train) / 2,
+    holdout: a.holdout === null || b.holdout === null ? null : (a.holdout + b.holdout) / 2,
+    eligible: a.eligible && b.eligible,
+    chars: a.chars,
+  };
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}

@@ -1,0 +1,94 @@
+/**
+ * Propose: ask the mutator for `candidates` independent revisions of the incumbent. Each
+ * reply is validated (placeholders, keep blocks, growth, duplicates); an unusable reply is
+ * sent back with the reason and asked again, a few times at most.
+ */
+import type { MutatorFeedback } from '../protocol/mutation.js';
+import { type ModelClient, ProviderError } from '../providers/types.js';
+import { buildMutatorRequest, type RejectedReply } from './mutator-prompt.js';
+import { parseProposal } from './parse-proposal.js';
+
+export const MUTATOR_ATTEMPTS = 3;
+
+export interface Proposal {
+  candidate: number;
+  hypothesis: string;
+  prompt: string;
+  hash: string;
+}
+
+export type ProposalAttempt =
+  | { ok: true; proposal: Proposal; attempts: number }
+  | {
+      ok: false;
+      candidate: number;
+      reason: 'duplicate' | 'invalid' | 'provider';
+      message: string;
+      attempts: number;
+    };
+
+export interface ProposeInput {
+  feedback: MutatorFeedback;
+  incumbent: string;
+  triedHashes: ReadonlySet<string>;
+  count: number;
+  maxGrowth: number;
+  client: ModelClient;
+  signal?: AbortSignal;
+}
+
+export async function proposeCandidates(input: ProposeInput): Promise<ProposalAttempt[]> {
+  // Hashes claimed by this iteration's own candidates, so two proposals never evaluate the same prompt.
+  const claimed = new Set<string>();
+  const attempts = Array.from({ length: input.count }, (_, candidate) =>
+    proposeOne(input, candidate, claimed),
+  );
+  return Promise.all(attempts);
+}
+
+async function proposeOne(
+  input: ProposeInput,
+  candidate: number,
+  claimed: Set<string>,
+): Promise<ProposalAttempt> {
+  const rejected: RejectedReply[] = [];
+  let last: { reason: 'duplicate' | 'invalid'; message: string } = { reason: 'invalid', message: 'no reply' };
+  const { entry } = input.client;
+  for (let attempt = 1; attempt <= MUTATOR_ATTEMPTS; attempt++) {
+    const request = buildMutatorRequest(input.feedback, rejected);
+    let reply: string;
+    try {
+      const result = await input.client.complete({
+        system: request.system,
+        messages: request.messages,
+        ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
+        maxTokens: entry.max_tokens ?? 4096,
+        ...(entry.params === undefined ? {} : { params: entry.params }),
+        sampleIndex: candidate,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      reply = result.text;
+    } catch (error) {
+      if (error instanceof ProviderError && (error.stopsRun || error.kind === 'aborted')) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, candidate, reason: 'provider', message, attempts: attempt };
+    }
+    const tried = new Set([...input.triedHashes, ...claimed]);
+    const parsed = parseProposal(reply, {
+      incumbent: input.incumbent,
+      triedHashes: tried,
+      maxGrowth: input.maxGrowth,
+    });
+    if (parsed.ok) {
+      claimed.add(parsed.hash);
+      return {
+        ok: true,
+        proposal: { candidate, hypothesis: parsed.hypothesis, prompt: parsed.prompt, hash: parsed.hash },
+        attempts: attempt,
+      };
+    }
+    last = { reason: parsed.reason, message: parsed.message };
+    rejected.push({ reply, problem: parsed.message });
+  }
+  return { ok: false, candidate, ...last, attempts: MUTATOR_ATTEMPTS };
+}

@@ -1,0 +1,75 @@
+/**
+ * A keep, made durable: best.md, then the commit on the run branch, then the `commit` event.
+ * The keep itself is journaled first, so a crash between the two leaves a keep without a
+ * commit event — resume finds the commit by its trailer or makes it, never twice.
+ */
+import { commitKeep, findRunCommits, formatKeepMessage } from '../git/index.js';
+import { writeBest, writeResultsTsv } from '../run/records.js';
+import type { LoopDeps } from './loop-deps.js';
+
+export interface KeepRecord {
+  iteration: number;
+  prompt: string;
+  from: number;
+  to: number;
+  hypothesis: string;
+}
+
+export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void> {
+  const { recorder } = deps;
+  await writeBest(deps.runDir, keep.prompt);
+  if (deps.git) {
+    await recorder.emit({ type: 'phase', iteration: keep.iteration, phase: 'committing' });
+    deps.checkpoint?.('committing');
+    const sha = await commitKeep({
+      repo: deps.git.repo,
+      branch: deps.git.branch,
+      expectedHead: recorder.state().expectedHead ?? '',
+      promptPath: deps.git.promptPath,
+      promptText: keep.prompt,
+      message: formatKeepMessage({
+        experiment: deps.experiment.name,
+        runId: deps.runId,
+        iteration: keep.iteration,
+        from: keep.from,
+        to: keep.to,
+        hypothesis: keep.hypothesis,
+      }),
+    });
+    deps.checkpoint?.('committed');
+    await recorder.emit({ type: 'commit', iteration: keep.iteration, sha });
+  }
+  await writeResultsTsv(deps.runDir, recorder.state());
+  deps.onRecordsChanged?.();
+}
+
+/**
+ * Resume's repair of the last keep: a commit made but not journaled is journaled; a keep
+ * journaled but never committed is committed. Either way exactly one commit per keep.
+ */
+export async function reconcileLastKeep(
+  deps: LoopDeps,
+  prompt: string,
+): Promise<'ok' | 'journaled' | 'committed'> {
+  const state = deps.recorder.state();
+  const incumbent = state.incumbent;
+  await writeBest(deps.runDir, prompt);
+  if (!deps.git || !incumbent || incumbent.commit || state.baseline?.iteration === incumbent.iteration)
+    return 'ok';
+  const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
+  if (record?.status !== 'keep') return 'ok';
+  const commits = await findRunCommits({ repo: deps.git.repo, branch: deps.git.branch, runId: deps.runId });
+  const made = commits.find((c) => c.iteration === incumbent.iteration);
+  if (made) {
+    await deps.recorder.emit({ type: 'commit', iteration: incumbent.iteration, sha: made.sha });
+    return 'journaled';
+  }
+  await recordKeep(deps, {
+    iteration: incumbent.iteration,
+    prompt,
+    from: record.incumbentBefore ?? 0,
+    to: record.train ?? 0,
+    hypothesis: record.hypothesis ?? '',
+  });
+  return 'committed';
+}

@@ -1,0 +1,58 @@
+/**
+ * The loop's only way to record anything: stamps events, appends them to the journal (fsynced
+ * before the step counts as done), keeps the folded state, and tells listeners — the
+ * terminal renderer, the report refresher — what happened. The engine itself never prints.
+ */
+import { appendEvents } from '../run/journal.js';
+import { type RunEvent, type RunEventBody, stampEvent } from '../run/events.js';
+import { reduceRun } from '../run/reducer.js';
+import type { RunState } from '../run/run-state.js';
+
+export type EventListener = (event: RunEvent, state: RunState) => void;
+
+export interface RunRecorder {
+  readonly runDir: string;
+  emit(...bodies: RunEventBody[]): Promise<void>;
+  state(): RunState;
+  events(): readonly RunEvent[];
+  onEvent(listener: EventListener): void;
+}
+
+export function createRunRecorder(
+  runDir: string,
+  initial: readonly RunEvent[],
+  now: () => Date,
+): RunRecorder {
+  const events: RunEvent[] = [...initial];
+  let state = reduceRun(events);
+  const listeners: EventListener[] = [];
+  // Appends are serialised: concurrent stages emit phases, and the journal must stay whole lines in order.
+  let queue: Promise<void> = Promise.resolve();
+  let failure: unknown;
+  const write = async (bodies: RunEventBody[]) => {
+    if (failure !== undefined) throw failure;
+    const stamped = bodies.map((body) => stampEvent(body, now()) as RunEvent);
+    try {
+      await appendEvents(runDir, stamped);
+    } catch (error) {
+      failure = error;
+      throw error;
+    }
+    events.push(...stamped);
+    state = reduceRun(events);
+    for (const event of stamped) for (const listener of listeners) listener(event, state);
+  };
+  return {
+    runDir,
+    emit(...bodies) {
+      const next = queue.then(() => write(bodies));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    state: () => state,
+    events: () => events,
+    onEvent(listener) {
+      listeners.push(listener);
+    },
+  };
+}
