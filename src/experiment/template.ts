@@ -38,28 +38,32 @@ export interface KeepBlocks {
   blocks: string[];
   /** Unbalanced or nested markers, described for a person. */
   problems: string[];
+  /** The same problems with their 1-based line apart from the text. */
+  issues: { line: number; message: string }[];
 }
 
 export function extractKeepBlocks(text: string): KeepBlocks {
   const blocks: string[] = [];
-  const problems: string[] = [];
+  const issues: { line: number; message: string }[] = [];
   let open: number | undefined;
   for (const match of text.matchAll(KEEP_MARKER)) {
     const at = match.index;
     const line = lineOf(text, at);
     if (match[0] === KEEP_OPEN) {
       if (open !== undefined)
-        problems.push(`line ${line}: "${KEEP_OPEN}" inside another keep block (they do not nest)`);
+        issues.push({ line, message: `"${KEEP_OPEN}" inside another keep block (they do not nest)` });
       else open = at + KEEP_OPEN.length;
     } else if (open === undefined) {
-      problems.push(`line ${line}: "${KEEP_CLOSE}" without a matching "${KEEP_OPEN}"`);
+      issues.push({ line, message: `"${KEEP_CLOSE}" without a matching "${KEEP_OPEN}"` });
     } else {
       blocks.push(text.slice(open, at));
       open = undefined;
     }
   }
-  if (open !== undefined) problems.push(`line ${lineOf(text, open)}: "${KEEP_OPEN}" is never closed`);
-  return { blocks, problems };
+  if (open !== undefined)
+    issues.push({ line: lineOf(text, open), message: `"${KEEP_OPEN}" is never closed` });
+  const problems = issues.map((issue) => `line ${issue.line}: ${issue.message}`);
+  return { blocks, problems, issues };
 }
 
 /** 1-based line number of a character offset. */

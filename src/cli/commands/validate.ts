@@ -1,5 +1,161 @@
-import { notImplemented } from '../../errors.js';
+/**
+ * `autoresearch validate <experiment> [--ping] [--json]`: load the experiment, print every
+ * problem at once (exit 2) or the plan with calls and estimated cost (exit 0). `--ping`
+ * makes one tiny call per distinct model (exit 1 if any fails; a missing key refuses, exit 2).
+ * Writes nothing anywhere.
+ */
+import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
+import { canonicalJson } from '../../experiment/cases/case-id.js';
+import { loadExperiment } from '../../experiment/load-experiment.js';
+import { buildPlan, type Plan } from '../../experiment/plan.js';
+import { isProgramEntry, type JudgeEntry, ROLES } from '../../experiment/schema.js';
+import type { Experiment } from '../../experiment/types.js';
+import { apiKeyEnvName, keyIsRequired, readApiKey } from '../../providers/env.js';
+import { type PingResult, pingModels } from '../../providers/ping.js';
+import { formatPlan } from '../../ui/format-plan.js';
+import { formatProblems } from '../../ui/format-problems.js';
+import { type Terminal, terminal } from '../../ui/terminal.js';
 
-export default async function validateCommand(): Promise<number> {
-  throw notImplemented('validate', 'Foundation');
+export interface ValidateOptions {
+  ping?: boolean;
+  json?: boolean;
+}
+
+export interface ValidateDeps {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  term: Terminal;
+  ping?: typeof pingModels;
+}
+
+export default async function validateCommand(ref: string, options: ValidateOptions = {}): Promise<number> {
+  return runValidate(ref, options, { cwd: process.cwd(), env: process.env, term: terminal() });
+}
+
+export async function runValidate(
+  ref: string,
+  options: ValidateOptions,
+  deps: ValidateDeps,
+): Promise<number> {
+  const { term, cwd, env } = deps;
+  let experiment: Experiment;
+  try {
+    ({ experiment } = await loadExperiment(ref, { cwd, env }));
+  } catch (error) {
+    if (error instanceof ValidationError) return reportProblems(error.problems, options, deps);
+    if (error instanceof AutoresearchError && options.json) {
+      return reportProblems([asProblem(error, ref)], options, deps);
+    }
+    throw error;
+  }
+  const plan = buildPlan(experiment);
+  if (!options.ping) {
+    if (options.json) term.out(JSON.stringify({ ok: true, problems: plan.warnings, plan }, null, 2));
+    else term.out(formatPlan(plan, term.colors, cwd));
+    return EXIT.ok;
+  }
+
+  const missing = findMissingKeys(experiment, env);
+  if (missing.length > 0) {
+    const problems = missing.map(
+      (m): Problem => ({
+        severity: 'error',
+        location: { file: experiment.file },
+        keyPath: `models.${m.roles[0]}`,
+        message: `${m.name} is not set (needed by ${m.roles.join(', ')}); --ping needs it`,
+        hint: `export ${m.name}=… in this shell, or set models.<role>.api_key_env to the variable that holds it`,
+      }),
+    );
+    return reportProblems(problems, options, deps, plan);
+  }
+
+  const targets = groupDistinctModels(experiment);
+  const results = await (deps.ping ?? pingModels)(targets, env, { cwd: experiment.dir });
+  const ok = results.every((r) => r.ok);
+  if (options.json) {
+    term.out(JSON.stringify({ ok, problems: plan.warnings, plan, ping: results }, null, 2));
+  } else {
+    term.out(formatPlan(plan, term.colors, cwd));
+    term.out(formatPing(results, term));
+  }
+  return ok ? EXIT.ok : EXIT.failure;
+}
+
+function reportProblems(
+  problems: Problem[],
+  options: ValidateOptions,
+  deps: ValidateDeps,
+  plan?: Plan,
+): number {
+  const { term } = deps;
+  if (options.json) {
+    term.out(JSON.stringify({ ok: false, problems, plan: plan ?? null }, null, 2));
+    return EXIT.usage;
+  }
+  const c = term.colors;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  term.err(formatProblems(problems, c, deps.cwd));
+  const tail = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+  term.err(c.red(`${errors} error${errors === 1 ? '' : 's'}${tail}; nothing was written.`));
+  return EXIT.usage;
+}
+
+function asProblem(error: AutoresearchError, ref: string): Problem {
+  return {
+    severity: 'error',
+    location: { file: ref },
+    keyPath: '',
+    message: error.message,
+    ...(error.hint ? { hint: error.hint } : {}),
+  };
+}
+
+function findMissingKeys(
+  experiment: Experiment,
+  env: NodeJS.ProcessEnv,
+): { name: string; roles: string[] }[] {
+  const missing = new Map<string, string[]>();
+  for (const role of ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined || isProgramEntry(entry)) continue;
+    const name = apiKeyEnvName(entry);
+    if (name === undefined || !keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
+    missing.set(name, [...(missing.get(name) ?? []), role]);
+  }
+  return [...missing].map(([name, roles]) => ({ name, roles }));
+}
+
+/**
+ * Roles that reach the same model (a defaulted mutator, a judge that is the generator at
+ * temperature 0) are pinged once, labelled together: a ping sets its own sampling settings.
+ */
+function groupDistinctModels(experiment: Experiment): Record<string, JudgeEntry> {
+  const groups = new Map<string, { roles: string[]; entry: JudgeEntry }>();
+  for (const role of ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined) continue;
+    const { temperature: _t, max_tokens: _m, samples: _s, ...endpoint } = entry as Record<string, unknown>;
+    const key = canonicalJson(endpoint);
+    const group = groups.get(key);
+    if (group) group.roles.push(role);
+    else groups.set(key, { roles: [role], entry });
+  }
+  return Object.fromEntries([...groups.values()].map((g) => [g.roles.join(', '), g.entry]));
+}
+
+function formatPing(results: readonly PingResult[], term: Terminal): string {
+  const c = term.colors;
+  if (results.length === 0) return `${c.bold('Ping'.padEnd(12))}nothing to ping (no model entries)`;
+  const width = Math.max(...results.map((r) => r.role.length));
+  return results
+    .map((r, i) => {
+      const label = i === 0 ? c.bold('Ping'.padEnd(12)) : ' '.repeat(12);
+      const sim = r.simulated ? c.dim(' (simulated)') : '';
+      const outcome = r.ok
+        ? `${c.green('ok')} ${r.latencyMs ?? 0} ms${sim}`
+        : `${c.red('failed')}: ${r.error ?? 'unknown error'}`;
+      return `${label}${r.role.padEnd(width)}  ${outcome}`;
+    })
+    .join('\n');
 }

@@ -1,0 +1,93 @@
+import type { Problem } from '../../errors.js';
+import { parseCsv } from './parse-csv.js';
+import type { RawCases } from './raw-case.js';
+
+const RESERVED = new Set(['id', 'split']);
+/** Lists cannot live in a cell; a column with one of these names is almost surely a mistake. */
+const YAML_ONLY = new Set(['checks', 'expectations']);
+
+/** `cases.csv`: a header row; columns `id` and `split` are reserved, every other column is a var. */
+export function readCsvCases(file: string, text: string): RawCases {
+  const problems: Problem[] = [];
+  const parsed = parseCsv(text);
+  if (parsed.error) {
+    const { line, col, message } = parsed.error;
+    problems.push({
+      severity: 'error',
+      location: { file, line, col },
+      keyPath: '',
+      message,
+      hint: 'wrap a field in double quotes to hold commas or line breaks, and write a quote inside it as ""',
+    });
+    return { cases: [], problems };
+  }
+  const [header, ...rows] = parsed.records;
+  if (header === undefined) return { cases: [], problems };
+  const columns = header.fields.map((f) => f.value.trim());
+  for (const [i, field] of header.fields.entries()) {
+    const name = columns[i] as string;
+    const where = { file, line: field.line, col: field.col };
+    if (name === '') {
+      problems.push({
+        severity: 'error',
+        location: where,
+        keyPath: '',
+        message: `column ${i + 1} has no name`,
+        hint: 'every column needs a header',
+      });
+    } else if (columns.indexOf(name) !== i) {
+      problems.push({
+        severity: 'error',
+        location: where,
+        keyPath: '',
+        message: `duplicate column \`${name}\``,
+      });
+    } else if (YAML_ONLY.has(name)) {
+      problems.push({
+        severity: 'error',
+        location: where,
+        keyPath: '',
+        message: `a CSV cases file cannot hold \`${name}\``,
+        hint: 'per-case checks and expectations need a .yaml or .jsonl cases file',
+      });
+    }
+  }
+  if (problems.length > 0) return { cases: [], problems };
+
+  const cases: RawCases['cases'] = [];
+  for (const row of rows) {
+    const index = cases.length;
+    if (row.fields.length !== columns.length) {
+      problems.push({
+        severity: 'error',
+        location: { file, line: row.line, col: 1 },
+        keyPath: `[${index}]`,
+        message: `row has ${row.fields.length} field(s), the header has ${columns.length}`,
+        hint: 'quote fields that contain commas',
+      });
+      continue;
+    }
+    const raw: { id?: string; split?: string; vars: Record<string, string> } = { vars: {} };
+    const positions = new Map<string, { line: number; col: number }>();
+    for (const [i, field] of row.fields.entries()) {
+      const name = columns[i] as string;
+      const at = { line: field.line, col: field.col };
+      if (RESERVED.has(name)) {
+        positions.set(name, at);
+        // An empty id or split cell means "not given": generated id, split by the share.
+        if (field.value.trim() !== '') raw[name as 'id' | 'split'] = field.value.trim();
+      } else {
+        positions.set(`vars.${name}`, at);
+        raw.vars[name] = field.value;
+      }
+    }
+    cases.push({
+      index,
+      raw,
+      line: row.line,
+      locate: (path) => positions.get(path.join('.')) ?? { line: row.line, col: 1 },
+      numberSources: {},
+    });
+  }
+  return { cases, problems };
+}

@@ -1,0 +1,167 @@
+/**
+ * A rough cost estimate before a run: tokens from text lengths (~4 characters per token)
+ * and each role's max_tokens as the output size, priced with the built-in table or the
+ * entry's own `price:`. It is an upper-leaning guess for budgeting, never a bill; a role
+ * without a known price makes the total unknown instead of a wrong number.
+ */
+import { costOf, resolvePrice } from '../providers/prices.js';
+import type { CallCounts } from './count-calls.js';
+import { isProgramEntry, type JudgeEntry, ROLES, type Role } from './schema.js';
+import { renderTemplate } from './template.js';
+import type { Experiment } from './types.js';
+
+const CHARS_PER_TOKEN = 4;
+/** What the Anthropic adapter sends when max_tokens is unset; used for every role without one. */
+export const ASSUMED_MAX_TOKENS = 1024;
+/** Our judge/grader/mutator instructions and response formats, roughly. */
+const JUDGE_OVERHEAD_TOKENS = 400;
+const JUDGE_REPLY_TOKENS = 300;
+const GRADER_OVERHEAD_TOKENS = 700;
+const GRADER_REPLY_TOKENS_PER_EXPECTATION = 150;
+const MUTATOR_OVERHEAD_TOKENS = 1500;
+/** The mutator sees a few failing train cases with output excerpts. */
+const MUTATOR_CASE_TOKENS = 250;
+const MUTATOR_MAX_CASES = 4;
+
+export interface RoleTokens {
+  input: number;
+  output: number;
+}
+
+export interface RoleCost {
+  role: Role;
+  /** Tokens for one call, averaged over the calls of one evaluation. */
+  perCall: RoleTokens;
+  /** USD for one iteration; null when the price is unknown. */
+  perIterationUsd: number | null;
+  /** Why there is no number, when there is none. */
+  unknownBecause?: string;
+}
+
+export interface CostEstimate {
+  roles: RoleCost[];
+  /** USD; null when some role's price is unknown. */
+  perIterationUsd: number | null;
+  baselineUsd: number | null;
+  finalUsd: number | null;
+  /** Baseline + iterations × per-iteration + final check. */
+  totalUsd: number | null;
+  /** Sum over the roles whose price is known (a lower bound when totalUsd is null). */
+  knownPerIterationUsd: number;
+}
+
+export function tokensOf(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+export function estimateCost(experiment: Experiment, calls: CallCounts): CostEstimate {
+  const tokens = estimateTokens(experiment);
+  const roles: RoleCost[] = [];
+  const perEvaluation: Partial<Record<Role, number | null>> = {};
+  for (const role of ROLES) {
+    const entry = experiment.models[role] as JudgeEntry | undefined;
+    const count = calls.perIteration[role];
+    if (entry === undefined) continue;
+    const perCall = tokens[role];
+    if (isProgramEntry(entry)) {
+      roles.push({
+        role,
+        perCall,
+        perIterationUsd: null,
+        unknownBecause: `${role} is an external program; its model calls are not counted`,
+      });
+      perEvaluation[role] = null;
+      continue;
+    }
+    const price = resolvePrice(entry);
+    if (price === undefined) {
+      roles.push({
+        role,
+        perCall,
+        perIterationUsd: null,
+        unknownBecause: `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set models.${role}.price`,
+      });
+      perEvaluation[role] = null;
+      continue;
+    }
+    const one = costOf(price, { inputTokens: perCall.input, outputTokens: perCall.output });
+    roles.push({ role, perCall, perIterationUsd: one * count });
+    perEvaluation[role] = one * calls.perEvaluation[role];
+  }
+  const sum = (values: (number | null | undefined)[]): number | null =>
+    values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0);
+  const perIterationUsd = sum(roles.map((r) => r.perIterationUsd));
+  const evaluationUsd = sum(Object.values(perEvaluation));
+  const baselineUsd = evaluationUsd === null ? null : evaluationUsd * calls.baselineEvaluations;
+  const finalUsd = evaluationUsd === null ? null : evaluationUsd * calls.finalEvaluations;
+  const iterations = experiment.config.budget.iterations;
+  const totalUsd =
+    perIterationUsd === null || baselineUsd === null || finalUsd === null
+      ? null
+      : baselineUsd + iterations * perIterationUsd + finalUsd;
+  const knownPerIterationUsd = roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
+  return { roles, perIterationUsd, baselineUsd, finalUsd, totalUsd, knownPerIterationUsd };
+}
+
+function maxTokensOf(entry: JudgeEntry | undefined): number {
+  return entry && !isProgramEntry(entry) && entry.max_tokens !== undefined
+    ? entry.max_tokens
+    : ASSUMED_MAX_TOKENS;
+}
+
+/** Average tokens of one call per role. */
+export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens> {
+  const { models, cases, prompt } = experiment;
+  const generatorOutput = maxTokensOf(models.generator);
+  const systemTokens = models.generator.system ? tokensOf(models.generator.system) : 0;
+  const rendered = cases.map((c) => tokensOf(safeRender(prompt, c.vars)) + systemTokens);
+  const generatorInput = Math.ceil(rendered.reduce((a, b) => a + b, 0) / Math.max(1, cases.length));
+
+  const rubricTokens = experiment.rubric ? tokensOf(experiment.rubric.text) : 0;
+  const judgeOutput = Math.min(JUDGE_REPLY_TOKENS, maxTokensOf(models.judge));
+
+  const graded = cases.filter((c) => c.expectations.length > 0);
+  const samples = experiment.config.search.samples;
+  const graderInput = graded.length
+    ? Math.ceil(
+        graded.reduce(
+          (a, c) =>
+            a +
+            tokensOf(c.expectations.join('\n')) +
+            tokensOf(JSON.stringify(c.vars)) +
+            samples * generatorOutput,
+          0,
+        ) / graded.length,
+      ) + GRADER_OVERHEAD_TOKENS
+    : 0;
+  const expectationsPerCase = graded.length
+    ? graded.reduce((a, c) => a + c.expectations.length, 0) / graded.length
+    : 0;
+  const graderOutput = Math.min(
+    Math.ceil(200 + GRADER_REPLY_TOKENS_PER_EXPECTATION * expectationsPerCase),
+    maxTokensOf(models.grader),
+  );
+
+  const promptTokens = tokensOf(prompt);
+  const trainCases = cases.filter((c) => c.split === 'train').length;
+  const mutatorInput =
+    MUTATOR_OVERHEAD_TOKENS + promptTokens + Math.min(MUTATOR_MAX_CASES, trainCases) * MUTATOR_CASE_TOKENS;
+  const mutatorOutput = Math.min(
+    maxTokensOf(models.mutator),
+    Math.ceil(promptTokens * experiment.config.search.max_growth) + 200,
+  );
+  return {
+    generator: { input: generatorInput, output: generatorOutput },
+    judge: { input: JUDGE_OVERHEAD_TOKENS + rubricTokens + generatorOutput, output: judgeOutput },
+    grader: { input: graderInput, output: graderOutput },
+    mutator: { input: mutatorInput, output: mutatorOutput },
+  };
+}
+
+function safeRender(prompt: string, vars: Record<string, string>): string {
+  try {
+    return renderTemplate(prompt, vars);
+  } catch {
+    return prompt;
+  }
+}

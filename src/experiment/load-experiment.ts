@@ -1,0 +1,228 @@
+/**
+ * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
+ * and duplicate keys, the strict schema, files, cases, the rubric, the prompt against the
+ * cases, checks, models and scoring. Parts that are fine are checked even when others are
+ * not. Returns the experiment and its warnings, or throws a ValidationError holding all of
+ * them (errors and warnings). Reads files; writes nothing.
+ */
+import { dirname, extname, resolve } from 'node:path';
+import { ValidationError, type Problem } from '../errors.js';
+import { checkCheckEntries } from './check-entries.js';
+import { checkPrompt } from './check-prompt.js';
+import { checkScoring } from './check-scoring.js';
+import { type DraftCase, isCaseFormat, loadCases } from './cases/load-cases.js';
+import type { KeyPath } from './key-path.js';
+import {
+  readCheckEntries,
+  readConfiguredModels,
+  readPartialConfig,
+  readSearch,
+  readWeights,
+} from './partial-config.js';
+import { readSourceFile } from './read-source.js';
+import { resolveExperimentFile } from './resolve-ref.js';
+import { checkModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
+import { parseRubric } from './rubric.js';
+import { ExperimentFile } from './schema.js';
+import { placeCases } from './place-cases.js';
+import type { Experiment, Rubric } from './types.js';
+import { locate, type Position, parseYamlSource } from './yaml-source.js';
+import { describeIssues } from './zod-problems.js';
+
+export interface LoadOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LoadResult {
+  experiment: Experiment;
+  /** Warnings only: any error throws. */
+  problems: Problem[];
+}
+
+export async function loadExperiment(ref: string, options: LoadOptions): Promise<LoadResult> {
+  return loadExperimentFile(resolveExperimentFile(ref, options.cwd), options.env);
+}
+
+export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): Promise<LoadResult> {
+  const problems: Problem[] = [];
+  const fail = (): never => {
+    throw new ValidationError(sortProblems(problems));
+  };
+  const read = await readSourceFile(file);
+  if (!read.ok) {
+    problems.push({ severity: 'error', location: { file }, keyPath: '', message: `${file} ${read.reason}` });
+    return fail();
+  }
+  const source = parseYamlSource(file, read.text);
+  problems.push(...source.problems);
+  if (!source.usable) return fail();
+  const where = { file, locate: (path: KeyPath) => locate(source, path) };
+  const data = source.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    problems.push({
+      severity: 'error',
+      location: { file, ...where.locate([]) },
+      keyPath: '',
+      message: 'experiment.yaml must be a mapping of keys (name, prompt, cases, models, …)',
+      hint: 'run `autoresearch init <name>` for a commented example',
+    });
+    return fail();
+  }
+  const raw = data as Record<string, unknown>;
+  const parsed = ExperimentFile.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(
+      ...describeIssues(parsed.error.issues, {
+        file,
+        schema: ExperimentFile,
+        data: raw,
+        locate: where.locate,
+      }),
+    );
+  }
+  const partial = readPartialConfig(raw);
+  const dir = dirname(file);
+
+  const [prompt, casesSource, rubricSource] = [
+    await readReferencedFile('prompt', partial.prompt, where, problems),
+    await readReferencedFile('cases', partial.cases, where, problems),
+    await readReferencedFile('rubric', partial.rubric, where, problems),
+  ];
+
+  let drafts: DraftCase[] | undefined;
+  if (casesSource) {
+    const loaded = loadCases(casesSource.path, casesSource.text);
+    problems.push(...loaded.problems);
+    drafts = loaded.cases;
+    for (const c of drafts) {
+      problems.push(
+        ...checkCheckEntries(c.checks, {
+          file: casesSource.path,
+          base: [c.index, 'checks'],
+          locate: (path) => c.locate(path.slice(1)),
+        }),
+      );
+    }
+  }
+
+  let rubric: Rubric | undefined;
+  if (rubricSource) {
+    const parsedRubric = parseRubric(rubricSource.path, rubricSource.text);
+    problems.push(...parsedRubric.problems);
+    rubric = parsedRubric.rubric;
+  }
+
+  if (prompt && casesSource && drafts)
+    problems.push(...checkPrompt(prompt.path, prompt.text, casesSource.path, drafts));
+
+  const checks = readCheckEntries(raw);
+  problems.push(...checkCheckEntries(checks, { ...where, base: ['checks'] }));
+
+  const placed =
+    casesSource && drafts && drafts.length > 0
+      ? placeCases(drafts, readSearch(partial), { casesFile: casesSource.path, ...where })
+      : undefined;
+  if (placed) problems.push(...placed.problems);
+
+  const configured = readConfiguredModels(raw);
+  problems.push(...checkModelEntries(configured, where));
+  const needs = {
+    hasRubric: partial.rubric !== undefined,
+    hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),
+  };
+  const generator = configured.generator;
+  const models = generator ? resolveModels({ ...configured, generator }, needs) : undefined;
+  if (models) problems.push(...findModelWarnings(configured, models, needs, env, where));
+
+  // Without the cases we cannot tell whether expectations exist, so scoring waits for them.
+  if (partial.scoring !== undefined && drafts !== undefined) {
+    const signals = {
+      checks: checks.length > 0 || drafts.some((c) => c.checks.length > 0),
+      judge: needs.hasRubric,
+      expectations: needs.hasExpectations,
+    };
+    problems.push(...checkScoring(readWeights(partial), signals, where));
+  }
+
+  if (problems.some((p) => p.severity === 'error')) return fail();
+  // Every part exists once no error was found; these guards only satisfy the compiler.
+  if (!parsed.success || !prompt || !casesSource || !placed || !models) return fail();
+  const config = parsed.data;
+  const warnings = sortProblems(problems);
+  const experiment: Experiment = {
+    name: config.name,
+    description: config.description ?? '',
+    file,
+    dir,
+    config,
+    promptPath: prompt.path,
+    prompt: prompt.text,
+    casesPath: casesSource.path,
+    cases: placed.cases,
+    ...(rubric ? { rubric } : {}),
+    models,
+    checks: config.checks,
+    warnings,
+  };
+  return { experiment, problems: warnings };
+}
+
+interface Where {
+  file: string;
+  locate(path: KeyPath): Position;
+}
+
+/** A file experiment.yaml points to, read relative to it; a problem at the key when it cannot be. */
+async function readReferencedFile(
+  key: 'prompt' | 'cases' | 'rubric',
+  value: string | undefined,
+  where: Where,
+  problems: Problem[],
+): Promise<{ path: string; text: string } | undefined> {
+  if (value === undefined) return undefined;
+  const path = resolve(dirname(where.file), value);
+  const at = { file: where.file, ...where.locate([key]) };
+  if (key === 'cases' && !isCaseFormat(path)) {
+    problems.push({
+      severity: 'error',
+      location: at,
+      keyPath: key,
+      message: `cases file must end in .yaml, .yml, .jsonl or .csv (got "${extname(path) || 'no extension'}")`,
+    });
+    return undefined;
+  }
+  const content = await readSourceFile(path);
+  if (content.ok) return { path, text: content.text };
+  problems.push({
+    severity: 'error',
+    location: at,
+    keyPath: key,
+    message: `${key} file "${value}" ${content.reason}`,
+    hint: `paths are relative to the experiment's folder; this one resolves to ${path}`,
+  });
+  return undefined;
+}
+
+/** Errors before warnings; within each, files in the order met and lines in order. */
+export function sortProblems(problems: readonly Problem[]): Problem[] {
+  const fileOrder = new Map<string, number>();
+  for (const p of problems)
+    if (!fileOrder.has(p.location.file)) fileOrder.set(p.location.file, fileOrder.size);
+  const rank = (p: Problem) => [
+    p.severity === 'error' ? 0 : 1,
+    fileOrder.get(p.location.file) ?? 0,
+    p.location.line ?? 0,
+    p.location.col ?? 0,
+  ];
+  return [...problems]
+    .map((p, i) => ({ p, i, r: rank(p) }))
+    .sort((a, b) => {
+      for (let k = 0; k < a.r.length; k++) {
+        const d = (a.r[k] as number) - (b.r[k] as number);
+        if (d !== 0) return d;
+      }
+      return a.i - b.i;
+    })
+    .map(({ p }) => p);
+}

@@ -1,0 +1,119 @@
+/**
+ * What `validate` shows before a run: what will be evaluated, by which models, how many
+ * calls each iteration makes, and roughly what it costs. Plain data, so `--json` prints it
+ * as is and src/ui/format-plan.ts renders it for people.
+ */
+import type { Problem } from '../errors.js';
+import { checkName } from '../checks/registry.js';
+import { type CallCounts, countCalls } from './count-calls.js';
+import { type CostEstimate, estimateCost } from './estimate-cost.js';
+import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
+import { isProgramEntry, ROLES, type Role } from './schema.js';
+import { findPlaceholders } from './template.js';
+import type { Experiment } from './types.js';
+
+export interface PlanModel {
+  role: Role;
+  /** `anthropic/claude-sonnet-4-5`, `sim`, or `program: node my-judge.mjs`. */
+  label: string;
+  provider: string | null;
+  model: string | null;
+  origin: ModelOrigin;
+  simulated: boolean;
+}
+
+export interface Plan {
+  experiment: { name: string; description: string; file: string };
+  prompt: { path: string; chars: number; placeholders: string[] };
+  cases: { path: string; total: number; train: string[]; holdout: string[]; withExpectations: number };
+  checks: { global: string[]; perCase: number; casesWithChecks: number; gates: number };
+  rubric: { path: string; criteria: { key: string; title: string; weight: number }[] } | null;
+  models: PlanModel[];
+  calls: CallCounts;
+  cost: CostEstimate;
+  search: { candidates: number; samples: number; holdout: number; noiseRepeats: number; confirm: boolean };
+  budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
+  warnings: Problem[];
+}
+
+export function buildPlan(experiment: Experiment): Plan {
+  const { config, cases } = experiment;
+  const calls = countCalls(experiment);
+  const caseChecks = cases.flatMap((c) => c.checks);
+  const needs = {
+    hasRubric: experiment.rubric !== undefined,
+    hasExpectations: cases.some((c) => c.expectations.length > 0),
+  };
+  const origins = describeModelOrigins(config.models, needs);
+  const models: PlanModel[] = [];
+  for (const role of ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined) continue;
+    const origin = origins[role] ?? 'configured';
+    if (isProgramEntry(entry)) {
+      models.push({
+        role,
+        label: `program: ${entry.command.join(' ')}`,
+        provider: null,
+        model: null,
+        origin,
+        simulated: false,
+      });
+    } else {
+      const label = entry.model ? `${entry.provider}/${entry.model}` : entry.provider;
+      models.push({
+        role,
+        label,
+        provider: entry.provider,
+        model: entry.model ?? null,
+        origin,
+        simulated: entry.provider === 'sim',
+      });
+    }
+  }
+  return {
+    experiment: { name: experiment.name, description: experiment.description, file: experiment.file },
+    prompt: {
+      path: experiment.promptPath,
+      chars: [...experiment.prompt].length,
+      placeholders: findPlaceholders(experiment.prompt),
+    },
+    cases: {
+      path: experiment.casesPath,
+      total: cases.length,
+      train: cases.filter((c) => c.split === 'train').map((c) => c.id),
+      holdout: cases.filter((c) => c.split === 'holdout').map((c) => c.id),
+      withExpectations: cases.filter((c) => c.expectations.length > 0).length,
+    },
+    checks: {
+      global: experiment.checks.map(checkName),
+      perCase: caseChecks.length,
+      casesWithChecks: cases.filter((c) => c.checks.length > 0).length,
+      gates: [...experiment.checks, ...caseChecks].filter((c) => c.gate === true).length,
+    },
+    rubric: experiment.rubric
+      ? {
+          path: experiment.rubric.path,
+          criteria: experiment.rubric.criteria.map(({ key, title, weight }) => ({ key, title, weight })),
+        }
+      : null,
+    models,
+    calls,
+    cost: estimateCost(experiment, calls),
+    search: {
+      candidates: config.search.candidates,
+      samples: config.search.samples,
+      holdout: config.search.holdout,
+      noiseRepeats: config.search.noise_repeats,
+      confirm: config.search.confirm,
+    },
+    budget: {
+      iterations: config.budget.iterations,
+      hours: config.budget.hours,
+      usd: config.budget.usd ?? null,
+      patience: config.budget.patience,
+      target: config.budget.target ?? null,
+    },
+    warnings: experiment.warnings,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Model entries per role (SPEC 3): provider-specific requirements, the defaults (mutator =
+ * generator; judge = generator at temperature 0 when a rubric exists; grader = the judge's
+ * model, else the generator's, when some case has expectations) and missing API keys,
+ * which are only warnings here — `run`, `eval` and `validate --ping` refuse instead.
+ */
+import type { Problem } from '../errors.js';
+import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
+import type { KeyPath } from './key-path.js';
+import { isProgramEntry, type JudgeEntry, type ModelEntry, ROLES, type Role } from './schema.js';
+import type { ResolvedModels } from './types.js';
+import type { Position } from './yaml-source.js';
+
+export type ModelOrigin = 'configured' | 'defaulted from generator' | 'defaulted from judge';
+
+export interface ConfiguredModels {
+  generator?: ModelEntry | undefined;
+  mutator?: ModelEntry | undefined;
+  judge?: JudgeEntry | undefined;
+  grader?: JudgeEntry | undefined;
+}
+
+interface Where {
+  file: string;
+  locate(path: KeyPath): Position;
+}
+
+/** Keys that mean something only for some providers. */
+const ONLY_FOR: Partial<Record<keyof ModelEntry, readonly string[]>> = {
+  command: ['command'],
+  input: ['command'],
+  binary: ['claude-cli', 'codex-cli'],
+};
+
+export function checkModelEntries(models: ConfiguredModels, where: Where): Problem[] {
+  const problems: Problem[] = [];
+  const error = (path: KeyPath, message: string, hint?: string): void => {
+    problems.push({
+      severity: 'error',
+      location: { file: where.file, ...where.locate(path) },
+      keyPath: path.join('.'),
+      message,
+      ...(hint ? { hint } : {}),
+    });
+  };
+  for (const role of ROLES) {
+    const entry = models[role];
+    if (entry === undefined || isProgramEntry(entry)) continue;
+    const base = ['models', role];
+    if ((entry.provider === 'anthropic' || entry.provider === 'openai') && entry.model === undefined) {
+      const example = entry.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini';
+      error(base, `provider \`${entry.provider}\` needs \`model\``, `e.g. model: ${example}`);
+    }
+    if (entry.provider === 'command' && entry.command === undefined) {
+      error(
+        base,
+        'provider `command` needs `command` (the program and its arguments as a list)',
+        'e.g. command: [node, my-model.mjs]',
+      );
+    }
+    for (const [key, providers] of Object.entries(ONLY_FOR) as [keyof ModelEntry, readonly string[]][]) {
+      if (entry[key] !== undefined && !providers.includes(entry.provider)) {
+        error(
+          [...base, key],
+          `\`${key}\` applies only to provider ${providers.map((p) => `\`${p}\``).join(' or ')}`,
+        );
+      }
+    }
+    if (entry.samples !== undefined && role !== 'judge') {
+      error(
+        [...base, 'samples'],
+        '`samples` applies only to the judge',
+        role === 'generator' ? 'generations per case are set by search.samples' : 'remove it',
+      );
+    }
+  }
+  return problems;
+}
+
+export interface ModelNeeds {
+  hasRubric: boolean;
+  hasExpectations: boolean;
+}
+
+export function resolveModels(
+  models: ConfiguredModels & { generator: ModelEntry },
+  needs: ModelNeeds,
+): ResolvedModels {
+  const { generator } = models;
+  const resolved: ResolvedModels = { generator, mutator: models.mutator ?? generator };
+  const judge: JudgeEntry = models.judge ?? { ...generator, temperature: 0 };
+  if (needs.hasRubric) resolved.judge = judge;
+  if (needs.hasExpectations) resolved.grader = models.grader ?? withoutSamples(judgeModel(models, generator));
+  return resolved;
+}
+
+function judgeModel(models: ConfiguredModels, generator: ModelEntry): ModelEntry {
+  if (models.judge !== undefined && !isProgramEntry(models.judge)) return models.judge;
+  return { ...generator, temperature: 0 };
+}
+
+function withoutSamples(entry: ModelEntry): ModelEntry {
+  const { samples: _samples, ...rest } = entry;
+  return rest;
+}
+
+/** Where each used role's entry came from, for the plan. */
+export function describeModelOrigins(
+  models: ConfiguredModels,
+  needs: ModelNeeds,
+): Partial<Record<Role, ModelOrigin>> {
+  const origins: Partial<Record<Role, ModelOrigin>> = { generator: 'configured' };
+  origins.mutator = models.mutator ? 'configured' : 'defaulted from generator';
+  if (needs.hasRubric) origins.judge = models.judge ? 'configured' : 'defaulted from generator';
+  if (needs.hasExpectations) {
+    origins.grader = models.grader
+      ? 'configured'
+      : models.judge && !isProgramEntry(models.judge)
+        ? 'defaulted from judge'
+        : 'defaulted from generator';
+  }
+  return origins;
+}
+
+/** Roles configured but never called, and API keys missing from the environment. */
+export function findModelWarnings(
+  models: ConfiguredModels,
+  resolved: ResolvedModels,
+  needs: ModelNeeds,
+  env: NodeJS.ProcessEnv,
+  where: Where,
+): Problem[] {
+  const problems: Problem[] = [];
+  const warn = (path: KeyPath, message: string, hint?: string): void => {
+    problems.push({
+      severity: 'warning',
+      location: { file: where.file, ...where.locate(path) },
+      keyPath: path.join('.'),
+      message,
+      ...(hint ? { hint } : {}),
+    });
+  };
+  if (models.judge !== undefined && !needs.hasRubric) {
+    warn(
+      ['models', 'judge'],
+      'the judge is configured but unused: the experiment has no rubric',
+      'add `rubric:` to enable the judge',
+    );
+  }
+  if (models.grader !== undefined && !needs.hasExpectations) {
+    warn(['models', 'grader'], 'the grader is configured but unused: no case has expectations');
+  }
+
+  const missing = new Map<string, Role[]>();
+  for (const role of ROLES) {
+    const entry = resolved[role];
+    if (entry === undefined || isProgramEntry(entry)) continue;
+    if (!keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
+    const name = apiKeyEnvName(entry);
+    if (name === undefined) continue;
+    missing.set(name, [...(missing.get(name) ?? []), role]);
+  }
+  for (const [name, roles] of missing) {
+    const first = roles.find((r) => models[r] !== undefined) ?? 'generator';
+    warn(
+      ['models', first],
+      `${name} is not set (needed by ${roles.join(', ')})`,
+      `set it in the environment before \`run\` or \`eval\`; \`validate --ping\` checks it works`,
+    );
+  }
+  return problems;
+}

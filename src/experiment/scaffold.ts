@@ -1,0 +1,156 @@
+/**
+ * The files `autoresearch init <name>` writes: a small, complete experiment that validates
+ * as is (a missing API key is only a warning) and explains every field in a comment.
+ */
+
+export const EXPERIMENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export interface ScaffoldFile {
+  /** Relative to the project root. */
+  path: string;
+  text: string;
+}
+
+export function scaffoldExperiment(name: string): ScaffoldFile[] {
+  return [
+    { path: `experiments/${name}/experiment.yaml`, text: experimentYaml(name) },
+    { path: `experiments/${name}/prompt.md`, text: PROMPT },
+    { path: `experiments/${name}/cases.yaml`, text: CASES },
+    { path: `rubrics/${name}.md`, text: rubric(name) },
+  ];
+}
+
+function experimentYaml(name: string): string {
+  return `# The experiment "${name}". Check it with:  autoresearch validate ${name}
+# Every path below is relative to this file's folder. Unknown keys are errors.
+
+name: ${name}                      # lowercase letters, digits and dashes
+description: Explain a topic in one short paragraph for a given audience   # shown in plans and reports
+prompt: prompt.md                  # the ONLY file the loop changes; {{var}} placeholders take case values
+cases: cases.yaml                  # the test cases: .yaml, .jsonl or .csv
+rubric: ../../rubrics/${name}.md   # optional; with a rubric, an isolated judge scores every output
+
+models:
+  # Who writes the outputs. Needs ANTHROPIC_API_KEY in the environment for run/eval.
+  generator: { provider: anthropic, model: claude-sonnet-4-5, temperature: 0.7, max_tokens: 600 }
+  # Alternatives (one line per role; every entry also takes base_url, api_key_env, timeout_s,
+  # max_retries, concurrency, price: { input_per_mtok, output_per_mtok } and params: {...}):
+  #   { provider: openai, model: gpt-4.1-mini }                                   # OPENAI_API_KEY
+  #   { provider: openai, model: llama3.1, base_url: "http://127.0.0.1:11434/v1" }  # Ollama, no key
+  #   { provider: claude-cli }                       # your logged-in \`claude\` binary
+  #   { provider: sim }                              # built-in offline simulation (demos, tests)
+  # mutator: proposes prompt changes (default: the generator's entry)
+  # mutator: { provider: anthropic, model: claude-opus-4-1, max_tokens: 4000 }
+  # judge: scores outputs against the rubric (default: the generator's entry at temperature 0)
+  # judge: { provider: anthropic, model: claude-sonnet-4-5, temperature: 0, samples: 1 }
+  # judge: { command: [node, my-judge.mjs] }     # or any program speaking the judge protocol
+  # grader: checks case expectations (default: the judge's model)
+
+checks:                            # deterministic, applied to every output
+  - { type: word-count, min: 30, max: 160 }
+  - { type: not-icontains-any, value: ["as an ai", "in conclusion"] }
+  # - { type: starts-with, value: "Subject:", gate: true }   # gate = a hard constraint
+
+scoring:
+  # How the signals combine; a signal the experiment lacks is dropped and the rest renormalised.
+  weights: { checks: 0.4, judge: 0.4, expectations: 0.2 }
+
+search:                            # how the loop proposes and judges candidates
+  candidates: 1                    # proposals per iteration (independent mutator calls)
+  samples: 1                       # generations per case per candidate
+  holdout: 0.25                    # share of cases the mutator never sees (here: 1 of 3)
+  min_improvement: auto            # a number, or auto: twice the baseline's noise
+  noise_repeats: 3                 # baseline evaluations that measure that noise
+  confirm: false                   # re-evaluate a would-be keep with fresh samples first
+  max_growth: 1.5                  # a candidate may be at most 1.5x the current prompt's length
+  bold_after: 3                    # discards in a row before the mutator tries bolder changes
+  guidance: ""                     # your standing instructions to the mutator
+  seed: 1                          # fixes the split and sampling order
+
+budget:                            # the first limit reached stops the run
+  iterations: 20
+  hours: 2                         # active running time
+  usd: 5                           # spending cap
+  patience: 8                      # non-improving iterations in a row
+  target: 0.95                     # stop when the train score reaches this
+
+concurrency: 4                     # parallel model calls
+`;
+}
+
+const PROMPT = `You explain things clearly to people who are not experts.
+
+Explain {{topic}} to {{audience}} in one paragraph of at most 120 words.
+Start with why it matters to them, then say how it works in plain words.
+Use one concrete example. Do not use jargon without explaining it.
+`;
+
+const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id is optional
+# (a stable one is generated); split: train | holdout pins a case (default: the share decides).
+- id: compound-interest
+  vars:
+    topic: compound interest
+    audience: a teenager opening a first savings account
+  expectations:                    # optional: graded one by one, each PASS must quote the output
+    - Gives a concrete example with numbers
+
+- id: dns
+  vars:
+    topic: how DNS turns a web address into a server
+    audience: a small-business owner setting up a website
+  checks:                          # optional: extra checks for this case only
+    - { type: icontains, value: address }
+
+- id: vaccines
+  vars:
+    topic: how vaccines train the immune system
+    audience: a worried parent
+`;
+
+function rubric(name: string): string {
+  return `# Rubric: ${name}
+
+Score one explanation at a time, as the intended audience would read it.
+
+## Criteria
+
+### Clarity
+weight: 1
+
+What it measures: can the audience follow the explanation on first reading?
+
+| Score | Meaning | Example |
+|---|---|---|
+| 1 | Confusing; undefined jargon or no clear point. | "It leverages asynchronous resolution hierarchies." |
+| 2 | The point is there but hard to find. | A long preamble before the topic is even named. |
+| 3 | Understandable, with one or two unclear steps. | Uses a technical term once without explaining it. |
+| 4 | Clear throughout; a sentence could be tighter. | Plain words, logical order, slightly wordy. |
+| 5 | Effortless to follow; every sentence moves it forward. | Short sentences, each building on the last. |
+
+### Accuracy
+weight: 1
+
+What it measures: is what it says correct, without misleading simplifications?
+
+| Score | Meaning | Example |
+|---|---|---|
+| 1 | A central claim is wrong. | Says vaccines contain the full live disease in every case. |
+| 2 | Mostly wrong or badly oversimplified. | Treats interest as added only once, at the end. |
+| 3 | Correct in outline, one notable inaccuracy. | Mixes up a DNS resolver and a registrar. |
+| 4 | Correct; a simplification slightly overreaches. | "Always" where "usually" would be right. |
+| 5 | Correct and precise at the chosen level of detail. | Simplifies without saying anything false. |
+
+### Audience fit
+weight: 1
+
+What it measures: is it pitched for this audience — their concerns, vocabulary and example?
+
+| Score | Meaning | Example |
+|---|---|---|
+| 1 | Written for someone else entirely. | A textbook definition for a worried parent. |
+| 2 | Generic; the audience is ignored. | Could be pasted into any encyclopedia. |
+| 3 | Mentions the audience but the example does not fit them. | A bond-market example for a teenager. |
+| 4 | Fits the audience; the opening could speak to them sooner. | Relevant example, generic first sentence. |
+| 5 | Feels written for this reader: their worry first, their example. | Starts from the parent's fear, then the mechanism. |
+`;
+}

@@ -1,0 +1,120 @@
+/** The text `validate` prints on success: the plan of a run, its calls and its estimated cost. */
+import type { Plan } from '../experiment/plan.js';
+import { ROLES, type Role } from '../experiment/schema.js';
+import { formatProblem } from './format-problems.js';
+import type { Colors } from './terminal.js';
+
+const LABEL_WIDTH = 12;
+
+export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
+  const rel = (file: string) => (file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file);
+  const lines: string[] = [];
+  const row = (label: string, text: string) => lines.push(`${colors.bold(label.padEnd(LABEL_WIDTH))}${text}`);
+  const more = (text: string) => lines.push(`${' '.repeat(LABEL_WIDTH)}${text}`);
+
+  const { experiment, prompt, cases, checks, rubric, calls, cost, search, budget } = plan;
+  row('Experiment', `${experiment.name}${experiment.description ? ` — ${experiment.description}` : ''}`);
+  more(colors.dim(rel(experiment.file)));
+  const placeholders = prompt.placeholders.length ? prompt.placeholders.join(', ') : 'none';
+  row('Prompt', `${rel(prompt.path)}  (${prompt.chars} chars; placeholders: ${placeholders})`);
+
+  row('Cases', `${cases.train.length} train, ${cases.holdout.length} holdout  (${rel(cases.path)})`);
+  more(`train:   ${listIds(cases.train)}`);
+  more(`holdout: ${cases.holdout.length ? listIds(cases.holdout) : colors.dim('none')}`);
+  if (cases.withExpectations > 0) more(`${cases.withExpectations} with expectations (graded)`);
+
+  const gates = checks.gates ? `, ${checks.gates} gate${checks.gates === 1 ? '' : 's'}` : '';
+  const perCase = checks.perCase
+    ? `, ${checks.perCase} per-case on ${checks.casesWithChecks} case${checks.casesWithChecks === 1 ? '' : 's'}`
+    : '';
+  row('Checks', `${checks.global.length} global${perCase}${gates}`);
+  for (const name of checks.global) more(`- ${name}`);
+
+  if (rubric) {
+    row('Rubric', rel(rubric.path));
+    for (const c of rubric.criteria) more(`- ${c.key}${c.weight === 1 ? '' : `  (weight ${c.weight})`}`);
+  } else {
+    row('Rubric', colors.dim('none (no judge)'));
+  }
+
+  const roleWidth = Math.max(...plan.models.map((m) => m.role.length));
+  plan.models.forEach((m, i) => {
+    const origin = m.origin === 'configured' ? '' : colors.dim(`  (${m.origin})`);
+    const sim = m.simulated ? colors.yellow('  [simulated]') : '';
+    const text = `${m.role.padEnd(roleWidth)}  ${m.label}${origin}${sim}`;
+    if (i === 0) row('Models', text);
+    else more(text);
+  });
+
+  const shape = `${search.candidates} candidate${search.candidates === 1 ? '' : 's'} × ${cases.total} cases × ${search.samples} sample${search.samples === 1 ? '' : 's'}`;
+  row(
+    'Calls',
+    `per iteration: ${formatCounts(calls.perIteration)}  (${shape}${search.confirm ? ', +1 evaluation to confirm a keep' : ''})`,
+  );
+  for (const [role, runs] of Object.entries(calls.programRuns)) {
+    more(`${role}: external program, ${runs} run${runs === 1 ? '' : 's'} per evaluation`);
+  }
+  more(
+    `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(scale(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
+  );
+
+  const simulated = plan.models.every((m) => m.simulated);
+  if (cost.perIterationUsd === null) {
+    row('Cost', colors.yellow('unknown'));
+    for (const r of cost.roles) if (r.unknownBecause) more(`- ${r.unknownBecause}`);
+    if (cost.knownPerIterationUsd > 0)
+      more(`the roles with a known price: ~${usd(cost.knownPerIterationUsd)} per iteration`);
+  } else {
+    const whole = cost.totalUsd === null ? 'unknown' : `~${usd(cost.totalUsd)}`;
+    row(
+      'Cost',
+      `~${usd(cost.perIterationUsd)} per iteration, ${whole} for ${budget.iterations} iterations with baseline and final check${simulated ? colors.dim('  (simulated: free)') : ''}`,
+    );
+    if (
+      budget.usd !== null &&
+      cost.totalUsd !== null &&
+      cost.totalUsd > budget.usd &&
+      cost.perIterationUsd > 0
+    ) {
+      more(
+        `budget.usd stops the run at $${budget.usd}, about ${Math.max(0, Math.floor((budget.usd - (cost.baselineUsd ?? 0)) / cost.perIterationUsd))} iterations in`,
+      );
+    }
+    more(colors.dim('rough estimate: ~4 characters per token, outputs at max_tokens'));
+  }
+
+  const limits = [
+    `${budget.iterations} iterations`,
+    `${budget.hours} h`,
+    budget.usd === null ? undefined : `$${budget.usd}`,
+    `patience ${budget.patience}`,
+    budget.target === null ? undefined : `target ${budget.target}`,
+  ].filter((x): x is string => x !== undefined);
+  row('Budget', `${limits.join(', ')}  (the first limit reached stops the run)`);
+
+  if (plan.warnings.length > 0) {
+    row('Warnings', String(plan.warnings.length));
+    for (const w of plan.warnings) more(formatProblem(w, colors, cwd));
+  }
+  return lines.join('\n');
+}
+
+function listIds(ids: readonly string[], max = 12): string {
+  if (ids.length <= max) return ids.join(', ');
+  return `${ids.slice(0, max).join(', ')}, … (+${ids.length - max})`;
+}
+
+function formatCounts(counts: Readonly<Record<Role, number>>): string {
+  const parts = ROLES.filter((r) => counts[r] > 0).map((r) => `${r} ${counts[r]}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+function scale(counts: Readonly<Record<Role, number>>, factor: number): Record<Role, number> {
+  return Object.fromEntries(ROLES.map((r) => [r, counts[r] * factor])) as Record<Role, number>;
+}
+
+export function usd(amount: number): string {
+  if (amount === 0) return '$0.00';
+  if (amount < 0.01) return `$${amount.toPrecision(2)}`;
+  return `$${amount.toFixed(2)}`;
+}

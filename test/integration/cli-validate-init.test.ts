@@ -1,0 +1,187 @@
+/**
+ * The built CLI as a user runs it (`node dist/cli/main.js`, built by `npm run build` or the
+ * pretest step): --help, init, validate ok and bad, --json, --ping against a loopback fake.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlmServer } from '../helpers/fake-llm-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+const BROKEN = join(ROOT, 'test/fixtures/broken');
+const SPEC_COMMANDS = [
+  'init',
+  'validate',
+  'eval',
+  'run',
+  'resume',
+  'stop',
+  'runs',
+  'show',
+  'diff',
+  'watch',
+  'report',
+  'apply',
+  'judge',
+  'grade',
+];
+
+/** The environment without any real API key or endpoint, so nothing can reach the network. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /API_KEY|BASE_URL|AUTORESEARCH_|^DEBUG$/.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+async function cli(args: string[], cwd: string, env: Record<string, string> = cleanEnv()) {
+  const result = await execa(process.execPath, [MAIN, ...args], {
+    cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+  });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
+let project: string;
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
+  project = mkdtempSync(join(tmpdir(), 'ar-cli-'));
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('autoresearch --help', () => {
+  it('lists every command of SPEC section 11', async () => {
+    const { code, stdout } = await cli(['--help'], project);
+    expect(code).toBe(0);
+    for (const command of SPEC_COMMANDS) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+  });
+});
+
+describe('autoresearch init and validate', () => {
+  it('scaffolds an experiment that validates at once, with a plan', async () => {
+    const init = await cli(['init', 'hello-world'], project);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('experiments/hello-world/experiment.yaml');
+    for (const path of [
+      'experiments/hello-world/experiment.yaml',
+      'experiments/hello-world/prompt.md',
+      'experiments/hello-world/cases.yaml',
+      'rubrics/hello-world.md',
+    ]) {
+      expect(existsSync(join(project, path)), path).toBe(true);
+    }
+
+    const validate = await cli(['validate', 'hello-world'], project);
+    expect(validate.code).toBe(0);
+    expect(validate.stderr).toBe('');
+    expect(validate.stdout).toContain('Experiment  hello-world');
+    expect(validate.stdout).toContain('2 train, 1 holdout');
+    expect(validate.stdout).toMatch(/mutator +anthropic\/claude-sonnet-4-5 {2}\(defaulted from generator\)/);
+    expect(validate.stdout).toMatch(/Calls +per iteration: generator 3, mutator 1, judge 3, grader 1/);
+    expect(validate.stdout).toMatch(/Cost +~\$\d+\.\d+ per iteration, ~\$\d+\.\d+ for 20 iterations/);
+    expect(validate.stdout).toContain('warning: ANTHROPIC_API_KEY is not set');
+  });
+
+  it('validates from a subfolder by name and prints --json', async () => {
+    const { code, stdout } = await cli(
+      ['validate', 'hello-world', '--json'],
+      join(project, 'experiments', 'hello-world'),
+    );
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { ok: boolean; plan: { cases: { holdout: string[] } } };
+    expect(result.ok).toBe(true);
+    expect(result.plan.cases.holdout).toHaveLength(1);
+  });
+
+  it('refuses to scaffold over an existing experiment, changing nothing', async () => {
+    const file = join(project, 'experiments/hello-world/prompt.md');
+    writeFileSync(file, 'My own prompt about {{topic}} for {{audience}}.\n');
+    const again = await cli(['init', 'hello-world'], project);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already exist');
+    expect(readFileSync(file, 'utf8')).toBe('My own prompt about {{topic}} for {{audience}}.\n');
+  });
+
+  it('refuses a bad name and --from, writing nothing', async () => {
+    const before = readdirSync(join(project, 'experiments')).sort();
+    const bad = await cli(['init', 'Bad_Name'], project);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a valid experiment name');
+    const from = await cli(['init', 'imported', '--from', 'promptfooconfig.yaml'], project);
+    expect(from.code).toBe(2);
+    expect(from.stderr).toContain('not implemented yet');
+    expect(readdirSync(join(project, 'experiments')).sort()).toEqual(before);
+  });
+});
+
+describe('autoresearch validate on a broken experiment', () => {
+  it('names the file, line 7 and the typo’d key, exits 2', async () => {
+    const { code, stdout, stderr } = await cli(['validate', join(BROKEN, 'unknown-top-level-key')], project);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(
+      'unknown-top-level-key/experiment.yaml:7:1  descripton  error: unknown key `descripton`',
+    );
+    expect(stderr).toContain('did you mean `description`?');
+  });
+
+  it('reports many problems at once', async () => {
+    const { code, stderr } = await cli(['validate', join(BROKEN, 'many-problems')], project);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/12 errors, 1 warning; nothing was written\./);
+  });
+
+  it('says an unknown experiment is not found, with the known ones', async () => {
+    const { code, stderr } = await cli(['validate', 'hello-wrld'], project);
+    expect(code).toBe(2);
+    expect(stderr).toContain('experiment `hello-wrld` not found');
+    expect(stderr).toContain('hello-world');
+  });
+});
+
+describe('autoresearch validate --ping', () => {
+  let server: FakeLlmServer;
+  beforeAll(async () => {
+    server = await startFakeLlmServer({ requireKey: 'test-key', respond: () => 'OK' });
+    expect((await cli(['init', 'ping-check'], project)).code).toBe(0);
+    const file = join(project, 'experiments/ping-check/experiment.yaml');
+    const generator = `generator: { provider: openai, model: gpt-4o-mini, base_url: "${server.openaiBaseUrl}", api_key_env: FAKE_KEY }`;
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/generator: \{[^}]*\}/, generator));
+  });
+  afterAll(async () => server.close());
+
+  it('refuses with exit 2 when a key is missing, before any call', async () => {
+    const { code, stderr } = await cli(['validate', 'ping-check', '--ping'], project);
+    expect(code).toBe(2);
+    expect(stderr).toContain('FAKE_KEY is not set');
+    expect(server.log).toHaveLength(0);
+  });
+
+  it('pings each distinct model once and prints the latency', async () => {
+    const { code, stdout } = await cli(
+      ['validate', 'ping-check', '--ping'],
+      project,
+      cleanEnv({ FAKE_KEY: 'test-key' }),
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Ping +generator, mutator, judge, grader {2}ok \d+ ms/);
+    expect(server.log).toHaveLength(1);
+  });
+
+  it('exits 1 and prints the failure when the endpoint rejects the key', async () => {
+    const { code, stdout } = await cli(
+      ['validate', 'ping-check', '--ping'],
+      project,
+      cleanEnv({ FAKE_KEY: 'wrong' }),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/generator, mutator, judge, grader {2}failed: .+/);
+  });
+});

@@ -1,0 +1,49 @@
+import { join, resolve } from 'node:path';
+import pc from 'picocolors';
+import { describe, expect, it } from 'vitest';
+import { loadExperiment } from '../../../src/experiment/load-experiment.js';
+import { buildPlan } from '../../../src/experiment/plan.js';
+import { formatPlan, usd } from '../../../src/ui/format-plan.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures/experiments');
+const colors = pc.createColors(false);
+
+describe('formatPlan', () => {
+  it('renders cases, checks, rubric, models, calls and cost', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
+    const text = formatPlan(buildPlan(experiment), colors, FIXTURES);
+    expect(text).toContain('basic — Two-sentence science explanations');
+    expect(text).toContain('Prompt      basic/prompt.md');
+    expect(text).toContain('4 train, 1 holdout');
+    expect(text).toContain('holdout: rainbows');
+    expect(text).toContain('3 global, 1 per-case on 1 case, 1 gate');
+    expect(text).toContain('- clarity  (weight 2)');
+    expect(text).toMatch(/mutator +sim {2}\(defaulted from generator\) {2}\[simulated\]/);
+    expect(text).toContain('per iteration: generator 20, mutator 2, judge 40, grader 2');
+    expect(text).toContain('baseline: 3 evaluations (generator 30, judge 60, grader 3)');
+    expect(text).toContain('~$0.00 per iteration');
+    expect(text).toContain('Warnings    1');
+  });
+
+  it('says the cost is unknown and why', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
+    const text = formatPlan(buildPlan(experiment), colors, '/');
+    expect(text).toContain('Cost        unknown');
+    expect(text).toContain('judge is an external program');
+    expect(text).toContain('judge: external program, 1 run per evaluation');
+    expect(text).toMatch(/the roles with a known price: ~\$\d/);
+  });
+
+  it('has no colour codes when colours are off', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
+    expect(formatPlan(buildPlan(experiment), colors, FIXTURES)).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('usd', () => {
+  it('shows small amounts with two significant digits', () => {
+    expect(usd(0)).toBe('$0.00');
+    expect(usd(0.00123)).toBe('$0.0012');
+    expect(usd(1.234)).toBe('$1.23');
+  });
+});
