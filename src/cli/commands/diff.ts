@@ -1,5 +1,93 @@
-import { notImplemented } from '../../errors.js';
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { AutoresearchError } from '../../errors.js';
+import { diffPrompts } from '../../report/prompt-diff.js';
+import { choosePair, locatePrompt, parsePromptRef, type PromptTarget } from '../../report/prompt-refs.js';
+import { isErrno } from '../../run/errno.js';
+import { readJournal } from '../../run/journal.js';
+import { candidatePaths, runPaths } from '../../run/paths.js';
+import { reduceRun } from '../../run/reducer.js';
+import { resolveRunId } from '../../run/run-id.js';
+import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
+import { formatUnifiedDiff, formatWordDiff } from '../../ui/format-diff.js';
+import { terminal } from '../../ui/terminal.js';
 
-export default async function diffCommand(): Promise<number> {
-  throw notImplemented('diff', 'Morning review');
+interface DiffOptions {
+  word?: boolean;
+  json?: boolean;
+}
+
+export default async function diffCommand(
+  runId: string,
+  a: string | undefined,
+  b: string | undefined,
+  options: DiffOptions,
+  command: Command,
+): Promise<number> {
+  const globals = command.optsWithGlobals<{ runsDir?: string }>();
+  const cwd = process.cwd();
+  const runsDir = resolveRunsDir({
+    flag: globals.runsDir,
+    env: process.env,
+    cwd,
+    root: await findProjectRoot(cwd),
+  });
+  const refA = a === undefined ? undefined : parsePromptRef(a);
+  const refB = b === undefined ? undefined : parsePromptRef(b);
+  const { id, dir } = await resolveRunId(runsDir, runId);
+  const state = reduceRun((await readJournal(dir, { onInvalid: 'collect' })).events);
+  const [fromRef, toRef] = choosePair(state, refA, refB);
+  const from = locatePrompt(fromRef, state);
+  const to = locatePrompt(toRef, state);
+  const [fromText, toText] = await Promise.all([readPrompt(dir, id, from), readPrompt(dir, id, to)]);
+  const hunks = diffPrompts(fromText, toText);
+  const term = terminal();
+  if (options.json) {
+    const side = (target: PromptTarget, text: string) => ({
+      label: target.label,
+      iteration: target.iteration,
+      text,
+    });
+    const json = {
+      format: 'autoresearch.diff/v1',
+      from: side(from, fromText),
+      to: side(to, toText),
+      identical: hunks.length === 0,
+      hunks,
+    };
+    term.out(JSON.stringify(json, null, 2));
+    return 0;
+  }
+  const sides = [
+    { label: from.label, text: fromText },
+    { label: to.label, text: toText },
+  ] as const;
+  term.out(
+    options.word
+      ? formatWordDiff(sides[0], sides[1], term.colors)
+      : formatUnifiedDiff(sides[0], sides[1], hunks, term.colors),
+  );
+  return 0;
+}
+
+async function readPrompt(dir: string, id: string, target: PromptTarget): Promise<string> {
+  const files: string[] = [];
+  if (target.bestFile) files.push(runPaths(dir).best);
+  if (target.iteration !== null) {
+    files.push(candidatePaths(dir, target.iteration, target.candidate).prompt);
+    if (target.candidate !== 0) files.push(candidatePaths(dir, target.iteration, 0).prompt);
+  }
+  for (const file of files) {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+    }
+  }
+  throw new AutoresearchError('E_NOT_FOUND', `run ${id} has no recorded prompt for ${target.label}`, {
+    hint:
+      target.iteration === null
+        ? 'no prompt has been scored yet in this run'
+        : 'that iteration ended before a prompt was written (an error or a duplicate); pick another with `autoresearch show`',
+  });
 }

@@ -1,5 +1,170 @@
-import { notImplemented } from '../../errors.js';
+/**
+ * `autoresearch eval <experiment> [--fail-under S] [--split train|holdout|all] [--junit FILE]
+ * [--json]`: evaluate the current prompt once over every case, print the breakdown (or the
+ * JSON report), record it as a run of kind `eval`, and serve CI: exit 1 when the chosen
+ * split's score is below S or a gate failed, JUnit XML for dashboards.
+ * Exit codes: 0 ok, 1 run-time failure or --fail-under missed, 2 usage, 130 interrupted.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { AutoresearchError, EXIT, type Problem } from '../../errors.js';
+import type { ScopeName } from '../../evaluate/eval-report.js';
+import { judgeFailUnder, parseFailUnder } from '../../evaluate/fail-under.js';
+import { keyVariables, refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
+import { runEval } from '../../evaluate/run-eval.js';
+import { loadExperiment } from '../../experiment/load-experiment.js';
+import { applyOverrides, type OverrideFlags } from '../../experiment/overrides.js';
+import type { Experiment } from '../../experiment/types.js';
+import { writeJunitFile } from '../../report/junit.js';
+import type { RunEvent } from '../../run/events.js';
+import { currentProcessIdentity } from '../../run/process-identity.js';
+import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
+import { formatEval } from '../../ui/format-eval.js';
+import { formatProblems } from '../../ui/format-problems.js';
+import { type Terminal, terminal } from '../../ui/terminal.js';
 
-export default async function evalCommand(): Promise<number> {
-  throw notImplemented('eval', 'Evaluation');
+export interface EvalOptions extends OverrideFlags {
+  failUnder?: string;
+  split?: ScopeName;
+  junit?: string;
+  json?: boolean;
+}
+
+/** Budget and search flags steer a run's loop; an evaluation has none. */
+const LOOP_ONLY_FLAGS = ['iterations', 'hours', 'usd', 'patience', 'target', 'candidates'] as const;
+
+/** Seconds the first Ctrl-C waits for the evaluation to be journaled before exiting anyway. */
+const INTERRUPT_GRACE_MS = 4_500;
+
+export default async function evalCommand(
+  ref: string,
+  options: EvalOptions,
+  command: Command,
+): Promise<number> {
+  const term = terminal();
+  const env = process.env;
+  const cwd = process.cwd();
+  const threshold = options.failUnder === undefined ? undefined : parseFailUnder(options.failUnder);
+  const split: ScopeName = options.split ?? 'all';
+
+  const loaded = await loadExperiment(ref, { cwd, env });
+  const flags: OverrideFlags = { ...options };
+  const ignored = LOOP_ONLY_FLAGS.filter((flag) => flags[flag] !== undefined);
+  for (const flag of LOOP_ONLY_FLAGS) delete flags[flag];
+  const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
+  const warnings = relevantWarnings(loaded.problems, loaded.experiment, experiment);
+  if (warnings.length > 0) term.err(formatProblems(warnings, term.colors, cwd));
+  for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
+  if (ignored.length > 0) {
+    term.err(
+      term.colors.yellow(
+        `note: ${ignored.map((f) => `--${f}`).join(', ')} ha${ignored.length === 1 ? 's' : 've'} no effect on eval`,
+      ),
+    );
+  }
+  refuseMissingEvalKeys(experiment, env);
+  if (
+    threshold !== undefined &&
+    split === 'holdout' &&
+    !experiment.cases.some((c) => c.split === 'holdout')
+  ) {
+    throw new AutoresearchError('E_USAGE', '--split holdout: this experiment has no holdout cases', {
+      hint: 'set search.holdout (or split: holdout on some cases), or use --split train|all',
+    });
+  }
+
+  const runsDir = resolveRunsDir({
+    flag: command.optsWithGlobals<{ runsDir?: string }>().runsDir,
+    env,
+    cwd,
+    root: await findProjectRoot(cwd),
+  });
+  const controller = new AbortController();
+  const stopSignals = trapInterrupts(term, controller);
+  let result: Awaited<ReturnType<typeof runEval>>;
+  try {
+    const samples = experiment.config.search.samples;
+    term.err(
+      term.colors.dim(
+        `evaluating ${experiment.name}: ${experiment.cases.length} cases × ${samples} sample${samples === 1 ? '' : 's'}…`,
+      ),
+    );
+    result = await runEval(
+      { experiment, overrides, runsDir, projectRoot: await findProjectRoot(experiment.dir) },
+      {
+        env,
+        now: () => new Date(),
+        random: Math.random,
+        signal: controller.signal,
+        identity: await currentProcessIdentity(),
+        onEvent: showPhases(term),
+      },
+    );
+  } finally {
+    stopSignals();
+  }
+
+  if (result.status === 'interrupted') {
+    term.err(`${result.message}; nothing was scored. Record: ${result.runDir}`);
+    return EXIT.interrupted;
+  }
+  const report =
+    threshold === undefined
+      ? result.report
+      : { ...result.report, failUnder: judgeFailUnder(result.report, threshold, split) };
+  if (options.junit !== undefined) await writeJunitFile(resolve(cwd, options.junit), report);
+  term.out(options.json ? JSON.stringify(report, null, 2) : formatEval(report, { colors: term.colors, cwd }));
+  if (report.status === 'error') {
+    term.err(
+      `${term.colors.red('error')}: the evaluation failed (${report.error?.kind}): ${report.error?.message}`,
+    );
+    return EXIT.failure;
+  }
+  if (report.failUnder && !report.failUnder.passed) {
+    term.err(`${term.colors.red('fail-under')}: ${report.failUnder.reason}`);
+    return EXIT.failure;
+  }
+  return EXIT.ok;
+}
+
+/** The loader warns about keys the configured models need; after `--provider sim` they need none. */
+function relevantWarnings(problems: readonly Problem[], before: Experiment, after: Experiment): Problem[] {
+  const stillNeeded = new Set(keyVariables(after));
+  const dropped = keyVariables(before).filter((name) => !stillNeeded.has(name));
+  return problems.filter((p) => !dropped.some((name) => p.message.includes(name)));
+}
+
+/** First SIGINT/SIGTERM aborts the evaluation (journaled as interrupted); a second exits at once. */
+function trapInterrupts(term: Terminal, controller: AbortController): () => void {
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      term.err('second interrupt: exiting now');
+      process.exit(EXIT.interrupted);
+    }
+    term.err(`${signal}: stopping the evaluation (Ctrl-C again to exit at once)`);
+    controller.abort(new AutoresearchError('E_INTERRUPTED', 'interrupted'));
+    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
+
+/** A transient phase line on an interactive stderr; nothing in logs. */
+function showPhases(term: Terminal): (event: RunEvent) => void {
+  let shown = false;
+  return (event) => {
+    if (!term.errIsTTY) return;
+    if (shown) term.err('\x1b[1A\x1b[2K');
+    shown = false;
+    if (event.type === 'phase') {
+      term.err(term.colors.dim(`  … ${event.phase}`));
+      shown = true;
+    }
+  };
 }

@@ -1,5 +1,86 @@
-import { notImplemented } from '../../errors.js';
+/**
+ * `autoresearch grade <case-dir> --expectations <file>`: the built-in grader (SPEC 7). Reads
+ * `outputs/*.txt` and `transcript.md` from the case folder, grades the expectations with one
+ * model call, checks every PASS against the outputs and writes `<case-dir>/grading.json`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AutoresearchError } from '../../errors.js';
+import { formatGradeLine, runBuiltinGrader } from '../../grader/builtin-grader.js';
+import { GRADING_FILE, NO_TRANSCRIPT } from '../../grader/grader-layout.js';
+import { parseExpectations } from '../../grader/read-expectations.js';
+import { flaggedExpectations } from '../../grader/verify-grading.js';
+import { settingsToEntry } from '../../judge/model-settings.js';
+import { readPipedStdin, readTxtFiles } from '../../judge/read-text-outputs.js';
+import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
+import { createModelPool } from '../../providers/model-pool.js';
+import { terminal } from '../../ui/terminal.js';
 
-export default async function gradeCommand(): Promise<number> {
-  throw notImplemented('grade', 'Evaluation');
+export interface GradeOptions {
+  expectations: string;
+  model?: string;
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function readCaseOutputs(caseDir: string) {
+  const nested = await readTxtFiles(join(caseDir, 'outputs'));
+  if (nested.length > 0) return nested.map((o) => ({ file: `outputs/${o.file}`, text: o.text }));
+  return readTxtFiles(caseDir);
+}
+
+export default async function gradeCommand(caseDir: string, options: GradeOptions): Promise<number> {
+  const term = terminal();
+  const env = process.env;
+  const stdinText = options.model === undefined ? await readPipedStdin() : '';
+  const settings = resolveStandaloneSettings({ stdinText, modelFlag: options.model, env, command: 'grade' });
+  const dir = resolve(caseDir);
+  const expectationsText = await readOptional(resolve(options.expectations));
+  if (expectationsText === undefined) {
+    throw new AutoresearchError('E_NOT_FOUND', `cannot read the expectations file ${options.expectations}`, {
+      hint: 'a YAML/JSON list of strings, or one expectation per line',
+    });
+  }
+  const expectations = parseExpectations(expectationsText);
+  if (expectations.length === 0) {
+    throw new AutoresearchError('E_USAGE', `${options.expectations} holds no expectations`, {
+      hint: 'a YAML/JSON list of strings, or one expectation per line',
+    });
+  }
+  const outputs = await readCaseOutputs(dir);
+  if (outputs.length === 0) {
+    throw new AutoresearchError('E_USAGE', `no .txt outputs in ${join(caseDir, 'outputs')}`, {
+      hint: 'a case folder holds outputs/*.txt and, optionally, transcript.md',
+    });
+  }
+  const transcript = (await readOptional(join(dir, 'transcript.md'))) ?? NO_TRANSCRIPT;
+  const pool = createModelPool({ models: { grader: settingsToEntry(settings) }, concurrency: 1, env });
+  try {
+    const result = await runBuiltinGrader({
+      expectations,
+      transcript,
+      outputs,
+      model: pool.client('grader'),
+    });
+    if (!result.ok) {
+      throw new AutoresearchError('E_GRADER', `the grader could not grade the outputs: ${result.message}`, {
+        hint: 'nothing was written; check the model settings and try again',
+      });
+    }
+    await writeFile(join(dir, GRADING_FILE), `${JSON.stringify(result.grading, null, 2)}\n`, 'utf8');
+    if (result.simulated)
+      term.err(term.colors.yellow('simulated grader (sim provider): these grades are not a real model’s'));
+    for (const item of flaggedExpectations(result.grading))
+      term.err(`${term.colors.yellow('flagged')}: ${item.text} — ${item.flag}`);
+    term.out(formatGradeLine(result.grading));
+    return 0;
+  } finally {
+    await pool.close();
+  }
 }

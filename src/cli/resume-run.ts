@@ -1,0 +1,206 @@
+/**
+ * Resuming a run: check the experiment still matches what the run was started with (or
+ * start a new baseline with --rebaseline), re-attach the run branch, apply budget
+ * extensions, and continue the loop where the journal left it. Finished model calls come
+ * from the run's cache, so nothing is paid for twice.
+ */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { AutoresearchError, type ExitCode } from '../errors.js';
+import { loadExperiment } from '../experiment/load-experiment.js';
+import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
+import type { Experiment } from '../experiment/types.js';
+import { branchHead, findRunCommits, openRepo } from '../git/index.js';
+import { parseBudgetOverride } from '../loop/budget.js';
+import type { GitBinding } from '../loop/loop-deps.js';
+import { createRunRecorder } from '../loop/run-recorder.js';
+import type { RunEvent } from '../run/events.js';
+import { fingerprintExperiment } from '../run/fingerprint.js';
+import { readJournal } from '../run/journal.js';
+import { acquireRunLock } from '../run/lock.js';
+import { compareManifest, type Manifest, readManifest } from '../run/manifest.js';
+import { currentProcessIdentity } from '../run/process-identity.js';
+import { reduceRun } from '../run/reducer.js';
+import type { RunState } from '../run/run-state.js';
+import { resolveRunId } from '../run/run-id.js';
+import { formatProblems } from '../ui/format-problems.js';
+import { terminal } from '../ui/terminal.js';
+import { refuseMissingKeys, runSession } from './run-session.js';
+import { planEstimateOf, runsDirFor } from './start-run.js';
+
+export interface ResumeFlags extends OverrideFlags {
+  rebaseline?: boolean;
+  detach?: boolean;
+}
+
+const BUDGET_KEYS = ['iterations', 'hours', 'usd', 'patience'] as const;
+
+export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command: Command): Promise<ExitCode> {
+  const env = process.env;
+  const term = terminal();
+  const runsDir = await runsDirFor(command, env);
+  const { id: runId, dir: runDir } = await resolveRunId(runsDir, idOrPrefix);
+  const manifest = await readManifest(runDir);
+  if (manifest.kind !== 'run') {
+    throw new AutoresearchError('E_USAGE', `${runId} is an evaluation, not an optimization run`, {
+      hint: 'evaluations finish in one step; run `autoresearch eval` again instead',
+    });
+  }
+  const journal = await readJournal(runDir);
+  if (journal.tornTail)
+    term.err(
+      term.colors.yellow(
+        'note: the journal ended in a half-written line (a crash mid-write); it was ignored',
+      ),
+    );
+  const experiment = await loadForResume(manifest, journal.events, flags, env);
+  const differences = compareManifest(manifest, fingerprintExperiment(experiment));
+  const blocking = differences.filter((d) => d.blocking);
+  for (const d of differences.filter((d) => !d.blocking)) term.err(term.colors.dim(`note: ${d.message}`));
+  if (blocking.length > 0 && !flags.rebaseline) {
+    throw new AutoresearchError(
+      'E_RESUME_MISMATCH',
+      `the experiment changed since run ${runId} started:\n  - ${blocking.map((d) => d.message).join('\n  - ')}`,
+      {
+        hint: `scores from before and after would not be comparable. Undo the change to continue, or resume with --rebaseline to score the current best prompt again under the new setup (history is kept), or start a new run`,
+      },
+    );
+  }
+  refuseMissingKeys(experiment, env);
+
+  const lock = await acquireRunLock(runDir, await currentProcessIdentity());
+  try {
+    if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
+    // Re-read under the lock: the journal is only trusted once no one else can append to it.
+    const events = (await readJournal(runDir)).events;
+    const state = reduceRun(events);
+    const git = await reattachGit(manifest, experiment, runId, state);
+    const recorder = createRunRecorder(runDir, events, () => new Date());
+    await recorder.emit({
+      type: 'run_resumed',
+      overrides: budgetOverridesOf(experiment, flags),
+      rebaseline: Boolean(flags.rebaseline),
+    });
+    term.err(
+      `${term.colors.bold(`resuming ${runId}`)} at iteration ${state.nextIteration}` +
+        (state.open ? ` (iteration ${state.open.iteration} was interrupted and is redone)` : ''),
+    );
+    return await runSession({
+      experiment,
+      runId,
+      runDir,
+      recorder,
+      git,
+      lock,
+      env,
+      planEstimate: planEstimateOf(experiment),
+    });
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The experiment as the run sees it now: the file, the run's own overrides, earlier extensions, then these flags. */
+async function loadForResume(
+  manifest: Manifest,
+  events: readonly RunEvent[],
+  flags: ResumeFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<Experiment> {
+  const term = terminal();
+  const file = join(manifest.projectRoot, manifest.experiment.file);
+  const loaded = await loadExperiment(file, { cwd: manifest.projectRoot, env });
+  const original = applyOverrides(loaded.experiment, toFlags(manifest.overrides)).experiment;
+  const warnings = loaded.problems.filter(
+    (p) => !(manifest.overrides['provider'] === 'sim' && /API key/.test(p.message)),
+  );
+  if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
+  const budget = { ...original.config.budget };
+  for (const extension of resumedBudgets(events)) Object.assign(budget, extension);
+  const withExtensions: Experiment = { ...original, config: { ...original.config, budget } };
+  const { iterations, hours, usd, patience, ...rest } = flags;
+  const overridden = applyOverrides(withExtensions, rest).experiment;
+  const next = { ...overridden.config.budget };
+  const relative = { iterations, hours, usd, patience };
+  for (const key of BUDGET_KEYS) {
+    const flag = relative[key];
+    if (flag === undefined) continue;
+    next[key] = parseBudgetOverride(flag, next[key], {
+      name: `--${key}`,
+      integer: key !== 'hours' && key !== 'usd',
+    });
+  }
+  return { ...overridden, config: { ...overridden.config, budget: next } };
+}
+
+/** Budgets set by earlier resumes (journaled as absolute values), oldest first. */
+function resumedBudgets(
+  events: readonly RunEvent[],
+): Partial<Record<(typeof BUDGET_KEYS)[number], number>>[] {
+  return events.flatMap((e) =>
+    e.type === 'run_resumed'
+      ? [
+          Object.fromEntries(
+            BUDGET_KEYS.flatMap((key) =>
+              typeof e.overrides[key] === 'number' ? [[key, e.overrides[key]]] : [],
+            ),
+          ),
+        ]
+      : [],
+  );
+}
+
+function budgetOverridesOf(experiment: Experiment, flags: ResumeFlags): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of BUDGET_KEYS) if (flags[key] !== undefined) out[key] = experiment.config.budget[key];
+  return out;
+}
+
+function toFlags(overrides: Record<string, unknown>): OverrideFlags {
+  return Object.fromEntries(
+    Object.entries(overrides)
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([key, value]) => [key, String(value)]),
+  ) as OverrideFlags;
+}
+
+async function reattachGit(
+  manifest: Manifest,
+  experiment: Experiment,
+  runId: string,
+  state: RunState,
+): Promise<GitBinding | null> {
+  if (!manifest.git) return null;
+  const repo = await openRepo(experiment.dir);
+  if (!repo) {
+    throw new AutoresearchError(
+      'E_GIT',
+      `run ${runId} committed to git, but ${experiment.dir} is no longer in a repository`,
+    );
+  }
+  const branch = manifest.git.branch;
+  const head = await branchHead({ repo, branch });
+  if (head === null) {
+    throw new AutoresearchError('E_GIT', `the run branch ${branch} no longer exists`, {
+      hint: 'restore it (git branch <name> <sha> from the commits in results.tsv) or start a new run',
+    });
+  }
+  if (head !== state.expectedHead) {
+    // One commit ahead of the journal is a keep committed just before a crash: resume journals it.
+    const commits = await findRunCommits({ repo, branch, runId });
+    const last = commits.at(-1);
+    const pendingKeep =
+      state.incumbent?.commit === null && last?.sha === head && last.iteration === state.incumbent.iteration;
+    if (!pendingKeep) {
+      throw new AutoresearchError(
+        'E_GIT',
+        `the run branch ${branch} moved: it is at ${head.slice(0, 7)}, the run expected ${state.expectedHead?.slice(0, 7)}`,
+        {
+          hint: 'someone committed to the run branch; reset it to the expected commit or start a new run',
+        },
+      );
+    }
+  }
+  return { repo, branch, promptPath: experiment.promptPath };
+}
