@@ -1,0 +1,70 @@
+/**
+ * The built-in grader's work (SPEC 7): one model call over the expectations, the transcript
+ * and the case's outputs; a strict JSON reply that keeps every expectation's text, retried
+ * when malformed; every PASS checked against the outputs before anything is written.
+ */
+import { buildGraderUserMessage, GradingFile } from '../protocol/grading.js';
+import type { CompletionRequest } from '../providers/types.js';
+import type { CompletionModel } from '../judge/builtin-judge.js';
+import { DEFAULT_REPLY_ATTEMPTS } from '../judge/builtin-judge.js';
+import { parseModelJson } from '../judge/parse-model-json.js';
+import { GRADER_SYSTEM_PROMPT } from './grader-prompt.js';
+import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
+
+export interface BuiltinGraderInput {
+  expectations: readonly string[];
+  transcript: string;
+  /** File names as the transcript names them (e.g. `outputs/output_00.txt`). */
+  outputs: readonly { file: string; text: string }[];
+  model: CompletionModel;
+  /** Tries when the reply is malformed or changes the expectations (default 3). */
+  maxAttempts?: number;
+  signal?: AbortSignal;
+}
+
+export type BuiltinGraderResult =
+  | { ok: true; grading: VerifiedGrading; simulated: boolean }
+  | { ok: false; message: string };
+
+export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<BuiltinGraderResult> {
+  const request: CompletionRequest = {
+    system: GRADER_SYSTEM_PROMPT,
+    messages: [
+      {
+        role: 'user',
+        content: buildGraderUserMessage({
+          expectations: [...input.expectations],
+          transcript: input.transcript,
+          outputs: [...input.outputs],
+        }),
+      },
+    ],
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  };
+  const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;
+  const texts = input.outputs.map((o) => o.text);
+  let problem = '';
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    let result: Awaited<ReturnType<CompletionModel['complete']>>;
+    try {
+      result = await input.model.complete(request);
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    const parsed = parseModelJson(result.text, GradingFile);
+    if (!parsed.ok) {
+      problem = parsed.problem;
+      continue;
+    }
+    const checked = verifyGrading(parsed.value, { expectations: input.expectations, outputs: texts });
+    if (checked.ok) return { ok: true, grading: checked.grading, simulated: result.simulated === true };
+    problem = checked.problems.join('; ');
+  }
+  return { ok: false, message: `no usable reply after ${attempts} tries: ${problem}` };
+}
+
+/** `GRADE pass_rate=0.6667 (2/3 passed)` */
+export function formatGradeLine(grading: VerifiedGrading): string {
+  const { summary } = grading;
+  return `GRADE pass_rate=${summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.total} passed)`;
+}

@@ -1,0 +1,52 @@
+/**
+ * What the grader sandbox holds (SPEC 7): the case's outputs under neutral names, the
+ * transcript and the expectations. Nothing else about the run or the prompt.
+ */
+import type { ModelEntry } from '../experiment/schema.js';
+import { OUTPUTS_DIR, outputFileName, type SandboxFile } from '../judge/judge-layout.js';
+import { buildTranscript } from './transcript.js';
+
+export const GRADING_FILE = 'grading.json';
+export const EXPECTATIONS_FILE = 'expectations.json';
+export const TRANSCRIPT_FILE = 'transcript.md';
+export const NO_TRANSCRIPT = '(no transcript was provided)';
+
+export interface GraderCaseOutput {
+  sample: number;
+  text: string;
+  stopReason?: string;
+}
+
+export interface GraderCase {
+  expectations: readonly string[];
+  vars: Readonly<Record<string, string>>;
+  /** The generator, e.g. `anthropic / claude-sonnet-4-5`. */
+  model: string;
+  /** Successful generations only. */
+  outputs: readonly GraderCaseOutput[];
+}
+
+export function planGraderFiles(input: GraderCase): SandboxFile[] {
+  const count = Math.max(0, ...input.outputs.map((o) => o.sample)) + 1;
+  const placed = input.outputs.map((output) => ({
+    ...output,
+    path: `${OUTPUTS_DIR}/${outputFileName(output.sample, count)}`,
+  }));
+  return [
+    ...placed.map((o) => ({ path: o.path, text: o.text })),
+    {
+      path: TRANSCRIPT_FILE,
+      text: buildTranscript({ vars: input.vars, model: input.model, outputs: placed }),
+    },
+    { path: EXPECTATIONS_FILE, text: `${JSON.stringify(input.expectations, null, 2)}\n` },
+  ];
+}
+
+/** The generator as the transcript names it: `anthropic / claude-sonnet-4-5`, `sim (simulated)`. */
+export function formatModelLabel(entry: ModelEntry): string {
+  if (entry.provider === 'sim')
+    return `sim${entry.model === undefined ? '' : ` / ${entry.model}`} (simulated)`;
+  // A command's argv may hold project paths; the transcript names no paths of the run.
+  if (entry.provider === 'command') return 'a local program (provider: command)';
+  return entry.model === undefined ? entry.provider : `${entry.provider} / ${entry.model}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Runs the grader for one case (SPEC 7) under the judge's sandbox and proxy discipline: the
+ * built-in `autoresearch grade` or the user's `grader.command` writes `grading.json`; the
+ * runner checks the expectations are exactly the ones asked, recomputes the summary and
+ * verifies every PASS against the outputs. Anything invalid is retried, then reported as a
+ * `grader_error`.
+ */
+import { isProgramEntry, type JudgeEntry } from '../experiment/schema.js';
+import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../judge/plan-program.js';
+import { runProgramAttempts } from '../judge/run-attempts.js';
+import type { ProviderError } from '../providers/types.js';
+import { EXPECTATIONS_FILE, type GraderCase, GRADING_FILE, planGraderFiles } from './grader-layout.js';
+import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
+
+export interface RunGraderOptions extends GraderCase, SandboxRunOptions {
+  grader: JudgeEntry;
+}
+
+export type GraderRunResult =
+  | { ok: true; grading: VerifiedGrading; raw: unknown; attempts: number }
+  | { ok: false; kind: 'grader_error'; message: string; attempts: number; providerError?: ProviderError };
+
+export const DEFAULT_GRADER_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_GRADER_ATTEMPTS = 2;
+
+export async function runGrader(options: RunGraderOptions): Promise<GraderRunResult> {
+  const fail = (message: string): GraderRunResult => ({
+    ok: false,
+    kind: 'grader_error',
+    message,
+    attempts: 0,
+  });
+  if (options.outputs.length === 0) return fail('there are no outputs to grade');
+  if (options.expectations.length === 0) return fail('there are no expectations to grade');
+  if (!isProgramEntry(options.grader) && options.client === undefined) {
+    throw new Error('runGrader: a model grader needs the run’s grader client');
+  }
+  const program = planProgram(options.grader, {
+    builtinArgs: ['grade', '.', '--expectations', EXPECTATIONS_FILE],
+    timeoutMs: options.timeoutMs ?? DEFAULT_GRADER_TIMEOUT_MS,
+    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
+    ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
+  });
+  const input = { expectations: options.expectations, outputs: options.outputs.map((o) => o.text) };
+  const result = await runProgramAttempts({
+    who: 'grader',
+    attempts: options.attempts ?? DEFAULT_GRADER_ATTEMPTS,
+    run: toSandboxedRun(options, program, planGraderFiles(options), GRADING_FILE),
+    accept: (json) => {
+      const checked = verifyGrading(json, input);
+      return checked.ok
+        ? { ok: true, value: checked.grading }
+        : { ok: false, problem: checked.problems.join('; ') };
+    },
+  });
+  if (!result.ok) return { kind: 'grader_error', ...result };
+  return { ok: true, grading: result.value, raw: result.raw, attempts: result.attempts };
+}

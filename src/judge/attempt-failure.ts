@@ -1,0 +1,50 @@
+/** Why one judge or grader attempt produced nothing usable, in words for the run record. */
+import { clip } from '../providers/redact.js';
+import { ProviderError } from '../providers/types.js';
+import type { SandboxedOutcome } from './spawn-sandboxed.js';
+
+/** The process-level failure of an attempt, or undefined when it exited 0 in time. */
+export function describeProcessFailure(
+  outcome: SandboxedOutcome,
+  who: string,
+  timeoutMs: number,
+): string | undefined {
+  if (outcome.spawnError !== undefined)
+    return `the ${who} program could not be started (${outcome.spawnError})`;
+  if (outcome.aborted) return `the ${who} was interrupted`;
+  if (outcome.timedOut)
+    return `the ${who} did not finish within ${Math.round(timeoutMs / 1000)} s and was killed`;
+  if (outcome.exitCode !== 0) {
+    const how =
+      outcome.exitCode === null
+        ? `was killed by ${outcome.signal ?? 'a signal'}`
+        : `exited with code ${outcome.exitCode}`;
+    const tail = clip(
+      outcome.stderr
+        .split(/\r?\n/)
+        .filter((l) => l.trim() !== '')
+        .slice(-3)
+        .join(' | '),
+    );
+    return `the ${who} ${how}${tail === '' ? '' : `: ${tail}`}`;
+  }
+  return undefined;
+}
+
+/**
+ * A model failure that must not be retried by running the program again: credit and auth
+ * stop the run; an abort means the user is stopping it.
+ */
+export function findFinalProviderError(failures: readonly unknown[]): ProviderError | undefined {
+  return failures.find(
+    (f): f is ProviderError => f instanceof ProviderError && (f.stopsRun || f.kind === 'aborted'),
+  );
+}
+
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}

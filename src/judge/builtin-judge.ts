@@ -1,0 +1,124 @@
+/**
+ * The built-in judge's work (SPEC 6): one model call per output and sample, in parallel, each
+ * seeing only the rubric and that output (never its file name, so cache keys depend on
+ * content only); strict JSON replies, retried when malformed; samples averaged.
+ */
+import pLimit from 'p-limit';
+import { buildJudgeUserMessage, JudgeCallReply } from '../protocol/judge-call.js';
+import type { CompletionRequest, CompletionResult } from '../providers/types.js';
+import { JUDGE_SYSTEM_PROMPT } from './judge-prompt.js';
+import {
+  buildJudgeScoresFile,
+  type JudgeScoresFile,
+  meanOfSamples,
+  type ScoredOutput,
+} from './judge-scores.js';
+import { parseModelJson } from './parse-model-json.js';
+
+export interface CompletionModel {
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}
+
+export interface BuiltinJudgeInput {
+  outputs: readonly { file: string; text: string }[];
+  rubricText: string;
+  criteria: readonly string[];
+  model: CompletionModel;
+  samples?: number;
+  concurrency?: number;
+  /** Tries per call when the reply is malformed (default 3). */
+  maxAttempts?: number;
+  signal?: AbortSignal;
+}
+
+export type BuiltinJudgeResult =
+  | { ok: true; scores: JudgeScoresFile; simulated: boolean }
+  | { ok: false; message: string };
+
+export const DEFAULT_REPLY_ATTEMPTS = 3;
+
+export type ReplyCheck = { ok: true; reply: JudgeCallReply } | { ok: false; problem: string };
+
+/** A reply is usable when it parses and names exactly the rubric's keys. */
+export function checkJudgeReply(text: string, criteria: readonly string[]): ReplyCheck {
+  const parsed = parseModelJson(text, JudgeCallReply);
+  if (!parsed.ok) return parsed;
+  const keys = Object.keys(parsed.value.criteria_scores);
+  const missing = criteria.filter((key) => !keys.includes(key));
+  const extra = keys.filter((key) => !criteria.includes(key));
+  if (missing.length > 0 || extra.length > 0) {
+    const parts = [
+      missing.length > 0 ? `missing ${missing.join(', ')}` : '',
+      extra.length > 0 ? `unknown ${extra.join(', ')}` : '',
+    ].filter((p) => p !== '');
+    return { ok: false, problem: `the reply's criteria do not match the rubric (${parts.join('; ')})` };
+  }
+  return { ok: true, reply: parsed.value };
+}
+
+class MalformedReplyError extends Error {}
+
+async function scoreOnce(
+  input: BuiltinJudgeInput,
+  text: string,
+  sampleIndex: number,
+): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+  const request: CompletionRequest = {
+    system: JUDGE_SYSTEM_PROMPT,
+    messages: [
+      {
+        role: 'user',
+        content: buildJudgeUserMessage({
+          rubric: input.rubricText,
+          criteria: [...input.criteria],
+          output: text,
+        }),
+      },
+    ],
+    sampleIndex,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  };
+  const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;
+  let problem = '';
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    const result = await input.model.complete(request);
+    const checked = checkJudgeReply(result.text, input.criteria);
+    if (checked.ok) return { reply: checked.reply, simulated: result.simulated === true };
+    problem = checked.problem;
+  }
+  throw new MalformedReplyError(`no usable reply after ${attempts} tries: ${problem}`);
+}
+
+export async function runBuiltinJudge(input: BuiltinJudgeInput): Promise<BuiltinJudgeResult> {
+  const samples = input.samples ?? 1;
+  const limit = pLimit(input.concurrency ?? 8);
+  let simulated = false;
+  const jobs = input.outputs.map((output) =>
+    Promise.all(
+      Array.from({ length: samples }, (_, sampleIndex) =>
+        limit(async () => {
+          const scored = await scoreOnce(input, output.text, sampleIndex);
+          simulated ||= scored.simulated;
+          return scored.reply;
+        }),
+      ),
+    ).then((replies): ScoredOutput => {
+      const sets = replies.map((r) => r.criteria_scores);
+      return {
+        file: output.file,
+        criteria: meanOfSamples(sets, input.criteria),
+        ...(samples > 1 ? { samples: sets } : {}),
+        reasoning: replies[0]?.reasoning.trim() ?? '',
+      };
+    }),
+  );
+  const settled = await Promise.allSettled(jobs);
+  const failed = settled.findIndex((s) => s.status === 'rejected');
+  if (failed >= 0) {
+    const reason = (settled[failed] as PromiseRejectedResult).reason;
+    const file = input.outputs[failed]?.file ?? '?';
+    return { ok: false, message: `${file}: ${reason instanceof Error ? reason.message : String(reason)}` };
+  }
+  const scored = settled.map((s) => (s as PromiseFulfilledResult<ScoredOutput>).value);
+  return { ok: true, scores: buildJudgeScoresFile(scored, input.criteria), simulated };
+}

@@ -1,0 +1,60 @@
+/**
+ * What the judge sandbox holds (SPEC 6): one neutrally named file per (case, sample) in a
+ * seeded shuffled order, and the rubric. The file → (case, sample) map stays with the runner.
+ */
+import { z } from 'zod';
+import { shuffleSeeded } from './seeded-shuffle.js';
+
+export interface JudgeOutput {
+  caseId: string;
+  sample: number;
+  text: string;
+}
+
+export const JudgeMapEntry = z.object({
+  file: z.string(),
+  case_id: z.string(),
+  sample: z.number().int().min(0),
+});
+export type JudgeMapEntry = z.infer<typeof JudgeMapEntry>;
+
+/** `judge-map.json` in the run record; the judge never sees it. */
+export const JudgeMapFile = z.array(JudgeMapEntry);
+export type JudgeMapFile = z.infer<typeof JudgeMapFile>;
+
+export interface SandboxFile {
+  /** Relative to the sandbox root, with `/` separators. */
+  path: string;
+  text: string;
+}
+
+export interface JudgeLayout {
+  files: SandboxFile[];
+  /** Sorted by file name. */
+  map: JudgeMapFile;
+}
+
+export const RUBRIC_FILE = 'rubric.md';
+export const OUTPUTS_DIR = 'outputs';
+
+export function outputFileName(index: number, count: number): string {
+  const width = Math.max(2, String(Math.max(0, count - 1)).length);
+  return `output_${String(index).padStart(width, '0')}.txt`;
+}
+
+export function planJudgeLayout(
+  outputs: readonly JudgeOutput[],
+  rubricText: string,
+  seed: number,
+): JudgeLayout {
+  const shuffled = shuffleSeeded(outputs, seed);
+  const map: JudgeMapFile = [];
+  const files: SandboxFile[] = [];
+  shuffled.forEach((output, index) => {
+    const file = outputFileName(index, shuffled.length);
+    map.push({ file, case_id: output.caseId, sample: output.sample });
+    files.push({ path: `${OUTPUTS_DIR}/${file}`, text: output.text });
+  });
+  files.push({ path: RUBRIC_FILE, text: rubricText });
+  return { files, map };
+}

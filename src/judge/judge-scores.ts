@@ -1,0 +1,93 @@
+/**
+ * `judge-scores.json` (SPEC 6) and the arithmetic behind it. The runner never trusts a
+ * judge's sums: every average and the quality_score are recomputed here.
+ */
+import { z } from 'zod';
+
+export const JUDGE_SCORES_FILE = 'judge-scores.json';
+export const SCORE_MIN = 1;
+export const SCORE_MAX = 5;
+
+const CriterionScores = z.record(z.string(), z.number());
+
+export const JudgeScoresFile = z.object({
+  quality_score: z.number(),
+  per_output: z.array(
+    z.object({
+      file: z.string(),
+      criteria_scores: CriterionScores,
+      average: z.number(),
+      reasoning: z.string(),
+      samples: z.array(z.record(z.string(), z.number().int())).optional(),
+    }),
+  ),
+  criteria_averages: CriterionScores,
+});
+export type JudgeScoresFile = z.infer<typeof JudgeScoresFile>;
+
+export interface ScoredOutput {
+  file: string;
+  /** Per criterion, the mean over samples (an integer when there is one sample). */
+  criteria: Record<string, number>;
+  /** The integer score sets, when the output was scored more than once. */
+  samples?: Record<string, number>[];
+  reasoning: string;
+}
+
+export interface ScoreSummary {
+  criteriaAverages: Record<string, number>;
+  /** (sum of criteria averages) / (criteria × 5), as in the seed. */
+  qualityScore: number;
+}
+
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+export function isValidScore(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= SCORE_MIN && value <= SCORE_MAX;
+}
+
+/** Mean per criterion over a set of integer score sets. */
+export function meanOfSamples(
+  samples: readonly Record<string, number>[],
+  keys: readonly string[],
+): Record<string, number> {
+  return Object.fromEntries(keys.map((key) => [key, mean(samples.map((s) => s[key] ?? 0))]));
+}
+
+export function averageOfCriteria(criteria: Record<string, number>, keys: readonly string[]): number {
+  return mean(keys.map((key) => criteria[key] ?? 0));
+}
+
+export function summariseScores(outputs: readonly ScoredOutput[], keys: readonly string[]): ScoreSummary {
+  const criteriaAverages = Object.fromEntries(
+    keys.map((key) => [key, mean(outputs.map((o) => o.criteria[key] ?? 0))]),
+  );
+  const total = keys.reduce((sum, key) => sum + (criteriaAverages[key] ?? 0), 0);
+  return { criteriaAverages, qualityScore: keys.length === 0 ? 0 : total / (keys.length * SCORE_MAX) };
+}
+
+/** The file the built-in judge writes, from scored outputs (samples kept only when k > 1). */
+export function buildJudgeScoresFile(
+  outputs: readonly ScoredOutput[],
+  keys: readonly string[],
+): JudgeScoresFile {
+  const summary = summariseScores(outputs, keys);
+  return {
+    quality_score: summary.qualityScore,
+    per_output: outputs.map((o) => ({
+      file: o.file,
+      criteria_scores: o.criteria,
+      average: averageOfCriteria(o.criteria, keys),
+      reasoning: o.reasoning,
+      ...(o.samples !== undefined && o.samples.length > 1 ? { samples: o.samples } : {}),
+    })),
+    criteria_averages: summary.criteriaAverages,
+  };
+}
+
+/** `JUDGE quality_score=0.7200` */
+export function formatJudgeLine(qualityScore: number): string {
+  return `JUDGE quality_score=${qualityScore.toFixed(4)}`;
+}

@@ -1,0 +1,195 @@
+/**
+ * The loopback model proxy (SPEC 6). A judge or grader process gets this server's address
+ * and a one-time token instead of the user's key; every call it makes becomes a
+ * CompletionRequest for the run's ModelClient, which adds the real key and applies the run's
+ * cache, concurrency limit, retries and cost accounting.
+ *
+ * Sample index: the proxy numbers identical requests itself (the n-th identical request in
+ * this proxy's life gets sampleIndex n), so `samples: k` identical calls, and a retry after
+ * a malformed reply, land on distinct cache entries, while a later evaluation of the same
+ * text starts again at 0 and is served from the cache. Judges need no extra header for it.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ModelClient } from '../providers/types.js';
+import {
+  formatWireFailure,
+  formatWireReply,
+  parseWireRequest,
+  type WireApi,
+  type WireReply,
+  type WireRequest,
+  wireError,
+} from './proxy-wire.js';
+import type { ProxyAccess } from './sandbox-env.js';
+
+export interface ModelProxy extends ProxyAccess {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Every failed model call the proxy passed on, in order (the runner decides what stops a run). */
+  readonly failures: readonly unknown[];
+  /** Model calls answered successfully. */
+  readonly served: number;
+  close(): Promise<void>;
+}
+
+export interface ModelProxyOptions {
+  client: ModelClient;
+  /** The run's abort: in-flight calls are cancelled with it. */
+  signal?: AbortSignal;
+}
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const ROUTES: Record<string, WireApi> = {
+  '/v1/messages': 'anthropic',
+  '/v1/chat/completions': 'openai',
+};
+
+function presentedKey(req: IncomingMessage): string | undefined {
+  const xKey = req.headers['x-api-key'];
+  if (typeof xKey === 'string' && xKey !== '') return xKey;
+  const auth = req.headers['authorization'];
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length);
+  return undefined;
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, reply: WireReply): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function requestKey(request: WireRequest): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+}
+
+export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {
+  const { client } = options;
+  const token = `arp-${randomBytes(24).toString('hex')}`;
+  const seen = new Map<string, number>();
+  const failures: unknown[] = [];
+  let served = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const api: WireApi = ROUTES[path] ?? (path.includes('chat') ? 'openai' : 'anthropic');
+    if (!sameSecret(presentedKey(req), token)) {
+      req.resume();
+      send(
+        res,
+        wireError(
+          api,
+          401,
+          'authentication_error',
+          'invalid_request_error',
+          'invalid or missing token',
+          'invalid_api_key',
+        ),
+      );
+      return;
+    }
+    if (req.method !== 'POST' || ROUTES[path] === undefined) {
+      req.resume();
+      send(
+        res,
+        wireError(api, 404, 'not_found_error', 'invalid_request_error', `no route ${req.method} ${path}`),
+      );
+      return;
+    }
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      send(
+        res,
+        wireError(api, 413, 'request_too_large', 'invalid_request_error', 'the request body is too large'),
+      );
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      send(
+        res,
+        wireError(api, 400, 'invalid_request_error', 'invalid_request_error', 'the body is not JSON'),
+      );
+      return;
+    }
+    const parsed = parseWireRequest(api, body);
+    if (!parsed.ok) {
+      send(res, wireError(api, 400, 'invalid_request_error', 'invalid_request_error', parsed.message));
+      return;
+    }
+    const key = requestKey(parsed.request);
+    const sampleIndex = seen.get(key) ?? 0;
+    seen.set(key, sampleIndex + 1);
+    // A judge that gives up (or is killed) cancels its call.
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const signal =
+      options.signal === undefined ? gone.signal : AbortSignal.any([options.signal, gone.signal]);
+    try {
+      const result = await client.complete({ ...parsed.request, sampleIndex, signal });
+      served += 1;
+      send(res, formatWireReply(api, result, client.entry.model ?? client.entry.provider, `proxy${served}`));
+    } catch (error) {
+      // A call cancelled because the judge went away (timeout, kill) says nothing about the model.
+      if (!gone.signal.aborted) failures.push(error);
+      send(res, formatWireFailure(api, error));
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      failures.push(error);
+      send(res, formatWireFailure('anthropic', error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    anthropicBaseUrl: url,
+    openaiBaseUrl: `${url}/v1`,
+    token,
+    failures,
+    get served() {
+      return served;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Which program a judge or grader entry runs: a model entry starts our own CLI (the built-in
+ * judge or grader) with its settings on stdin, speaking HTTP to the proxy; a program entry
+ * runs the user's argv, relative paths anchored at the project root.
+ */
+import { existsSync } from 'node:fs';
+import { isProgramEntry, type JudgeEntry } from '../experiment/schema.js';
+import type { ModelClient } from '../providers/types.js';
+import type { SandboxFile } from './judge-layout.js';
+import { resolveCliEntry } from './cli-entry.js';
+import { proxiedSettings } from './model-settings.js';
+import { resolveProgramArgv } from './resolve-program-argv.js';
+import type { SandboxedProgramRun } from './run-sandboxed-program.js';
+import { isCliAgentCommand } from './sandbox-env.js';
+
+export interface PlannedProgram {
+  argv: string[];
+  /** The built-in program's model settings, for its stdin. */
+  input?: string;
+  cliAgent: boolean;
+  timeoutMs: number;
+}
+
+export interface PlanOptions {
+  /** The subcommand and its arguments, e.g. `['judge', 'outputs', '--rubric', 'rubric.md']`. */
+  builtinArgs: string[];
+  /** Per attempt; a program entry's `timeout_s` wins. */
+  timeoutMs: number;
+  cliEntry?: string;
+  commandCwd?: string;
+}
+
+export function planProgram(entry: JudgeEntry, options: PlanOptions): PlannedProgram {
+  if (isProgramEntry(entry)) {
+    return {
+      argv: resolveProgramArgv(entry.command, options.commandCwd ?? process.cwd(), existsSync),
+      cliAgent: isCliAgentCommand(entry.command),
+      timeoutMs: entry.timeout_s === undefined ? options.timeoutMs : entry.timeout_s * 1000,
+    };
+  }
+  const settings = proxiedSettings(entry, {
+    timeoutMs: options.timeoutMs,
+    ...(entry.samples === undefined ? {} : { samples: entry.samples }),
+  });
+  return {
+    argv: [process.execPath, options.cliEntry ?? resolveCliEntry(), ...options.builtinArgs],
+    input: JSON.stringify(settings),
+    cliAgent: false,
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+/** What the judge and grader runners take besides their own inputs. */
+export interface SandboxRunOptions {
+  /** The run's client for this role; required for a model entry, optional for a program (then no proxy). */
+  client?: ModelClient;
+  /** Per attempt; a program entry's `timeout_s` wins. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Path of the built CLI (dist/cli/main.js); default: found from the package root. */
+  cliEntry?: string;
+  /** Attempts in all (default 2). */
+  attempts?: number;
+  /** Where relative paths in a `command` resolve (the project root); default process.cwd(). */
+  commandCwd?: string;
+  /** The runner's environment (default process.env); only the allow-list reaches the program. */
+  env?: NodeJS.ProcessEnv;
+  tmpRoot?: string;
+}
+
+export function toSandboxedRun(
+  options: SandboxRunOptions,
+  program: PlannedProgram,
+  files: readonly SandboxFile[],
+  resultFile: string,
+): SandboxedProgramRun {
+  return {
+    files,
+    argv: program.argv,
+    ...(program.input === undefined ? {} : { input: program.input }),
+    ...(options.client === undefined ? {} : { client: options.client }),
+    cliAgent: program.cliAgent,
+    resultFile,
+    timeoutMs: program.timeoutMs,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
+  };
+}

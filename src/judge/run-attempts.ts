@@ -1,0 +1,67 @@
+/**
+ * The retry discipline shared by the judge and the grader: run the program in a fresh
+ * sandbox, accept its result file only when it exited 0 in time and the file passes the
+ * caller's check, otherwise try again, up to `attempts`. Credit, auth and abort failures
+ * behind it are final at once.
+ */
+import type { ProviderError } from '../providers/types.js';
+import { describeProcessFailure, findFinalProviderError, parseJsonText } from './attempt-failure.js';
+import {
+  runSandboxedProgram,
+  type SandboxedProgramOutcome,
+  type SandboxedProgramRun,
+} from './run-sandboxed-program.js';
+
+export type Acceptance<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export interface AttemptsOptions<T> {
+  run: SandboxedProgramRun;
+  attempts: number;
+  /** `judge` or `grader`, for messages. */
+  who: string;
+  accept(json: unknown): Acceptance<T>;
+}
+
+export type AttemptsResult<T> =
+  | { ok: true; value: T; raw: unknown; attempts: number }
+  | { ok: false; message: string; attempts: number; providerError?: ProviderError };
+
+function examine<T>(
+  outcome: SandboxedProgramOutcome,
+  options: AttemptsOptions<T>,
+): Acceptance<{ value: T; raw: unknown }> {
+  const { who, run } = options;
+  const failed = describeProcessFailure(outcome.process, who, run.timeoutMs);
+  if (failed !== undefined) return { ok: false, problem: failed };
+  if (outcome.resultText === undefined)
+    return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
+  const json = parseJsonText(outcome.resultText);
+  if (!json.ok) return { ok: false, problem: `${run.resultFile} is not valid JSON` };
+  const accepted = options.accept(json.value);
+  if (!accepted.ok) return { ok: false, problem: `${run.resultFile} is invalid: ${accepted.problem}` };
+  return { ok: true, value: { value: accepted.value, raw: json.value } };
+}
+
+export async function runProgramAttempts<T>(options: AttemptsOptions<T>): Promise<AttemptsResult<T>> {
+  const { run, attempts, who } = options;
+  let problem = `the ${who} was not run`;
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    if (run.signal?.aborted)
+      return { ok: false, message: `the ${who} was interrupted`, attempts: attempt - 1 };
+    const outcome = await runSandboxedProgram(run);
+    if (run.signal?.aborted) return { ok: false, message: `the ${who} was interrupted`, attempts: attempt };
+    const final = findFinalProviderError(outcome.proxyFailures);
+    if (final !== undefined) {
+      const message = `the ${who}'s model call failed: ${final.message}`;
+      return { ok: false, message, attempts: attempt, providerError: final };
+    }
+    const examined = examine(outcome, options);
+    if (examined.ok) return { ok: true, ...examined.value, attempts: attempt };
+    problem = examined.problem;
+  }
+  return {
+    ok: false,
+    message: `${problem} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`,
+    attempts,
+  };
+}

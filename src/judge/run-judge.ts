@@ -1,0 +1,108 @@
+/**
+ * Runs the judge for one evaluation (SPEC 6): the outputs that generated successfully go into
+ * a fresh sandbox under neutral, shuffled names with the rubric; the judge program — the
+ * built-in `autoresearch judge` or the user's `judge.command` — scores them; the runner
+ * validates the file it writes, recomputes every number and maps files back to cases.
+ * Anything invalid is retried, then reported as a `judge_error`: never a score.
+ */
+import { isProgramEntry, type JudgeEntry } from '../experiment/schema.js';
+import type { Rubric } from '../experiment/types.js';
+import type { ProviderError } from '../providers/types.js';
+import {
+  type JudgeMapEntry,
+  type JudgeMapFile,
+  type JudgeOutput,
+  OUTPUTS_DIR,
+  planJudgeLayout,
+  RUBRIC_FILE,
+} from './judge-layout.js';
+import { JUDGE_SCORES_FILE } from './judge-scores.js';
+import { planProgram, type SandboxRunOptions, toSandboxedRun } from './plan-program.js';
+import { runProgramAttempts } from './run-attempts.js';
+import { validateJudgeScores } from './validate-judge-scores.js';
+
+export interface RunJudgeOptions extends SandboxRunOptions {
+  /** Successful generations only: a failed one is never sent (SPEC 5). */
+  outputs: readonly JudgeOutput[];
+  rubric: Rubric;
+  judge: JudgeEntry;
+  /** Seeds the shuffle of file names. */
+  seed: number;
+}
+
+export interface JudgedOutput {
+  caseId: string;
+  sample: number;
+  /** The neutral file name the judge saw. */
+  file: string;
+  /** Per criterion, 1..5 (the mean over the judge's samples). */
+  criteria: Record<string, number>;
+  samples?: Record<string, number>[];
+  reasoning: string;
+}
+
+export type JudgeRunResult =
+  | {
+      ok: true;
+      perOutput: JudgedOutput[];
+      criteriaAverages: Record<string, number>;
+      qualityScore: number;
+      /** The judge's file as it wrote it (its own arithmetic included, unused). */
+      raw: unknown;
+      /** For `judge-map.json` in the run record. */
+      map: JudgeMapFile;
+      attempts: number;
+    }
+  | {
+      ok: false;
+      kind: 'judge_error';
+      message: string;
+      attempts: number;
+      /** A model failure behind it that stops the run (auth, credit) or an abort. */
+      providerError?: ProviderError;
+    };
+
+export const DEFAULT_JUDGE_TIMEOUT_MS = 20 * 60 * 1000;
+export const DEFAULT_JUDGE_ATTEMPTS = 2;
+
+export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult> {
+  const { outputs, rubric } = options;
+  if (outputs.length === 0) {
+    return { ok: false, kind: 'judge_error', message: 'there are no outputs to judge', attempts: 0 };
+  }
+  if (!isProgramEntry(options.judge) && options.client === undefined) {
+    throw new Error('runJudge: a model judge needs the run’s judge client');
+  }
+  const layout = planJudgeLayout(outputs, rubric.text, options.seed);
+  const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
+  const program = planProgram(options.judge, {
+    builtinArgs: ['judge', OUTPUTS_DIR, '--rubric', RUBRIC_FILE],
+    timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
+    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
+    ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
+  });
+  const result = await runProgramAttempts({
+    who: 'judge',
+    attempts: options.attempts ?? DEFAULT_JUDGE_ATTEMPTS,
+    run: toSandboxedRun(options, program, layout.files, JUDGE_SCORES_FILE),
+    accept: (json) => {
+      const checked = validateJudgeScores(json, expected);
+      return checked.ok ? { ok: true, value: checked } : { ok: false, problem: checked.problems.join('; ') };
+    },
+  });
+  if (!result.ok) return { kind: 'judge_error', ...result };
+  const origins = new Map(layout.map.map((m) => [m.file, m]));
+  const perOutput = result.value.outputs.map((scored): JudgedOutput => {
+    const origin = origins.get(scored.file) as JudgeMapEntry;
+    return { caseId: origin.case_id, sample: origin.sample, ...scored };
+  });
+  return {
+    ok: true,
+    perOutput,
+    criteriaAverages: result.value.criteriaAverages,
+    qualityScore: result.value.qualityScore,
+    raw: result.raw,
+    map: layout.map,
+    attempts: result.attempts,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The folder a judge or grader process runs in (SPEC 6): a fresh directory under the OS temp
+ * dir with a neutral name, holding only the files given, and a separate empty folder to
+ * serve as its HOME. Both are removed afterwards, whatever happened.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import type { SandboxFile } from './judge-layout.js';
+
+export interface Sandbox {
+  /** The process's cwd. */
+  dir: string;
+  /** The process's HOME: empty, outside `dir`. */
+  home: string;
+  remove(): Promise<void>;
+}
+
+function assertInside(path: string): void {
+  const normalised = normalize(path);
+  if (isAbsolute(normalised) || normalised === '..' || normalised.startsWith(`..${sep}`)) {
+    throw new Error(`sandbox file path must stay inside the sandbox: ${path}`);
+  }
+}
+
+export async function createSandbox(
+  files: readonly SandboxFile[],
+  options: { tmpRoot?: string } = {},
+): Promise<Sandbox> {
+  const root = options.tmpRoot ?? tmpdir();
+  const dir = await mkdtemp(join(root, 'ws-'));
+  let home: string | undefined;
+  const remove = async () => {
+    await rm(dir, { recursive: true, force: true });
+    if (home !== undefined) await rm(home, { recursive: true, force: true });
+  };
+  try {
+    home = await mkdtemp(join(root, 'h-'));
+    for (const file of files) {
+      assertInside(file.path);
+      const target = join(dir, file.path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, file.text, 'utf8');
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { dir, home, remove };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { formatGradeLine, runBuiltinGrader } from '../../../src/grader/builtin-grader.js';
+import { GRADER_SYSTEM_PROMPT } from '../../../src/grader/grader-prompt.js';
+import { parseGraderUserMessage } from '../../../src/protocol/grading.js';
+import type { CompletionRequest, CompletionResult } from '../../../src/providers/types.js';
+
+const outputs = [
+  { file: 'outputs/output_00.txt', text: 'Usage-based billing makes forecasting hard. Call Thursday?' },
+];
+const expectations = ['Names a pain of usage-based billing', 'Mentions GDPR'];
+
+function model(replies: string[]) {
+  const requests: CompletionRequest[] = [];
+  return {
+    requests,
+    async complete(request: CompletionRequest): Promise<CompletionResult> {
+      requests.push(request);
+      return {
+        text: replies[requests.length - 1] ?? '',
+        usage: { inputTokens: 1, outputTokens: 1 },
+        costUsd: 0,
+        latencyMs: 0,
+      };
+    },
+  };
+}
+
+const reply = (first: string) =>
+  JSON.stringify({
+    expectations: [
+      { text: first, passed: true, evidence: '"Usage-based billing makes forecasting hard."' },
+      { text: 'Mentions GDPR', passed: true, evidence: '"We are GDPR compliant."' },
+    ],
+  });
+
+describe('runBuiltinGrader', () => {
+  it('sends one fenced request and verifies the evidence before returning', async () => {
+    const fake = model([reply(expectations[0] as string)]);
+    const result = await runBuiltinGrader({ expectations, transcript: '# Transcript', outputs, model: fake });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.system).toBe(GRADER_SYSTEM_PROMPT);
+    expect(parseGraderUserMessage(fake.requests[0]?.messages[0]?.content ?? '')).toEqual({
+      expectations,
+      transcript: '# Transcript',
+      outputs,
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.grading.expectations.map((e) => e.passed)).toEqual([true, false]);
+    expect(result.grading.expectations[1]?.flag).toMatch(/does not occur/);
+    expect(formatGradeLine(result.grading)).toBe('GRADE pass_rate=0.5000 (1/2 passed)');
+  });
+
+  it('retries a reply that rewords an expectation, then gives up', async () => {
+    const fake = model(['not json', reply('Names a pain'), reply(expectations[0] as string)]);
+    expect((await runBuiltinGrader({ expectations, transcript: '', outputs, model: fake })).ok).toBe(true);
+    expect(fake.requests).toHaveLength(3);
+
+    const stubborn = model([reply('Names a pain'), reply('Names a pain'), reply('Names a pain')]);
+    const failed = await runBuiltinGrader({ expectations, transcript: '', outputs, model: stubborn });
+    expect(failed).toMatchObject({
+      ok: false,
+      message: /no usable reply after 3 tries: .*missing or was reworded/,
+    });
+  });
+});

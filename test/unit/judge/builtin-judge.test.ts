@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { checkJudgeReply, runBuiltinJudge } from '../../../src/judge/builtin-judge.js';
+import { JUDGE_SYSTEM_PROMPT } from '../../../src/judge/judge-prompt.js';
+import { parseJudgeUserMessage } from '../../../src/protocol/judge-call.js';
+import type { CompletionRequest, CompletionResult } from '../../../src/providers/types.js';
+
+const criteria = ['clarity', 'tone'];
+const rubricText = '## Criteria\n### Clarity\n### Tone';
+
+function fakeModel(reply: (request: CompletionRequest, call: number) => string) {
+  const requests: CompletionRequest[] = [];
+  return {
+    requests,
+    async complete(request: CompletionRequest): Promise<CompletionResult> {
+      requests.push(request);
+      return {
+        text: reply(request, requests.length),
+        usage: { inputTokens: 1, outputTokens: 1 },
+        costUsd: 0,
+        latencyMs: 0,
+      };
+    },
+  };
+}
+
+const valid = (clarity: number, tone: number) =>
+  JSON.stringify({ criteria_scores: { clarity, tone }, reasoning: 'Clear enough.' });
+
+describe('runBuiltinJudge', () => {
+  it('makes one call per output holding only the rubric and that output, never its file name', async () => {
+    const model = fakeModel(() => valid(4, 3));
+    const result = await runBuiltinJudge({
+      outputs: [
+        { file: 'output_00.txt', text: 'first text' },
+        { file: 'output_01.txt', text: 'second text' },
+      ],
+      rubricText,
+      criteria,
+      model,
+    });
+    expect(result.ok).toBe(true);
+    expect(model.requests).toHaveLength(2);
+    for (const request of model.requests) {
+      expect(request.system).toBe(JUDGE_SYSTEM_PROMPT);
+      const content = request.messages[0]?.content ?? '';
+      expect(content).not.toContain('output_0');
+      expect(parseJudgeUserMessage(content)?.criteria).toEqual(criteria);
+    }
+    expect(
+      model.requests.map((r) => parseJudgeUserMessage(r.messages[0]?.content ?? '')?.output).sort(),
+    ).toEqual(['first text', 'second text']);
+    if (result.ok) {
+      expect(result.scores.quality_score).toBeCloseTo(7 / 10);
+      expect(result.scores.per_output[0]).toMatchObject({
+        file: 'output_00.txt',
+        criteria_scores: { clarity: 4, tone: 3 },
+      });
+    }
+  });
+
+  it('averages k samples with sample indexes 0..k-1 and keeps the integer sets', async () => {
+    const model = fakeModel((request) => (request.sampleIndex === 0 ? valid(4, 2) : valid(5, 3)));
+    const result = await runBuiltinJudge({
+      outputs: [{ file: 'a.txt', text: 'x' }],
+      rubricText,
+      criteria,
+      model,
+      samples: 2,
+    });
+    expect(model.requests.map((r) => r.sampleIndex).sort()).toEqual([0, 1]);
+    expect(result.ok && result.scores.per_output[0]).toMatchObject({
+      criteria_scores: { clarity: 4.5, tone: 2.5 },
+      average: 3.5,
+      samples: [
+        { clarity: 4, tone: 2 },
+        { clarity: 5, tone: 3 },
+      ],
+    });
+  });
+
+  it('retries malformed replies and fails after the allowed tries', async () => {
+    const flaky = fakeModel((_, call) =>
+      call === 1 ? 'Sure! Here you go.' : `\`\`\`json\n${valid(2, 2)}\n\`\`\``,
+    );
+    const ok = await runBuiltinJudge({
+      outputs: [{ file: 'a.txt', text: 'x' }],
+      rubricText,
+      criteria,
+      model: flaky,
+    });
+    expect(ok.ok).toBe(true);
+    expect(flaky.requests).toHaveLength(2);
+
+    const broken = fakeModel(() =>
+      JSON.stringify({ criteria_scores: { clarity: 4, tone: 4, extra: 3 }, reasoning: 'x' }),
+    );
+    const failed = await runBuiltinJudge({
+      outputs: [{ file: 'a.txt', text: 'x' }],
+      rubricText,
+      criteria,
+      model: broken,
+      maxAttempts: 3,
+    });
+    expect(broken.requests).toHaveLength(3);
+    expect(failed).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/a\.txt: no usable reply after 3 tries.*unknown extra/),
+    });
+  });
+
+  it('fails when the model call itself fails', async () => {
+    const model = {
+      complete: async () => {
+        throw new Error('502 from upstream');
+      },
+    };
+    const result = await runBuiltinJudge({
+      outputs: [{ file: 'a.txt', text: 'x' }],
+      rubricText,
+      criteria,
+      model,
+    });
+    expect(result).toEqual({ ok: false, message: 'a.txt: 502 from upstream' });
+  });
+});
+
+describe('checkJudgeReply', () => {
+  it.each([
+    ['a score of 7', JSON.stringify({ criteria_scores: { clarity: 7, tone: 3 }, reasoning: 'x' })],
+    ['a missing key', JSON.stringify({ criteria_scores: { clarity: 3 }, reasoning: 'x' })],
+    ['no reasoning', JSON.stringify({ criteria_scores: { clarity: 3, tone: 3 }, reasoning: '' })],
+    ['prose', 'I would give it a 4.'],
+  ])('rejects %s', (_, text) => {
+    expect(checkJudgeReply(text, criteria).ok).toBe(false);
+  });
+});

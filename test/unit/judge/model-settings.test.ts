@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseModelFlag,
+  parseSettingsJson,
+  proxiedSettings,
+  settingsToEntry,
+} from '../../../src/judge/model-settings.js';
+
+describe('model settings', () => {
+  it('parses the stdin JSON strictly', () => {
+    expect(
+      parseSettingsJson(
+        '{"provider":"anthropic","model":"m","temperature":0,"samples":2,"params":{"top_p":1}}',
+      ),
+    ).toEqual({
+      ok: true,
+      settings: { provider: 'anthropic', model: 'm', temperature: 0, samples: 2, params: { top_p: 1 } },
+    });
+    expect(parseSettingsJson('{"provider":"nope"}')).toMatchObject({ ok: false, message: /provider/ });
+    expect(parseSettingsJson('{"provider":"sim","bogus":1}').ok).toBe(false);
+    expect(parseSettingsJson('not json')).toMatchObject({ ok: false, message: /not valid JSON/ });
+  });
+
+  it('parses --model provider:model', () => {
+    expect(parseModelFlag('anthropic:claude-sonnet-4-5')).toEqual({
+      ok: true,
+      settings: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    });
+    expect(parseModelFlag('sim')).toEqual({ ok: true, settings: { provider: 'sim' } });
+    expect(parseModelFlag('openai')).toMatchObject({ ok: false, message: /name the model/ });
+    expect(parseModelFlag('command:x')).toMatchObject({ ok: false });
+    expect(parseModelFlag('gemini:x')).toMatchObject({ ok: false, message: /must be one of/ });
+  });
+
+  it('drops judge-only keys when making a model entry', () => {
+    expect(settingsToEntry({ provider: 'sim', samples: 3, concurrency: 2, temperature: 0 })).toEqual({
+      provider: 'sim',
+      temperature: 0,
+    });
+  });
+
+  it('tells a proxied judge to speak the entry’s wire format without retrying on its own', () => {
+    expect(
+      proxiedSettings(
+        { provider: 'openai', model: 'gpt', temperature: 0, params: { top_p: 1 } },
+        { timeoutMs: 90_500, samples: 2 },
+      ),
+    ).toEqual({
+      provider: 'openai',
+      model: 'gpt',
+      temperature: 0,
+      samples: 2,
+      concurrency: 64,
+      max_retries: 0,
+      timeout_s: 91,
+    });
+    expect(proxiedSettings({ provider: 'claude-cli' }, { timeoutMs: 1000 })).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-cli',
+    });
+  });
+});
