@@ -109,14 +109,14 @@ describe('autoresearch init and validate', () => {
     expect(readFileSync(file, 'utf8')).toBe('My own prompt about {{topic}} for {{audience}}.\n');
   });
 
-  it('refuses a bad name and --from, writing nothing', async () => {
+  it('refuses a bad name and a missing promptfoo config, writing nothing', async () => {
     const before = readdirSync(join(project, 'experiments')).sort();
     const bad = await cli(['init', 'Bad_Name'], project);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a valid experiment name');
     const from = await cli(['init', 'imported', '--from', 'promptfooconfig.yaml'], project);
     expect(from.code).toBe(2);
-    expect(from.stderr).toContain('not implemented yet');
+    expect(from.stderr).toContain('promptfooconfig.yaml');
     expect(readdirSync(join(project, 'experiments')).sort()).toEqual(before);
   });
 });

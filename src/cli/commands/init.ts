@@ -1,12 +1,13 @@
 /**
  * `autoresearch init <name>`: scaffold experiments/<name>/ and rubrics/<name>.md in the
- * project root. Refuses to overwrite anything; `--from` (promptfoo import) is a later issue.
+ * project root, or import a promptfoo config (`--from`). Refuses to overwrite anything.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { AutoresearchError, EXIT } from '../../errors.js';
 import { EXPERIMENT_NAME, scaffoldExperiment } from '../../experiment/scaffold.js';
+import { runInitFromPromptfoo } from '../../import/promptfoo/init-from-promptfoo.js';
 import { findProjectRoot } from '../../project.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
 
@@ -26,8 +27,13 @@ export default async function initCommand(name: string, options: InitOptions = {
 
 export async function runInit(name: string, options: InitOptions, deps: InitDeps): Promise<number> {
   if (options.from !== undefined) {
-    throw new AutoresearchError('E_NOT_IMPLEMENTED', '`autoresearch init --from` is not implemented yet', {
-      hint: 'run `autoresearch init <name>` without --from for a scaffold',
+    return runInitFromPromptfoo({
+      name,
+      from: options.from,
+      ...(options.promptIndex === undefined ? {} : { promptIndex: options.promptIndex }),
+      cwd: deps.cwd,
+      env: process.env,
+      term: deps.term,
     });
   }
   if (!EXPERIMENT_NAME.test(name)) {
