@@ -35,7 +35,6 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
     samples: meta.samples,
     seconds: meta.seconds,
     cost: meta.cost,
-    failUnder: null,
   } as const;
   if (!outcome.ok) {
     return {
@@ -44,6 +43,7 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
       error: { kind: outcome.errorKind, message: outcome.message },
       splits: null,
       cases: [],
+      failUnder: null,
     };
   }
   const { evaluation, scores } = outcome;
@@ -62,6 +62,7 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
       all: describeSplit(evaluation, scores.all),
     },
     cases: describeCases({ evaluation, scores: scores.all.cases, gradings, seconds: meta.caseSeconds }),
+    failUnder: null,
   };
 }
 

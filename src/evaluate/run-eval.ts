@@ -82,18 +82,19 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
   const { runId, runDir, recorder } = opened;
   const models: Partial<Record<Role, JudgeEntry>> = {};
   for (const role of EVAL_ROLES) if (experiment.models[role]) models[role] = experiment.models[role];
-  const pool = (deps.createPool ?? createModelPool)({
-    models,
-    concurrency: experiment.config.concurrency,
-    cacheDir: runPaths(runDir).cache,
-    env: deps.env,
-    signal: deps.signal,
-    cwd: experiment.dir,
-  });
-  const timed = timeGenerations(pool, experiment.prompt, experiment.cases);
-  const startedAt = deps.now();
-  const elapsed = () => Math.max(0, (deps.now().getTime() - startedAt.getTime()) / 1000);
+  let pool: ModelPool | undefined;
   try {
+    pool = (deps.createPool ?? createModelPool)({
+      models,
+      concurrency: experiment.config.concurrency,
+      cacheDir: runPaths(runDir).cache,
+      env: deps.env,
+      signal: deps.signal,
+      cwd: experiment.dir,
+    });
+    const timed = timeGenerations(pool, experiment.prompt, experiment.cases);
+    const startedAt = deps.now();
+    const elapsed = () => Math.max(0, (deps.now().getTime() - startedAt.getTime()) / 1000);
     await recorder.emit({ type: 'iteration_started', iteration: ITERATION, strategy: 'focused' });
     let outcome: CandidateOutcome | undefined;
     let failure: unknown;
@@ -158,7 +159,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
     });
     return { status: 'done', runId, runDir, report };
   } finally {
-    await pool.close().catch(() => undefined);
+    await pool?.close().catch(() => undefined);
     await opened.lock.release().catch(() => undefined);
   }
 }
