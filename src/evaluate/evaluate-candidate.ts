@@ -92,7 +92,9 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
 
   let judge: Extract<JudgeRunResult, { ok: true }> | undefined;
   const { rubric, models } = experiment;
-  if (rubric && models.judge) {
+  const judged = generations.filter((g) => g.ok);
+  // With nothing generated there is nothing to judge: every output sits at the floor (SPEC 5).
+  if (rubric && models.judge && judged.length > 0) {
     deps.onPhase?.('judging');
     const result = await runJudge({
       outputs: generations
@@ -191,11 +193,11 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
       ...(g.error === undefined ? {} : { error: g.error }),
     })),
     checks,
-    ...(judge && rubric
+    ...(rubric && models.judge
       ? {
           judge: {
             criteria: rubric.criteria.map((c) => ({ key: c.key, weight: c.weight })),
-            scores: judge.perOutput.map((o) => ({
+            scores: (judge?.perOutput ?? []).map((o) => ({
               caseId: o.caseId,
               sample: o.sample,
               criteria: o.criteria,
@@ -230,6 +232,7 @@ async function checkAll(
 ): Promise<SampleChecks[]> {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
+  const env = scrubSecrets(deps.env ?? process.env, experiment.models);
   return Promise.all(
     generations.map((g) =>
       limit(async (): Promise<SampleChecks> => {
@@ -240,7 +243,7 @@ async function checkAll(
           vars: testCase.vars,
           checks: [...experiment.checks, ...testCase.checks],
           baseDir: experiment.dir,
-          env: scrubSecrets(deps.env ?? process.env, experiment.models),
+          env,
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
         return { caseId: g.caseId, sample: g.sample, outcomes };
