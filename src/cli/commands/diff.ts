@@ -77,6 +77,7 @@ async function readPrompt(dir: string, id: string, target: PromptTarget): Promis
     files.push(candidatePaths(dir, target.iteration, target.candidate).prompt);
     if (target.candidate !== 0) files.push(candidatePaths(dir, target.iteration, 0).prompt);
   }
+  for (const same of target.sameAs) files.push(candidatePaths(dir, same.iteration, same.candidate).prompt);
   for (const file of files) {
     try {
       return await readFile(file, 'utf8');
@@ -88,6 +89,6 @@ async function readPrompt(dir: string, id: string, target: PromptTarget): Promis
     hint:
       target.iteration === null
         ? 'no prompt has been scored yet in this run'
-        : 'that iteration ended before a prompt was written (an error or a duplicate); pick another with `autoresearch show`',
+        : 'that iteration ended before its prompt was written (an error before any proposal); pick another with `autoresearch show`',
   });
 }

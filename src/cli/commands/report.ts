@@ -1,5 +1,64 @@
-import { notImplemented } from '../../errors.js';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { AutoresearchError } from '../../errors.js';
+import { serveReport } from '../../report/serve-report.js';
+import { writeReport } from '../../report/write-report.js';
+import { resolveRunId } from '../../run/run-id.js';
+import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
+import { terminal } from '../../ui/terminal.js';
 
-export default async function reportCommand(): Promise<number> {
-  throw notImplemented('report', 'Morning review');
+interface ReportOptions {
+  serve?: boolean;
+  port?: string;
+}
+
+export default async function reportCommand(
+  runId: string,
+  options: ReportOptions,
+  command: Command,
+): Promise<number> {
+  const globals = command.optsWithGlobals<{ runsDir?: string }>();
+  const cwd = process.cwd();
+  const runsDir = resolveRunsDir({
+    flag: globals.runsDir,
+    env: process.env,
+    cwd,
+    root: await findProjectRoot(cwd),
+  });
+  const port = parsePort(options.port);
+  if (options.port !== undefined && !options.serve) {
+    throw new AutoresearchError('E_USAGE', '--port only applies with --serve', {
+      hint: `serve the report with \`autoresearch report ${runId} --serve --port ${options.port}\``,
+    });
+  }
+  const { id, dir } = await resolveRunId(runsDir, runId);
+  const term = terminal();
+  if (!options.serve) {
+    const file = await writeReport(dir);
+    term.out(`Wrote ${file}`);
+    term.out(term.colors.dim(`Open ${pathToFileURL(file).href} in a browser; it needs no network.`));
+    return 0;
+  }
+  const server = await serveReport(dir, { port });
+  term.out(`Serving the report of ${id} at ${server.url}`);
+  term.out(
+    term.colors.dim('127.0.0.1 only, read-only; it refreshes while the run goes on. Ctrl-C stops it.'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new AutoresearchError('E_USAGE', `--port must be a port number (0–65535), got "${text}"`, {
+      hint: 'leave --port out to use any free port',
+    });
+  }
+  return port;
 }

@@ -29,6 +29,10 @@ export default async function watchCommand(
       const timer = setInterval(tick, ms);
       return () => clearInterval(timer);
     },
+    after: (ms, fire) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
   };
   let interrupted = false;
   let leave: () => void = () => {};

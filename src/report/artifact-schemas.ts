@@ -1,0 +1,149 @@
+/**
+ * Tolerant readers for an iteration's artifacts. The strict shapes belong to their writers
+ * (checks, judge, grader, loop); review only needs to show what is there, so each reader
+ * accepts the current shape and the obvious variants, and returns null for anything else.
+ */
+import { z } from 'zod';
+import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
+import { JudgeScoresFile } from '../judge/judge-scores.js';
+import { GradedExpectation, GradingFile } from '../protocol/grading.js';
+
+export interface SampleChecks {
+  caseId: string;
+  sample: number;
+  outcomes: CheckOutcome[];
+}
+
+const FlatOutcome = CheckOutcome.extend({ caseId: z.string(), sample: z.number().int().min(0) });
+
+/** `checks.json`: `{results: [{caseId, sample, outcomes}]}`, or a flat list of outcomes with caseId/sample. */
+export function parseChecks(value: unknown): SampleChecks[] | null {
+  const nested = ChecksFile.safeParse(value);
+  if (nested.success) return nested.data.results;
+  const list = Array.isArray(value) ? value : (value as { results?: unknown } | null)?.results;
+  const flat = z.array(FlatOutcome).safeParse(list);
+  if (!flat.success) return null;
+  const groups = new Map<string, SampleChecks>();
+  for (const { caseId, sample, ...outcome } of flat.data) {
+    const key = `${caseId}\u0000${sample}`;
+    const group = groups.get(key) ?? { caseId, sample, outcomes: [] };
+    group.outcomes.push(outcome);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+export interface MapEntry {
+  caseId: string;
+  sample: number;
+}
+
+const MapTarget = z.object({
+  case_id: z.string().optional(),
+  caseId: z.string().optional(),
+  sample: z.number().int().min(0),
+});
+const MapList = z.array(MapTarget.extend({ file: z.string() }));
+const MapRecord = z.record(z.string(), MapTarget);
+
+function toEntry(target: z.infer<typeof MapTarget>): MapEntry | null {
+  const caseId = target.case_id ?? target.caseId;
+  return caseId === undefined ? null : { caseId, sample: target.sample };
+}
+
+/** `judge-map.json`: a list of `{file, case_id, sample}`, or an object keyed by file. */
+export function parseJudgeMap(value: unknown): Map<string, MapEntry> | null {
+  const list = MapList.safeParse(value);
+  const pairs: [string, z.infer<typeof MapTarget>][] | null = list.success
+    ? list.data.map((entry) => [entry.file, entry])
+    : null;
+  const record = pairs === null ? MapRecord.safeParse(value) : null;
+  const all = pairs ?? (record?.success ? Object.entries(record.data) : null);
+  if (all === null) return null;
+  const map = new Map<string, MapEntry>();
+  for (const [file, target] of all) {
+    const entry = toEntry(target);
+    if (entry === null) return null;
+    map.set(file, entry);
+  }
+  return map;
+}
+
+export type JudgeScores = z.infer<typeof JudgeScoresFile>;
+
+export function parseJudgeScores(value: unknown): JudgeScores | null {
+  const parsed = JudgeScoresFile.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+const ReviewedGrading = GradingFile.extend({
+  expectations: z.array(GradedExpectation.extend({ flag: z.string().optional() })),
+});
+export type ReviewedGrading = z.infer<typeof ReviewedGrading>;
+
+/** `grading/<case-id>.json` as the runner left it (verified, with flags on unverifiable PASSes). */
+export function parseGrading(value: unknown): ReviewedGrading | null {
+  const parsed = ReviewedGrading.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+const Margin = z.union([
+  z.number().transform((n) => ({ train: n, holdout: n as number | null })),
+  z.object({ train: z.number(), holdout: z.number().nullable().optional() }).transform((m) => ({
+    train: m.train,
+    holdout: m.holdout ?? null,
+  })),
+]);
+
+const Decision = z.looseObject({
+  status: z.string().optional(),
+  reason: z.string().optional(),
+  margin: Margin.optional().catch(undefined),
+  errorKind: z.string().optional(),
+  kind: z.string().optional(),
+  message: z.string().optional(),
+});
+
+export interface DecisionNote {
+  reason: string | null;
+  margin: { train: number; holdout: number | null } | null;
+  errorKind: string | null;
+  message: string | null;
+}
+
+/** `decision.json`: only the parts a person reads (why, against which margin, what failed). */
+export function parseDecision(value: unknown): DecisionNote | null {
+  const parsed = Decision.safeParse(value);
+  if (!parsed.success) return null;
+  const d = parsed.data;
+  return {
+    reason: d.reason ?? null,
+    margin: d.margin ?? null,
+    errorKind: d.errorKind ?? d.kind ?? null,
+    message: d.message ?? null,
+  };
+}
+
+const MutationProposal = z.looseObject({
+  candidate: z.number().int().min(0),
+  hypothesis: z.string().optional(),
+  duplicate: z.boolean().optional(),
+});
+
+export interface ProposalNote {
+  candidate: number;
+  hypothesis: string | null;
+  duplicate: boolean;
+}
+
+/** `mutation.json`: `{proposals: [...]}` or the list itself. */
+export function parseMutation(value: unknown): ProposalNote[] | null {
+  const list = Array.isArray(value) ? value : (value as { proposals?: unknown } | null)?.proposals;
+  const parsed = z.array(MutationProposal).safeParse(list);
+  if (!parsed.success) return null;
+  return parsed.data.map((p) => ({
+    candidate: p.candidate,
+    hypothesis: p.hypothesis ?? null,
+    duplicate: p.duplicate ?? false,
+  }));
+}

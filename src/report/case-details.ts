@@ -1,0 +1,125 @@
+/**
+ * One candidate's evidence, case by case: each output with its check results, the judge's
+ * scores and reasoning (mapped back from the neutral file names through judge-map.json) and
+ * the grader's verdicts with their evidence and flags.
+ */
+import {
+  parseChecks,
+  parseGrading,
+  parseJudgeMap,
+  parseJudgeScores,
+  type ReviewedGrading,
+} from './artifact-schemas.js';
+import type { CandidateFolder } from './run-folder.js';
+
+export interface CheckView {
+  name: string;
+  type: string;
+  pass: boolean;
+  score: number;
+  reason: string;
+  gate: boolean;
+  error: boolean;
+}
+
+export interface JudgeView {
+  criteria: Record<string, number>;
+  average: number;
+  reasoning: string;
+}
+
+export interface SampleView {
+  sample: number;
+  output: string | null;
+  truncated: boolean;
+  checks: CheckView[];
+  judge: JudgeView | null;
+}
+
+export interface GradingView {
+  expectations: { text: string; passed: boolean; evidence: string; flag: string | null }[];
+  claims: { claim: string; type: string; verified: boolean; evidence: string }[];
+  passed: number;
+  total: number;
+}
+
+export interface CaseView {
+  caseId: string;
+  samples: SampleView[];
+  grading: GradingView | null;
+}
+
+export function buildCaseViews(folder: CandidateFolder): CaseView[] {
+  const cases = new Map<string, CaseView>();
+  const caseOf = (caseId: string): CaseView => {
+    let view = cases.get(caseId);
+    if (!view) {
+      view = { caseId, samples: [], grading: null };
+      cases.set(caseId, view);
+    }
+    return view;
+  };
+  const sampleOf = (caseId: string, sample: number): SampleView => {
+    const view = caseOf(caseId);
+    let found = view.samples.find((s) => s.sample === sample);
+    if (!found) {
+      found = { sample, output: null, truncated: false, checks: [], judge: null };
+      view.samples.push(found);
+    }
+    return found;
+  };
+
+  for (const output of folder.outputs) {
+    const view = sampleOf(output.caseId, output.sample);
+    view.output = output.text;
+    view.truncated = output.truncated;
+  }
+  for (const group of parseChecks(folder.checks) ?? []) {
+    sampleOf(group.caseId, group.sample).checks = group.outcomes.map((o) => ({
+      name: o.name,
+      type: o.type,
+      pass: o.pass,
+      score: o.score,
+      reason: o.reason,
+      gate: o.gate,
+      error: o.error ?? false,
+    }));
+  }
+  const map = parseJudgeMap(folder.judgeMap);
+  const scores = parseJudgeScores(folder.judgeScores);
+  if (map && scores) {
+    for (const scored of scores.per_output) {
+      const target = map.get(scored.file);
+      if (!target) continue;
+      sampleOf(target.caseId, target.sample).judge = {
+        criteria: scored.criteria_scores,
+        average: scored.average,
+        reasoning: scored.reasoning,
+      };
+    }
+  }
+  for (const entry of folder.grading) {
+    const grading = parseGrading(entry.value);
+    if (!grading) continue;
+    caseOf(entry.caseId).grading = toGradingView(grading);
+  }
+
+  const list = [...cases.values()].sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
+  for (const view of list) view.samples.sort((a, b) => a.sample - b.sample);
+  return list;
+}
+
+function toGradingView(grading: ReviewedGrading): GradingView {
+  const expectations = grading.expectations.map((e) => ({
+    text: e.text,
+    passed: e.passed,
+    evidence: e.evidence,
+    flag: e.flag ?? null,
+  }));
+  return {
+    expectations,
+    claims: grading.claims,
+    passed: expectations.filter((e) => e.passed).length,
+    total: expectations.length,
+  };
+}

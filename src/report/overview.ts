@@ -1,0 +1,115 @@
+/**
+ * The head of every review (show, report): what ran, how it ended, baseline → best, the
+ * noise margin, spend and whether any role was simulated. Pure: the run state plus what the
+ * lock says in, one plain object out (also the `show --json` header).
+ */
+import {
+  ITERATION_STATUSES,
+  type IterationStatus,
+  type Phase,
+  type SpendRole,
+  type StopReason,
+} from '../run/events.js';
+import type { RunState } from '../run/run-state.js';
+import { runStatus, type RunStatus } from '../run/run-summary.js';
+
+export interface SplitPair {
+  train: number | null;
+  holdout: number | null;
+}
+
+export interface ScoredPrompt extends SplitPair {
+  iteration: number;
+}
+
+export interface RunOverview {
+  id: string;
+  experiment: string | null;
+  kind: 'run' | 'eval' | null;
+  status: RunStatus;
+  stopReason: StopReason | null;
+  stopMessage: string | null;
+  startedAt: string | null;
+  /** When the run stopped, else its last journaled event. */
+  endedAt: string | null;
+  activeSeconds: number;
+  branch: string | null;
+  /** Roles served by the simulated provider; non-empty means every figure is simulated. */
+  simulated: SpendRole[];
+  baseline: ScoredPrompt | null;
+  /** The incumbent as the run's decisions saw it. */
+  best: ScoredPrompt | null;
+  /** The fresh re-evaluation of baseline and best at the end, when the run got that far. */
+  final: { baseline: SplitPair; best: ScoredPrompt } | null;
+  noiseMargin: { train: number; holdout: number | null } | null;
+  /** Finished iterations after the baseline. */
+  iterations: number;
+  counts: Record<IterationStatus, number>;
+  costUsd: number;
+  calls: number;
+  costByRole: Record<SpendRole, { usd: number; calls: number }>;
+  /** The iteration in progress, if any. */
+  current: {
+    iteration: number;
+    phase: Phase | null;
+    candidate: number | null;
+    progress: { done: number; total: number } | null;
+  } | null;
+}
+
+export function buildOverview(
+  state: RunState,
+  run: { id: string; liveLock: boolean; experiment?: string | null },
+): RunOverview {
+  const counts = Object.fromEntries(ITERATION_STATUSES.map((status) => [status, 0])) as Record<
+    IterationStatus,
+    number
+  >;
+  for (const record of state.iterations) counts[record.status] += 1;
+  const incumbent = state.incumbent;
+  return {
+    id: run.id,
+    experiment: state.start?.experiment ?? run.experiment ?? null,
+    kind: state.start?.kind ?? null,
+    status: runStatus(state, run.liveLock),
+    stopReason: state.stop?.reason ?? null,
+    stopMessage: state.stop?.message ?? null,
+    startedAt: state.start?.startedAt ?? null,
+    endedAt: state.stop?.at ?? state.lastEventAt,
+    activeSeconds: state.active.seconds,
+    branch: state.start?.git?.branch ?? null,
+    simulated: state.start?.simulated ?? [],
+    baseline: state.baseline && {
+      iteration: state.baseline.iteration,
+      train: state.baseline.train,
+      holdout: state.baseline.holdout,
+    },
+    best: incumbent && { iteration: incumbent.iteration, train: incumbent.train, holdout: incumbent.holdout },
+    final: state.finalEvaluation && {
+      baseline: { ...state.finalEvaluation.baseline },
+      best: { ...state.finalEvaluation.best },
+    },
+    noiseMargin: state.noise && { train: state.noise.train, holdout: state.noise.holdout },
+    iterations: state.completedIterations,
+    counts,
+    costUsd: state.spend.usd,
+    calls: state.spend.calls,
+    costByRole: state.spend.byRole,
+    current: state.open && {
+      iteration: state.open.iteration,
+      phase: state.open.phase,
+      candidate: state.open.candidate,
+      progress: state.open.progress,
+    },
+  };
+}
+
+/** The figures a headline should show: the fresh final evaluation when there is one. */
+export function headlineScores(overview: RunOverview): {
+  baseline: SplitPair | null;
+  best: ScoredPrompt | null;
+  fresh: boolean;
+} {
+  if (overview.final) return { baseline: overview.final.baseline, best: overview.final.best, fresh: true };
+  return { baseline: overview.baseline, best: overview.best, fresh: false };
+}

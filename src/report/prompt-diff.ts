@@ -1,0 +1,59 @@
+/**
+ * Line diffs of two prompts as data (hunks of context/add/remove lines), shared by
+ * `autoresearch diff` and the report so both show exactly the same change.
+ */
+import { structuredPatch } from 'diff';
+
+export type DiffOp = 'context' | 'add' | 'remove';
+
+export interface DiffLine {
+  op: DiffOp;
+  text: string;
+}
+
+export interface DiffHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: DiffLine[];
+}
+
+export const DEFAULT_CONTEXT = 3;
+
+export function diffPrompts(before: string, after: string, context = DEFAULT_CONTEXT): DiffHunk[] {
+  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, { context });
+  return patch.hunks.map((hunk) => ({
+    oldStart: hunk.oldStart,
+    oldLines: hunk.oldLines,
+    newStart: hunk.newStart,
+    newLines: hunk.newLines,
+    // "\ No newline at end of file" markers say nothing a reader of a prompt needs.
+    lines: hunk.lines.filter((line) => !line.startsWith('\\')).map(toDiffLine),
+  }));
+}
+
+function toDiffLine(line: string): DiffLine {
+  const mark = line[0];
+  const text = line.slice(1);
+  if (mark === '+') return { op: 'add', text };
+  if (mark === '-') return { op: 'remove', text };
+  return { op: 'context', text };
+}
+
+/** `@@ -1,4 +1,5 @@`, as in a unified diff. */
+export function formatHunkHeader(hunk: DiffHunk): string {
+  return `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
+}
+
+export function countChanges(hunks: readonly DiffHunk[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const hunk of hunks) {
+    for (const line of hunk.lines) {
+      if (line.op === 'add') added++;
+      else if (line.op === 'remove') removed++;
+    }
+  }
+  return { added, removed };
+}

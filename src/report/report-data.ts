@@ -1,0 +1,88 @@
+/**
+ * The report's JSON model: everything the page shows, inlined into report.html and drawn by
+ * its script. Derived from the run folder on every render, never read back, so it carries no
+ * schema; `format` names the version for anyone who scrapes it.
+ */
+import type { ErrorKind, IterationStatus, Strategy } from '../run/events.js';
+import type { Signals } from '../run/run-state.js';
+import type { CaseView } from './case-details.js';
+import type { ChartModel, Sparkline } from './chart-geometry.js';
+import type { EvalFeedback } from './eval-feedback.js';
+import type { RunOverview } from './overview.js';
+import type { DiffHunk } from './prompt-diff.js';
+import type { FlatCheck, Trend } from './trends.js';
+
+export const REPORT_FORMAT = 'autoresearch.report/v1';
+
+export interface ProposalView {
+  candidate: number;
+  hypothesis: string | null;
+  duplicate: boolean;
+  train: number | null;
+  holdout: number | null;
+  gateFailure: string | null;
+  decided: boolean;
+}
+
+export interface PromptDiffView {
+  /** The iteration whose prompt this one was compared with (its parent). */
+  parent: number;
+  identical: boolean;
+  added: number;
+  removed: number;
+  hunks: DiffHunk[];
+}
+
+export interface IterationView {
+  iteration: number;
+  status: IterationStatus;
+  strategy: Strategy | null;
+  candidate: number | null;
+  train: number | null;
+  holdout: number | null;
+  delta: number | null;
+  incumbentBefore: number | null;
+  best: number | null;
+  signals: Signals;
+  criteria: Record<string, number>;
+  gateFailure: string | null;
+  hypothesis: string | null;
+  commit: string | null;
+  costUsd: number;
+  seconds: number;
+  errorKind: ErrorKind | string | null;
+  message: string | null;
+  /** The decision in one sentence (decision.json), when recorded. */
+  reason: string | null;
+  /** The incumbent this iteration was compared with; null for a baseline. */
+  parent: number | null;
+  /** The earlier iteration whose prompt this one repeated, when it has no files of its own. */
+  duplicateOf: number | null;
+  proposals: ProposalView[];
+  prompt: string | null;
+  diff: PromptDiffView | null;
+  /** Which candidate's outputs `cases` shows. */
+  shownCandidate: number | null;
+  cases: CaseView[];
+}
+
+export interface TrendView extends Trend {
+  spark: Sparkline;
+}
+
+export interface ReportData {
+  format: typeof REPORT_FORMAT;
+  generatedAt: string;
+  toolVersion: string;
+  /** Changes whenever the journal does; the served page polls it to know when to reload. */
+  stamp: string;
+  overview: RunOverview;
+  chart: ChartModel;
+  iterations: IterationView[];
+  trends: { criteria: TrendView[]; checks: TrendView[] };
+  feedback: EvalFeedback;
+  flatChecks: FlatCheck[];
+  bestPrompt: { iteration: number | null; text: string } | null;
+  warnings: { iteration: number | null; message: string }[];
+  problems: string[];
+}

@@ -1,0 +1,80 @@
+/**
+ * `runs/<id>/report.html`, written atomically: read the folder, build the model, render,
+ * replace the file. The loop refreshes it through `createReportRefresher`, which writes at
+ * most once per interval while the run goes on (never per model call) and always at the end.
+ */
+import { runPaths } from '../run/paths.js';
+import { writeTextAtomic } from '../run/records.js';
+import { VERSION } from '../version.js';
+import { buildReportData } from './build-report-data.js';
+import { readRunFolder } from './read-run-folder.js';
+import { renderReportHtml } from './render-html.js';
+
+export interface WriteReportOptions {
+  now?: () => Date;
+}
+
+/** Writes the report and returns its path. */
+export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<string> {
+  return (await renderAndWriteReport(runDir, options)).file;
+}
+
+/** Writes the report and returns what it wrote, for the server to send as is. */
+export async function renderAndWriteReport(
+  runDir: string,
+  options: WriteReportOptions = {},
+): Promise<{ file: string; html: string; stamp: string }> {
+  const folder = await readRunFolder(runDir);
+  const data = buildReportData(folder, { now: (options.now ?? (() => new Date()))(), toolVersion: VERSION });
+  const file = runPaths(runDir).report;
+  const html = renderReportHtml(data);
+  await writeTextAtomic(file, html);
+  return { file, html, stamp: data.stamp };
+}
+
+export interface ReportRefresher {
+  /** Writes the report unless one was written less than `minIntervalMs` ago; true when it wrote. */
+  maybeRefresh(): Promise<boolean>;
+  /** Writes the report now (at the end of a run), after any write in flight. */
+  refreshNow(): Promise<void>;
+}
+
+export interface RefresherOptions {
+  minIntervalMs?: number;
+  now?: () => number;
+  /** The writer; defaults to `writeReport`. */
+  write?: (runDir: string) => Promise<unknown>;
+}
+
+export function createReportRefresher(runDir: string, options: RefresherOptions = {}): ReportRefresher {
+  const minIntervalMs = options.minIntervalMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const write = options.write ?? ((dir: string) => writeReport(dir));
+  let lastStart: number | null = null;
+  let inFlight: Promise<void> | null = null;
+
+  const run = (): Promise<void> => {
+    lastStart = now();
+    const current = Promise.resolve()
+      .then(() => write(runDir))
+      .then(() => undefined)
+      .finally(() => {
+        if (inFlight === current) inFlight = null;
+      });
+    inFlight = current;
+    return current;
+  };
+
+  return {
+    async maybeRefresh() {
+      if (inFlight) return false;
+      if (lastStart !== null && now() - lastStart < minIntervalMs) return false;
+      await run();
+      return true;
+    },
+    async refreshNow() {
+      if (inFlight) await inFlight.catch(() => {});
+      await run();
+    },
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * `autoresearch show` as text: a header (what ran, how it ended, baseline → best, noise
+ * margin, spend, branch, the simulated label) and one row per iteration, fitted to the
+ * terminal width — the hypothesis takes what is left, and the least useful columns go first
+ * when even that is not enough. `--json` gets a stable object instead.
+ */
+import { cutText, toOneLine } from '../loop/text.js';
+import type { IterationStatus } from '../run/events.js';
+import type { IterationRecord } from '../run/run-state.js';
+import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
+import { formatUsd } from './format-runs.js';
+import type { Colors } from './terminal.js';
+
+export interface ShowOptions {
+  width: number;
+  colors: Colors;
+}
+
+type Column =
+  | 'iter'
+  | 'status'
+  | 'train'
+  | 'holdout'
+  | 'delta'
+  | 'checks'
+  | 'judge'
+  | 'expect'
+  | 'cost'
+  | 'secs'
+  | 'commit'
+  | 'hypothesis';
+
+const HEADERS: Record<Column, string> = {
+  iter: 'ITER',
+  status: 'STATUS',
+  train: 'TRAIN',
+  holdout: 'HOLDOUT',
+  delta: 'DELTA',
+  checks: 'CHECKS',
+  judge: 'JUDGE',
+  expect: 'EXPECT',
+  cost: 'COST',
+  secs: 'SECS',
+  commit: 'COMMIT',
+  hypothesis: 'HYPOTHESIS',
+};
+const LEFT_ALIGNED: ReadonlySet<Column> = new Set(['status', 'commit', 'hypothesis']);
+/** Dropped in this order when the table is too wide even with a short hypothesis. */
+const DROP_ORDER: Column[] = ['commit', 'secs', 'expect', 'judge', 'checks', 'cost', 'holdout'];
+const MIN_HYPOTHESIS = 24;
+const GAP = 2;
+
+export const SHOW_FORMAT = 'autoresearch.show/v1';
+
+export function formatShowJson(overview: RunOverview, iterations: readonly IterationRecord[]): string {
+  const rows = iterations.map((r) => ({
+    iteration: r.iteration,
+    status: r.status,
+    strategy: r.strategy,
+    candidate: r.candidate,
+    train: r.train,
+    holdout: r.holdout,
+    delta: r.delta,
+    incumbentBefore: r.incumbentBefore,
+    best: r.best,
+    signals: r.signals,
+    gateFailure: r.gateFailure,
+    hypothesis: r.hypothesis,
+    commit: r.commit,
+    costUsd: r.costUsd,
+    seconds: r.seconds,
+    errorKind: r.errorKind,
+    message: r.message,
+    attempts: r.attempts,
+  }));
+  return JSON.stringify({ format: SHOW_FORMAT, run: overview, iterations: rows }, null, 2);
+}
+
+export function formatShow(
+  overview: RunOverview,
+  iterations: readonly IterationRecord[],
+  options: ShowOptions,
+): string {
+  const header = formatShowHeader(overview, options.colors);
+  const table =
+    iterations.length === 0
+      ? options.colors.dim('No iteration has finished yet.')
+      : formatIterationTable(iterations, options);
+  const current = overview.current ? `\n${options.colors.cyan(describeCurrent(overview))}` : '';
+  return `${header}\n\n${table}${current}`;
+}
+
+export function formatShowHeader(o: RunOverview, c: Colors): string {
+  const label = (text: string) => c.dim(text.padEnd(12));
+  const lines: string[] = [];
+  lines.push(
+    `${label('Run')}${c.bold(o.id)}${o.experiment ? ` (${o.kind ?? 'run'} of ${o.experiment})` : ''}`,
+  );
+  lines.push(`${label('Status')}${paintRunStatus(o, c)}`);
+  const head = headlineScores(o);
+  const source = head.fresh ? 'fresh final evaluation' : 'as decided during the run';
+  for (const split of ['train', 'holdout'] as const) {
+    const from = head.baseline?.[split] ?? null;
+    const to = head.best?.[split] ?? null;
+    const name = split === 'train' ? 'Train' : 'Holdout';
+    if (from === null && to === null) {
+      lines.push(`${label(name)}${c.dim(split === 'holdout' ? 'no holdout cases' : 'no score yet')}`);
+      continue;
+    }
+    const delta = from !== null && to !== null ? ` (${paintDelta(to - from, c)})` : '';
+    const where = head.best ? ` at iteration ${head.best.iteration}` : '';
+    lines.push(`${label(name)}${score(from)} → ${score(to)}${delta}${where}, ${c.dim(source)}`);
+  }
+  if (head.fresh && o.baseline && o.best) {
+    const pair = (split: keyof SplitPair) =>
+      `${score(o.baseline?.[split] ?? null)} → ${score(o.best?.[split] ?? null)}`;
+    lines.push(`${label('During run')}train ${pair('train')}, holdout ${pair('holdout')}`);
+  }
+  if (o.noiseMargin) {
+    const holdout = o.noiseMargin.holdout === null ? '' : `, ±${o.noiseMargin.holdout.toFixed(3)} holdout`;
+    lines.push(`${label('Noise')}±${o.noiseMargin.train.toFixed(3)} train${holdout}`);
+  }
+  lines.push(
+    `${label('Cost')}${formatUsd(o.costUsd)} over ${o.calls} calls, ${formatDuration(o.activeSeconds)} active`,
+  );
+  lines.push(`${label('Branch')}${o.branch ?? c.dim('none (commits are off: not a git repository)')}`);
+  const counts = (Object.entries(o.counts) as [IterationStatus, number][])
+    .filter(([status, n]) => n > 0 && status !== 'baseline')
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  lines.push(`${label('Iterations')}${o.iterations} finished${counts === '' ? '' : `: ${counts}`}`);
+  if (o.simulated.length > 0) {
+    lines.push(
+      `${label('Simulated')}${c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function paintRunStatus(o: RunOverview, c: Colors): string {
+  const stop = o.stopReason
+    ? `: ${o.stopReason.replaceAll('_', ' ')}${o.stopMessage ? ` (${o.stopMessage})` : ''}`
+    : '';
+  switch (o.status) {
+    case 'running':
+      return c.green(`running${stop}`);
+    case 'crashed':
+      return `${c.red('crashed')}${c.dim(': no stop was recorded and no process holds the run; resume it to continue')}`;
+    case 'stopped':
+      return c.yellow(`stopped${stop}`);
+    case 'finished':
+      return `finished${stop}`;
+  }
+}
+
+function describeCurrent(o: RunOverview): string {
+  const current = o.current;
+  if (!current) return '';
+  const phase = current.phase ? `, ${current.phase}` : '';
+  const progress = current.progress ? ` ${current.progress.done}/${current.progress.total}` : '';
+  const candidate =
+    current.candidate !== null && current.candidate > 0 ? ` (candidate ${current.candidate})` : '';
+  return `iteration ${current.iteration} in progress${phase}${progress}${candidate}`;
+}
+
+function formatIterationTable(
+  iterations: readonly IterationRecord[],
+  { width, colors: c }: ShowOptions,
+): string {
+  const rows = iterations.map(toCells);
+  let columns = (Object.keys(HEADERS) as Column[]).filter(
+    (column) => !['checks', 'judge', 'expect'].includes(column) || rows.some((row) => row[column] !== '-'),
+  );
+  const widths = {} as Record<Column, number>;
+  for (const column of columns)
+    widths[column] = Math.max(HEADERS[column].length, ...rows.map((row) => row[column].length));
+  const fixed = () =>
+    columns.filter((col) => col !== 'hypothesis').reduce((sum, col) => sum + widths[col] + GAP, 0);
+  for (const drop of DROP_ORDER) {
+    if (fixed() + MIN_HYPOTHESIS <= width) break;
+    columns = columns.filter((column) => column !== drop);
+  }
+  const room = width - fixed();
+  // Below a few characters a hypothesis says nothing: leave the column out.
+  if (room < 8) columns = columns.filter((column) => column !== 'hypothesis');
+  const line = (cells: Record<Column, string>, paint: (column: Column, text: string) => string) =>
+    columns
+      .map((column) => {
+        if (column === 'hypothesis') return paint(column, cutText(cells.hypothesis, room));
+        const text = LEFT_ALIGNED.has(column)
+          ? cells[column].padEnd(widths[column])
+          : cells[column].padStart(widths[column]);
+        return paint(column, text);
+      })
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  const header = line(HEADERS, (_column, text) => c.bold(text));
+  const body = rows.map((cells, index) => {
+    const record = iterations[index] as IterationRecord;
+    return line(cells, (column, text) => {
+      if (column === 'status') return paintStatus(record.status, c)(text);
+      if (column === 'delta' && record.delta !== null) return deltaColor(record.delta, c)(text);
+      return text;
+    });
+  });
+  return [header, ...body].join('\n');
+}
+
+function toCells(r: IterationRecord): Record<Column, string> {
+  const error = r.status === 'error' ? `${r.errorKind ?? 'error'}: ${r.message ?? r.hypothesis ?? ''}` : null;
+  return {
+    iter: String(r.iteration),
+    status: r.status,
+    train: score(r.train),
+    holdout: score(r.holdout),
+    delta: signed(r.delta),
+    checks: score(r.signals.checks),
+    judge: score(r.signals.judge),
+    expect: score(r.signals.expectations),
+    cost: formatUsd(r.costUsd),
+    secs: String(Math.round(r.seconds)),
+    commit: r.commit ? r.commit.slice(0, 7) : '',
+    hypothesis: toOneLine(error ?? r.hypothesis ?? (r.status === 'baseline' ? 'the starting prompt' : '')),
+  };
+}
+
+export function paintStatus(status: IterationStatus, c: Colors): (text: string) => string {
+  switch (status) {
+    case 'keep':
+      return c.green;
+    case 'gate_fail':
+    case 'error':
+      return c.red;
+    case 'holdout_fail':
+    case 'interrupted':
+      return c.yellow;
+    case 'baseline':
+      return c.cyan;
+    case 'discard':
+    case 'duplicate':
+      return c.dim;
+  }
+}
+
+function paintDelta(delta: number, c: Colors): string {
+  return deltaColor(delta, c)(signed(delta));
+}
+
+function deltaColor(delta: number, c: Colors): (text: string) => string {
+  const rounded = Number(delta.toFixed(3));
+  return rounded > 0 ? c.green : rounded < 0 ? c.red : (text: string) => text;
+}
+
+export function score(value: number | null): string {
+  return value === null ? '-' : value.toFixed(3);
+}
+
+export function signed(value: number | null): string {
+  if (value === null) return '-';
+  const rounded = Number(value.toFixed(3));
+  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(3)}`;
+}
+
+/** `48s`, `3m 05s`, `2h 07m`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

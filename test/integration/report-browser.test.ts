@@ -1,0 +1,190 @@
+/**
+ * The report in a real browser: Debian's Chromium at /usr/bin/chromium driven by
+ * playwright-core (never a downloaded browser), the page opened from file:// as a person
+ * would. Checks the chart, an iteration's detail, that hostile output stays text and runs
+ * nothing, that the page asks for nothing over the network, and saves a screenshot to
+ * test-artifacts/report.png.
+ */
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveReport } from '../../src/report/serve-report.js';
+import { writeReport } from '../../src/report/write-report.js';
+import { stampEvent } from '../../src/run/events.js';
+import { HOSTILE_IMG, HOSTILE_SCRIPT, writeFixtureRun } from '../helpers/fixture-run.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const screenshot = join(root, 'test-artifacts', 'report.png');
+let tempDir: string;
+let reportUrl: string;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}. Install Debian's package: ` +
+        '`apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium` (CI does this in .ci/run).',
+    );
+  }
+  tempDir = await mkdtemp(join(tmpdir(), 'ar-report-browser-'));
+  const run = await writeFixtureRun(join(tempDir, 'runs'));
+  reportUrl = pathToFileURL(await writeReport(run.dir)).href;
+  context = await chromium.launchPersistentContext(join(tempDir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+afterAll(async () => {
+  await context?.close();
+  if (tempDir) await rm(tempDir, { recursive: true, force: true });
+});
+
+interface Watched {
+  page: Page;
+  dialogs: string[];
+  problems: string[];
+  requests: string[];
+}
+
+async function open(): Promise<Watched> {
+  const page = await context.newPage();
+  const watched: Watched = { page, dialogs: [], problems: [], requests: [] };
+  page.on('dialog', (dialog) => {
+    watched.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => watched.problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') watched.problems.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (!request.url().startsWith('file://')) watched.requests.push(request.url());
+  });
+  await page.route(/^(?!file:)/, async (route) => {
+    watched.requests.push(route.request().url());
+    await route.abort();
+  });
+  await page.goto(reportUrl);
+  return watched;
+}
+
+describe('report.html in Chromium', () => {
+  it('draws the chart, opens an iteration with its diff and outputs, and shows hostile output as text', async () => {
+    const { page, dialogs, problems } = await open();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('cold-email');
+
+    const points = page.locator('svg.chart circle.pt');
+    expect(await points.count()).toBe(8);
+    expect(await points.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-iteration')))).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(await page.locator('svg.chart circle.pt.unscored').count()).toBe(2);
+    expect(await page.locator('tr.row').count()).toBe(8);
+
+    await page.locator('tr.row[data-iteration="5"]').click();
+    const detail = page.locator('#detail-5');
+    await detail.waitFor();
+    const diff = detail.locator('pre.diff');
+    expect(await diff.isVisible()).toBe(true);
+    expect(await diff.locator('span.add').allTextContents()).toEqual([
+      '+ End with one question proposing a 15-minute call next Tuesday.',
+    ]);
+    expect(await detail.locator('h3', { hasText: 'Prompt change against iteration 1' }).count()).toBe(1);
+    const outputs = detail.locator('pre.output');
+    expect(await outputs.count()).toBe(3);
+    expect(await outputs.first().isVisible()).toBe(true);
+    const hostile = (await outputs.first().textContent()) ?? '';
+    expect(hostile).toContain(HOSTILE_SCRIPT);
+    expect(hostile).toContain(HOSTILE_IMG);
+    expect(await detail.textContent()).toContain('</script><b>bold</b>');
+    expect(await detail.locator('ul.checks li').count()).toBe(12);
+    expect(await detail.locator('ul.verdicts li', { hasText: 'Ends with a question' }).count()).toBe(1);
+    expect(await detail.locator('blockquote', { hasText: 'Contains stray markup' }).count()).toBe(1);
+
+    // Nothing from the run became markup, and nothing ran.
+    expect(await page.locator('img, b, iframe, object, embed').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(2);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+
+    // A chart point opens its iteration too.
+    await points.nth(7).click();
+    await page.locator('#detail-7').waitFor();
+    expect(await page.locator('#detail-7 .verdicts li', { hasText: 'Flagged' }).count()).toBe(1);
+
+    const copy = page.locator('#best button.copy');
+    await copy.click();
+    await expect.poll(() => copy.textContent()).not.toBe('Copy');
+
+    await page.locator('tr.row[data-iteration="7"]').click();
+    await mkdir(join(root, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: screenshot, fullPage: true });
+    await page.close();
+  });
+
+  it('makes no network request, even with every iteration open', async () => {
+    const { page, requests, problems } = await open();
+    for (const row of await page.locator('tr.row').all()) await row.click();
+    expect(await page.locator('tr.detail').count()).toBe(8);
+    await page.waitForLoadState('networkidle');
+    expect(requests).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('served with --serve, reloads itself while the run goes on', async () => {
+    const live = await writeFixtureRun(join(tempDir, 'runs'), { scenario: 'sparse', running: true });
+    const server = await serveReport(live.dir);
+    const page = await context.newPage();
+    try {
+      await page.goto(server.url);
+      await page.locator('.badge.live').waitFor();
+      expect(await page.locator('tr.row').count()).toBe(3);
+      const finished = stampEvent(
+        {
+          type: 'iteration_finished',
+          iteration: 3,
+          status: 'discard',
+          candidate: 0,
+          train: 0.5,
+          holdout: 0.5,
+          incumbentBefore: 1,
+          delta: -0.5,
+          hypothesis: 'Longer, warmer opening',
+          promptSha256: 'b'.repeat(64),
+          costUsd: 0.02,
+          seconds: 30,
+        },
+        new Date('2026-11-28T09:17:00.000Z'),
+      );
+      await appendFile(join(live.dir, 'events.jsonl'), `${JSON.stringify(finished)}\n`);
+      await expect.poll(() => page.locator('tr.row').count(), { timeout: 15_000 }).toBe(4);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});

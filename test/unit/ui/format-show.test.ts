@@ -1,0 +1,155 @@
+import pc from 'picocolors';
+import { describe, expect, it } from 'vitest';
+import { buildOverview } from '../../../src/report/overview.js';
+import { reduceRun } from '../../../src/run/reducer.js';
+import { formatDuration, formatShow, formatShowJson } from '../../../src/ui/format-show.js';
+import { planFixtureRun } from '../../helpers/fixture-run.js';
+
+const plain = pc.createColors(false);
+const full = reduceRun(planFixtureRun().events);
+const fullOverview = buildOverview(full, { id: '20261129-2230-cold-email-k3f9', liveLock: false });
+const sparse = reduceRun(planFixtureRun({ scenario: 'sparse', running: true }).events);
+const sparseOverview = buildOverview(sparse, { id: '20261128-0915-cold-email-s1p2', liveLock: true });
+
+describe('formatShow', () => {
+  it('prints the header and the iteration table of a finished run', () => {
+    expect(formatShow(fullOverview, full.iterations, { width: 120, colors: plain })).toMatchInlineSnapshot(`
+      "Run         20261129-2230-cold-email-k3f9 (run of cold-email)
+      Status      finished: iterations (reached the iteration budget (7))
+      Train       0.429 → 0.922 (+0.493) at iteration 5, fresh final evaluation
+      Holdout     0.433 → 0.927 (+0.494) at iteration 5, fresh final evaluation
+      During run  train 0.433 → 0.933, holdout 0.433 → 0.933
+      Noise       ±0.033 train, ±0.005 holdout
+      Cost        $0.46 over 74 calls, 3m 53s active
+      Branch      autoresearch/cold-email/20261129-2230-cold-email-k3f9
+      Iterations  7 finished: 2 keep, 1 discard, 1 gate_fail, 1 holdout_fail, 1 duplicate, 1 error
+
+      ITER  STATUS        TRAIN  HOLDOUT   DELTA  CHECKS  JUDGE  EXPECT   COST  SECS  COMMIT   HYPOTHESIS
+         0  baseline      0.433    0.433       -   0.750  0.333   0.000  $0.09    48           the starting prompt
+         1  keep          0.600    0.700  +0.167   0.750  0.500   0.500  $0.05    27  4b1d3a9  Open with the recipient's own …
+         2  discard       0.433    0.533  -0.167   0.500  0.333   0.500  $0.05    34           Add social proof: three custom…
+         3  gate_fail     0.500    0.600  -0.100   0.500  0.500   0.500  $0.05    41           Drop the subject line so the e…
+         4  error             -        -       -       -      -       -  $0.05    48           judge_error: judge-scores.json…
+         5  keep          0.933    0.933  +0.333   1.000  0.833   1.000  $0.07    55  9e7c21d  Cut buzzwords and end with a c…
+         6  duplicate         -        -       -       -      -       -  $0.05    62           Add social proof: three custom…
+         7  holdout_fail  0.967    0.567  +0.033   1.000  0.917   1.000  $0.05    69           Mention the prospect's company…"
+    `);
+  });
+
+  it('labels simulated runs, drops absent signals and says what is in progress', () => {
+    expect(
+      formatShow(sparseOverview, sparse.iterations, { width: 100, colors: plain }),
+    ).toMatchInlineSnapshot(`
+      "Run         20261128-0915-cold-email-s1p2 (run of cold-email)
+      Status      running
+      Train       0.750 → 1.000 (+0.250) at iteration 1, as decided during the run
+      Holdout     0.750 → 1.000 (+0.250) at iteration 1, as decided during the run
+      Noise       ±0.005 train, ±0.005 holdout
+      Cost        $0.14 over 11 calls, 53s active
+      Branch      autoresearch/cold-email/20261128-0915-cold-email-s1p2
+      Iterations  2 finished: 1 keep, 1 error
+      Simulated   generator, mutator: these figures say nothing about real models
+
+      ITER  STATUS    TRAIN  HOLDOUT   DELTA  CHECKS   COST  SECS  COMMIT   HYPOTHESIS
+         0  baseline  0.750    0.750       -   0.750  $0.09    48           the starting prompt
+         1  keep      1.000    1.000  +0.250   1.000  $0.05    27  4b1d3a9  Lead with the pain point and …
+         2  error         -        -       -       -  $0.05    34           provider_error: HTTP 529 over…
+      iteration 3 in progress, generating 2/3"
+    `);
+  });
+
+  it('fits narrow terminals: the hypothesis shrinks, then the least useful columns go', () => {
+    for (const width of [100, 80, 60, 44]) {
+      const table =
+        formatShow(fullOverview, full.iterations, { width, colors: plain }).split('\n\n')[1] ?? '';
+      for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(width);
+    }
+    const narrow =
+      formatShow(fullOverview, full.iterations, { width: 60, colors: plain }).split('\n\n')[1] ?? '';
+    expect(narrow.split('\n')[0]).toMatch(/^ITER {2}STATUS {8}TRAIN {3}DELTA {2}HYPOTHESIS$/);
+  });
+
+  it('colours only when asked', () => {
+    const coloured = formatShow(fullOverview, full.iterations, { width: 120, colors: pc.createColors(true) });
+    expect(coloured).toContain('\u001b[32mkeep');
+    expect(formatShow(fullOverview, full.iterations, { width: 120, colors: plain })).not.toContain('\u001b[');
+  });
+
+  it('says so when nothing has finished', () => {
+    const empty = reduceRun([]);
+    expect(
+      formatShow(buildOverview(empty, { id: 'x', liveLock: false }), [], { width: 80, colors: plain }),
+    ).toContain('No iteration has finished yet.');
+  });
+});
+
+describe('formatShowJson', () => {
+  it('has a stable shape: format, run overview, iterations', () => {
+    const json = JSON.parse(formatShowJson(fullOverview, full.iterations));
+    expect(Object.keys(json)).toEqual(['format', 'run', 'iterations']);
+    expect(json.format).toBe('autoresearch.show/v1');
+    expect(Object.keys(json.run)).toEqual([
+      'id',
+      'experiment',
+      'kind',
+      'status',
+      'stopReason',
+      'stopMessage',
+      'startedAt',
+      'endedAt',
+      'activeSeconds',
+      'branch',
+      'simulated',
+      'baseline',
+      'best',
+      'final',
+      'noiseMargin',
+      'iterations',
+      'counts',
+      'costUsd',
+      'calls',
+      'costByRole',
+      'current',
+    ]);
+    expect(Object.keys(json.iterations[0])).toEqual([
+      'iteration',
+      'status',
+      'strategy',
+      'candidate',
+      'train',
+      'holdout',
+      'delta',
+      'incumbentBefore',
+      'best',
+      'signals',
+      'gateFailure',
+      'hypothesis',
+      'commit',
+      'costUsd',
+      'seconds',
+      'errorKind',
+      'message',
+      'attempts',
+    ]);
+    expect(json.iterations[5]).toMatchObject({
+      iteration: 5,
+      status: 'keep',
+      candidate: 1,
+      commit: expect.stringMatching(/^9e7c21d0ab/),
+    });
+  });
+});
+
+describe('formatDuration', () => {
+  it('reads at a glance', () => {
+    expect([0, 48, 60, 185, 3599, 3600, 7620].map(formatDuration)).toEqual([
+      '0s',
+      '48s',
+      '1m 00s',
+      '3m 05s',
+      '59m 59s',
+      '1h 00m',
+      '2h 07m',
+    ]);
+  });
+});

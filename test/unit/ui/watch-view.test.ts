@@ -1,0 +1,105 @@
+import pc from 'picocolors';
+import { describe, expect, it } from 'vitest';
+import { reduceRun } from '../../../src/run/reducer.js';
+import {
+  cutVisible,
+  describeEvents,
+  formatIterationLine,
+  renderWatchFrame,
+} from '../../../src/ui/watch-view.js';
+import { FIXTURE_RUN_ID, planFixtureRun } from '../../helpers/fixture-run.js';
+
+const plain = pc.createColors(false);
+const events = planFixtureRun().events;
+const midway = events.slice(
+  0,
+  events.findIndex((e) => e.type === 'iteration_started' && e.iteration === 6) + 3,
+);
+
+describe('renderWatchFrame', () => {
+  it('shows the phase, best so far, spend and the last iterations', () => {
+    const state = reduceRun(midway);
+    expect(
+      renderWatchFrame(FIXTURE_RUN_ID, state, new Date('2026-11-29T22:33:30.000Z'), {
+        width: 100,
+        colors: plain,
+      }),
+    ).toMatchInlineSnapshot(`
+        "autoresearch watch  20261129-2230-cold-email-k3f9  cold-email
+        now         iteration 6, mutating  for 37s
+        best        0.933 at iteration 5 (+0.500 over baseline 0.433), holdout 0.933
+        spend       $0.35 over 60 calls, 3m 30s active
+        iterations  5 finished: 2 keep, 1 discard, 1 gate_fail, 1 error
+
+           0  baseline      0.433  best 0.433       -   $0.09      48s  the starting prompt
+           1  keep          0.600  best 0.600  +0.167   $0.05      27s  Open with the recipient's own pain…
+           2  discard       0.433  best 0.600  -0.167   $0.05      34s  Add social proof: three customer n…
+           3  gate_fail     0.500  best 0.600  -0.100   $0.05      41s  Drop the subject line so the email…
+           4  error             -  best 0.600       -   $0.05      48s  judge_error: judge-scores.json was…
+           5  keep          0.933  best 0.933  +0.333   $0.07      55s  Cut buzzwords and end with a concr…
+
+        Ctrl-C leaves this view; the run keeps going."
+      `);
+  });
+
+  it('waits politely before the journal exists', () => {
+    expect(renderWatchFrame(FIXTURE_RUN_ID, null, new Date(), { width: 80, colors: plain })).toBe(
+      `autoresearch watch  ${FIXTURE_RUN_ID}\nwaiting for the run to write its journal…`,
+    );
+  });
+
+  it('never draws a line as wide as the terminal', () => {
+    const frame = renderWatchFrame(FIXTURE_RUN_ID, reduceRun(events), new Date(), {
+      width: 50,
+      colors: pc.createColors(true),
+    });
+    for (const line of frame.split('\n'))
+      expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThan(50);
+  });
+});
+
+describe('describeEvents', () => {
+  it('prints a line per phase change and per finished iteration, and a summary at the stop', () => {
+    const state = reduceRun(events);
+    const tail = events.slice(events.findIndex((e) => e.type === 'iteration_started' && e.iteration === 7));
+    const lines = describeEvents(tail, state, {
+      width: 100,
+      colors: plain,
+      history: false,
+      lastPhase: new Map(),
+    });
+    expect(lines).toMatchInlineSnapshot(`
+      [
+        "     iteration 7: mutating",
+        "     iteration 7: generating 0/3",
+        "     iteration 7: checking",
+        "     iteration 7: judging 0/3",
+        "     iteration 7: grading",
+        "     iteration 7: deciding",
+        "   7  holdout_fail  0.967  best 0.933  +0.033   $0.05   1m 09s  Mention the prospect's company in e…",
+        "     final check: baseline and best evaluated again with fresh samples",
+        "final check (fresh): train 0.429 → 0.922, holdout 0.433 → 0.927",
+        "run stopped (iterations): reached the iteration budget (7)",
+        "best 0.933 at iteration 5 (baseline 0.433); 7 iterations; $0.46 spent",
+      ]
+    `);
+  });
+});
+
+describe('formatIterationLine', () => {
+  it('shows an error by its kind and message', () => {
+    const error = reduceRun(events).iterations.find((r) => r.status === 'error')!;
+    expect(formatIterationLine(error, { width: 200, colors: plain })).toBe(
+      '   4  error             -  best 0.600       -   $0.05      48s  judge_error: judge-scores.json was invalid after 3 attempts: output_01.txt scored twice',
+    );
+  });
+});
+
+describe('cutVisible', () => {
+  it('cuts by visible characters and keeps colour codes intact', () => {
+    expect(cutVisible('abcdef', 4)).toBe('abc…');
+    expect(cutVisible('abcd', 4)).toBe('abcd');
+    expect(cutVisible('\u001b[32mabcdef\u001b[39m', 3)).toBe('\u001b[32mab…\u001b[0m');
+    expect(cutVisible('\u001b[32mab\u001b[39m', 2)).toBe('\u001b[32mab\u001b[39m');
+  });
+});
