@@ -8,6 +8,7 @@ import { evaluateCandidate } from '../evaluate/evaluate-candidate.js';
 import { writeCandidatePrompt, writeCandidateRecords } from '../evaluate/write-candidate.js';
 import type { CandidatePaths } from '../run/paths.js';
 import type { LoopDeps } from './loop-deps.js';
+import { spendSince } from './spend.js';
 
 /** Far past any sample index the run used, so the final draws are fresh. */
 export const FINAL_SAMPLE_BASE = 100_000;
@@ -35,6 +36,7 @@ export async function runFinalEvaluation(
 ): Promise<void> {
   const { recorder, experiment } = deps;
   const iteration = prompts.bestIteration;
+  const spendBefore = deps.pool.ledger.snapshot();
   await recorder.emit({ type: 'phase', iteration, phase: 'final' });
   deps.checkpoint?.('final');
   const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
@@ -66,7 +68,9 @@ export async function runFinalEvaluation(
     evaluate('baseline', prompts.baseline),
     same ? undefined : evaluate('best', prompts.best),
   ]);
-  await recorder.emit({
+  // Journaled like any iteration's spend, so the run's total and a resumed usd budget include it.
+  const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration, phase: 'final' });
+  await recorder.emit(...spend, {
     type: 'final_evaluation',
     baseline,
     best: { iteration, ...(best ?? baseline) },
