@@ -192,7 +192,11 @@ describe('built-in judge through the proxy', () => {
   });
 
   it('a judge killed at its timeout while a call hangs is a timeout, not a model failure', async () => {
-    const entry: ModelEntry = { provider: 'anthropic', model: 'claude-judge', base_url: server.anthropicBaseUrl };
+    const entry: ModelEntry = {
+      provider: 'anthropic',
+      model: 'claude-judge',
+      base_url: server.anthropicBaseUrl,
+    };
     server.configure({ faults: ['hang'] });
     const result = await runJudge({
       outputs: outputs.slice(0, 1),
@@ -205,7 +209,11 @@ describe('built-in judge through the proxy', () => {
       attempts: 1,
     });
     server.configure({ faults: [] });
-    expect(result).toMatchObject({ ok: false, kind: 'judge_error', message: expect.stringMatching(/did not finish within/) });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'judge_error',
+      message: expect.stringMatching(/did not finish within/),
+    });
     expect(!result.ok && result.providerError).toBeUndefined();
   });
 
