@@ -3,6 +3,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { handleFatal } from './handle-fatal.js';
 import { EXIT } from '../errors.js';
+import { flushProcessOutput } from '../ui/terminal.js';
 
 const program = buildProgram();
 program.configureOutput({ outputError: (text, write) => write(text) });
@@ -19,3 +20,8 @@ try {
     process.exitCode = handleFatal(error);
   }
 }
+// Every command awaits its own work, so it is done here. Without an explicit exit a process that
+// made HTTP calls lingers until fetch's idle timers run out (up to a second): a cost each judge
+// and grader subprocess would add to every evaluation (see BENCHMARKS.md, benchmark 2).
+await flushProcessOutput();
+process.exit();

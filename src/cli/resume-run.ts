@@ -14,18 +14,18 @@ import { branchHead, findRunCommits, openRepo } from '../git/index.js';
 import { parseBudgetOverride } from '../loop/budget.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
-import type { RunEvent } from '../run/events.js';
+import type { GitInfo, RunEvent, RunEventBody } from '../run/events.js';
+import { sha256Json } from '../run/digest.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { readJournal } from '../run/journal.js';
 import { acquireRunLock } from '../run/lock.js';
-import { compareManifest, type Manifest, readManifest } from '../run/manifest.js';
+import { compareManifest, type Manifest, readManifest, writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
-import { reduceRun } from '../run/reducer.js';
 import type { RunState } from '../run/run-state.js';
 import { resolveRunId } from '../run/run-id.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { terminal } from '../ui/terminal.js';
-import { refuseMissingKeys, runSession } from './run-session.js';
+import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
 import { planEstimateOf, runsDirFor } from './start-run.js';
 
 export interface ResumeFlags extends OverrideFlags {
@@ -73,14 +73,21 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
     // Re-read under the lock: the journal is only trusted once no one else can append to it.
     const events = (await readJournal(runDir)).events;
-    const state = reduceRun(events);
-    const git = await reattachGit(manifest, experiment, runId, state);
     const recorder = createRunRecorder(runDir, events, () => new Date());
+    // A crash between writing the manifest and journaling the start: nothing ran yet.
+    if (recorder.state().start === null) await recorder.emit(await startFromManifest(manifest, experiment));
+    const state = recorder.state();
+    const git = await reattachGit(manifest, experiment, runId, state);
     await recorder.emit({
       type: 'run_resumed',
       overrides: budgetOverridesOf(experiment, flags),
       rebaseline: Boolean(flags.rebaseline),
     });
+    // From here on the run is scored under the new setup: later resumes compare against it.
+    // Journaled first, so a crash in between leaves a rebaseline pending, never a silent mix.
+    if (flags.rebaseline && blocking.length > 0) {
+      await writeManifest(runDir, { ...manifest, ...fingerprintExperiment(experiment) });
+    }
     term.err(
       `${term.colors.bold(`resuming ${runId}`)} at iteration ${state.nextIteration}` +
         (state.open ? ` (iteration ${state.open.iteration} was interrupted and is redone)` : ''),
@@ -101,6 +108,27 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
   }
 }
 
+async function startFromManifest(manifest: Manifest, experiment: Experiment): Promise<RunEventBody> {
+  let git: GitInfo | null = null;
+  if (manifest.git) {
+    const repo = await openRepo(experiment.dir);
+    const head = repo ? await branchHead({ repo, branch: manifest.git.branch }) : null;
+    // Before the first iteration the branch holds at most the baseline commit.
+    const baselineCommit = head !== null && head !== manifest.git.base ? head : null;
+    git = { ...manifest.git, baselineCommit };
+  }
+  return {
+    type: 'run_started',
+    runId: manifest.runId,
+    kind: 'run',
+    experiment: manifest.experiment.name,
+    configDigest: sha256Json(manifest.config),
+    overrides: manifest.overrides,
+    git,
+    simulated: simulatedRoles(experiment),
+  };
+}
+
 /** The experiment as the run sees it now: the file, the run's own overrides, earlier extensions, then these flags. */
 async function loadForResume(
   manifest: Manifest,
@@ -113,7 +141,7 @@ async function loadForResume(
   const loaded = await loadExperiment(file, { cwd: manifest.projectRoot, env });
   const original = applyOverrides(loaded.experiment, toFlags(manifest.overrides)).experiment;
   const warnings = loaded.problems.filter(
-    (p) => !(manifest.overrides['provider'] === 'sim' && /API key/.test(p.message)),
+    (p) => !(manifest.overrides['provider'] === 'sim' && /API key|_API_KEY/.test(p.message)),
   );
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
   const budget = { ...original.config.budget };

@@ -4,8 +4,6 @@
  * a second exits at once), the stop flag file, the terminal renderer, the lock, and the
  * closing summary.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/schema.js';
 import { isProgramEntry } from '../experiment/schema.js';
@@ -16,12 +14,12 @@ import { createKillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { runLoop } from '../loop/run-loop.js';
 import type { RunRecorder } from '../loop/run-recorder.js';
+import { createReportRefresher } from '../report/write-report.js';
 import type { RunLock } from '../run/lock.js';
 import { runPaths } from '../run/paths.js';
+import { clearStopRequest, isStopRequested } from './stop-request.js';
 import { attachRunRenderer, renderRunSummary } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
-
-export const STOP_FILE = 'stop-requested';
 
 /** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
 const INTERRUPT_GRACE_MS = 4_500;
@@ -89,6 +87,11 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     cwd: experiment.dir,
   });
   recorder.onEvent(attachRunRenderer(term));
+  // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.
+  const report = createReportRefresher(runDir);
+  const refreshReport = () => {
+    report.maybeRefresh().catch(() => undefined);
+  };
   const checkpoint = createKillPoint(input.env['AUTORESEARCH_TEST_KILL_AT'], () =>
     process.kill(process.pid, 'SIGKILL'),
   );
@@ -102,10 +105,14 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       git: input.git,
       now: () => new Date(),
       signal: controller.signal,
-      stopRequested: () => existsSync(join(runDir, STOP_FILE)),
+      stopRequested: () => isStopRequested(runDir, input.lock.record.token),
       env: input.env,
       ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
       ...(checkpoint ? { checkpoint } : {}),
+      onRecordsChanged: refreshReport,
+    });
+    await report.refreshNow().catch((error: unknown) => {
+      term.err(term.colors.yellow(`warning: report.html could not be written: ${String(error)}`));
     });
     term.out('');
     term.out(
@@ -120,6 +127,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool.close().catch(() => undefined);
+    await clearStopRequest(runDir).catch(() => undefined);
     await input.lock.release().catch(() => undefined);
   }
 }

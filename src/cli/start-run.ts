@@ -13,6 +13,7 @@ import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
 import type { GitBinding } from '../loop/loop-deps.js';
+import { createKillPoint } from '../loop/kill-point.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
 import { sha256Json } from '../run/digest.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
@@ -86,6 +87,9 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       git: git ? { base: git.base, branch: git.binding.branch } : null,
     });
     const recorder = createRunRecorder(runDir, [], () => new Date());
+    createKillPoint(env['AUTORESEARCH_TEST_KILL_AT'], () => process.kill(process.pid, 'SIGKILL'))?.(
+      'started',
+    );
     await recorder.emit({
       type: 'run_started',
       runId,

@@ -40,6 +40,11 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {
+    await writeJsonAtomic(iterationPaths(deps.runDir, iteration).decision, {
+      status: 'error',
+      errorKind: failed.errorKind,
+      reason: failed.message,
+    });
     await recorder.emit(...spend, {
       type: 'iteration_finished',
       iteration,
@@ -66,6 +71,13 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
+  // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
+  await writeJsonAtomic(iterationPaths(deps.runDir, iteration).decision, {
+    status: 'baseline',
+    repeats: noise,
+    margin,
+    mean,
+  });
   await recorder.emit(
     {
       type: 'noise_margin',
@@ -94,14 +106,10 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       seconds,
     },
   );
-  await writeJsonAtomic(iterationPaths(deps.runDir, iteration).decision, {
-    status: 'baseline',
-    repeats: noise,
-    margin,
-    mean,
-  });
+  deps.checkpoint?.('finished');
   await writeBest(deps.runDir, prompt);
   await writeResultsTsv(deps.runDir, recorder.state());
+  deps.checkpoint?.('recorded');
   deps.onRecordsChanged?.();
   return { ok: true };
 }

@@ -40,7 +40,8 @@ export async function evaluateProposal(
       signal: deps.signal,
       env: deps.env,
       ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
-      onPhase: (phase) => {
+      onPhase: (phase, progress) => {
+        if (phase === 'generating' && progress && progress.done > 0) deps.checkpoint?.('generated');
         // Journal phase changes only — never one event per model call.
         if (phase === lastPhase) return;
         lastPhase = phase;

@@ -4,7 +4,7 @@
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeJsonAtomic } from '../run/records.js';
+import { writeJsonAtomic, writeResultsTsv } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback } from './build-feedback.js';
@@ -44,6 +44,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   await recorder.emit({ type: 'iteration_started', iteration, strategy });
   deps.checkpoint?.('iteration_started');
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
+  deps.checkpoint?.('mutating');
 
   const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
   const feedback = buildMutatorFeedback({
@@ -115,20 +116,23 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
       costUsd,
       seconds,
     });
+    deps.checkpoint?.('finished');
+    await writeResultsTsv(deps.runDir, recorder.state());
+    deps.checkpoint?.('recorded');
   };
 
   if (proposals.length === 0) {
     const allDuplicates = attempts.every((a) => !a.ok && a.reason === 'duplicate');
     const messages = attempts.flatMap((a) => (a.ok ? [] : [a.message])).join('; ');
+    await writeJsonAtomic(paths.decision, {
+      status: allDuplicates ? 'duplicate' : 'error',
+      reason: messages,
+    });
     if (allDuplicates) await finish('duplicate', { message: messages });
     else {
       const provider = attempts.some((a) => !a.ok && a.reason === 'provider');
       await finish('error', { errorKind: provider ? 'provider_error' : 'mutator_error', message: messages });
     }
-    await writeJsonAtomic(paths.decision, {
-      status: allDuplicates ? 'duplicate' : 'error',
-      reason: messages,
-    });
     return incumbent;
   }
 
@@ -152,12 +156,12 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   if (!best) {
     const failure = outcomes.find((o) => !o.outcome.ok)?.outcome as Extract<CandidateOutcome, { ok: false }>;
     const kind: ErrorKind = failure.errorKind;
+    await writeJsonAtomic(paths.decision, { status: 'error', errorKind: kind, reason: failure.message });
     await finish('error', {
       errorKind: kind,
       message: failure.message,
       hypothesis: proposals[0]?.hypothesis ?? null,
     });
-    await writeJsonAtomic(paths.decision, { status: 'error', errorKind: kind, reason: failure.message });
     return incumbent;
   }
 

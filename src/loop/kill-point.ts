@@ -2,6 +2,12 @@
  * A test-only hook for the crash tests: with AUTORESEARCH_TEST_KILL_AT="<point>:<n>" the
  * process SIGKILLs itself the n-th time it reaches that point (1-based), so a test can crash
  * a real run at any phase without timed sleeps. Without the variable it does nothing.
+ *
+ * Points, in run order: started (manifest written, start not journaled), baseline,
+ * iteration_started, mutating, proposed, generating, generated (after each finished
+ * generation), checking, judging, grading, scoring, evaluated, finished (the iteration
+ * journaled), recorded (results.tsv written), decided, committing, committed (git commit made,
+ * not journaled), final, final_done (final check journaled, stop not).
  */
 export function createKillPoint(
   spec: string | undefined,

@@ -22,12 +22,22 @@ export function historyOf(state: RunState): AttemptSummary[] {
     }));
 }
 
-/** Every prompt already proposed in the run (by hash), plus the incumbent: proposing one again is a duplicate. */
+/**
+ * Every prompt already tried in the run (by hash), plus the incumbent: proposing one again is a
+ * duplicate. Proposals of an attempt that never finished do not count: resume redoes that
+ * iteration under the same number, and its (cached) proposal must not collide with itself.
+ */
 export function triedHashesOf(events: readonly RunEvent[], incumbentPrompt: string): Set<string> {
   const hashes = new Set<string>([hashPrompt(incumbentPrompt)]);
+  const pending = new Map<number, string[]>();
   for (const event of events) {
-    if (event.type === 'proposal') hashes.add(event.promptSha256);
-    if (event.type === 'iteration_finished' && event.promptSha256) hashes.add(event.promptSha256);
+    if (event.type === 'iteration_started') pending.set(event.iteration, []);
+    if (event.type === 'proposal') pending.get(event.iteration)?.push(event.promptSha256);
+    if (event.type !== 'iteration_finished') continue;
+    if (event.status !== 'interrupted')
+      for (const hash of pending.get(event.iteration) ?? []) hashes.add(hash);
+    pending.delete(event.iteration);
+    if (event.promptSha256) hashes.add(event.promptSha256);
   }
   return hashes;
 }

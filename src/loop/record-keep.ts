@@ -40,6 +40,7 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
     await recorder.emit({ type: 'commit', iteration: keep.iteration, sha });
   }
   await writeResultsTsv(deps.runDir, recorder.state());
+  deps.checkpoint?.('recorded');
   deps.onRecordsChanged?.();
 }
 

@@ -67,6 +67,7 @@ async function iterate(deps: LoopDeps): Promise<LoopEnd> {
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
       await finalCheck(deps, incumbent);
+      deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
         message: verdict.message,

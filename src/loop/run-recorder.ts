@@ -5,7 +5,7 @@
  */
 import { appendEvents } from '../run/journal.js';
 import { type RunEvent, type RunEventBody, stampEvent } from '../run/events.js';
-import { reduceRun } from '../run/reducer.js';
+import { createRunFold } from '../run/run-fold.js';
 import type { RunState } from '../run/run-state.js';
 
 export type EventListener = (event: RunEvent, state: RunState) => void;
@@ -24,7 +24,9 @@ export function createRunRecorder(
   now: () => Date,
 ): RunRecorder {
   const events: RunEvent[] = [...initial];
-  let state = reduceRun(events);
+  // Folded one event at a time: re-folding the whole journal on every emit is quadratic over a long run.
+  const fold = createRunFold();
+  for (const event of events) fold.apply(event);
   const listeners: EventListener[] = [];
   // Appends are serialised: concurrent stages emit phases, and the journal must stay whole lines in order.
   let queue: Promise<void> = Promise.resolve();
@@ -39,7 +41,8 @@ export function createRunRecorder(
       throw error;
     }
     events.push(...stamped);
-    state = reduceRun(events);
+    for (const event of stamped) fold.apply(event);
+    const state = fold.state();
     for (const event of stamped) for (const listener of listeners) listener(event, state);
   };
   return {
@@ -49,7 +52,7 @@ export function createRunRecorder(
       queue = next.catch(() => undefined);
       return next;
     },
-    state: () => state,
+    state: () => fold.state(),
     events: () => events,
     onEvent(listener) {
       listeners.push(listener);

@@ -1,16 +1,14 @@
 /**
  * `autoresearch stop <run>`: asks a running run to finish its current iteration and stop.
- * The request is a file in the run folder that the loop checks between iterations, so it
- * works from any terminal and survives nothing but the run it was meant for.
+ * The request is a file in the run folder, naming the running session's lock token, that the
+ * loop checks between iterations: it works from any terminal and never stops a later session.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../../errors.js';
 import { readLockStatus } from '../../run/lock.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { terminal } from '../../ui/terminal.js';
-import { STOP_FILE } from '../run-session.js';
+import { requestStop } from '../stop-request.js';
 import { runsDirFor } from '../start-run.js';
 
 export default async function stopCommand(id: string, _flags: unknown, command: Command): Promise<ExitCode> {
@@ -24,7 +22,7 @@ export default async function stopCommand(id: string, _flags: unknown, command: 
     );
     return EXIT.ok;
   }
-  await writeFile(join(run.dir, STOP_FILE), `${new Date().toISOString()}\n`);
+  await requestStop(run.dir, lock.holder.token);
   term.out(`asked run ${run.id} (pid ${lock.holder.pid}) to stop after its current iteration`);
   return EXIT.ok;
 }
