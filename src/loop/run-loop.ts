@@ -8,6 +8,7 @@
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
+import { ROLES, type Role } from '../experiment/schema.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -29,6 +30,7 @@ export interface LoopEnd {
 }
 
 export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
+  const journaledAtStart = deps.recorder.state().spend;
   try {
     const end = await iterate(deps);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
@@ -38,7 +40,7 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
   } catch (error) {
     const end = classifyFailure(error, deps.signal);
     if (!end) throw error;
-    await markOpenIterationInterrupted(deps, end.message);
+    await markOpenIterationInterrupted(deps, end.message, unjournaledSpend(deps, journaledAtStart));
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     await writeResultsTsv(deps.runDir, deps.recorder.state());
     return end;
@@ -66,7 +68,7 @@ async function iterate(deps: LoopDeps): Promise<LoopEnd> {
     }
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
-      await finalCheck(deps, incumbent);
+      if (verdict.reason !== 'errors') await finalCheck(deps, incumbent);
       deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
@@ -110,6 +112,21 @@ async function finalCheck(deps: LoopDeps, incumbent: IncumbentView): Promise<voi
   const state = deps.recorder.state();
   const baselineIteration = state.baseline?.iteration ?? 0;
   const baselinePrompt = await readFile(candidatePaths(deps.runDir, baselineIteration, 0).prompt, 'utf8');
+  // The budget covers the final check too: skip it (and say so) rather than overspend.
+  const usd = deps.experiment.config.budget.usd;
+  if (usd !== undefined) {
+    const { search } = deps.experiment.config;
+    const repeats = search.min_improvement === 'auto' ? search.noise_repeats : 1;
+    const baselineCost = state.iterations.find((it) => it.iteration === baselineIteration)?.costUsd ?? 0;
+    const needed = (baselineCost / repeats) * (baselinePrompt === incumbent.prompt ? 1 : 2);
+    if (state.spend.usd + needed > usd) {
+      await deps.recorder.emit({
+        type: 'warning',
+        message: `final check skipped: about $${needed.toFixed(3)} more would exceed the $${usd} budget (resume with --usd +X to run it)`,
+      });
+      return;
+    }
+  }
   await runFinalEvaluation(deps, {
     baseline: baselinePrompt,
     best: incumbent.prompt,
@@ -124,24 +141,49 @@ async function readIncumbentPrompt(runDir: string, state: RunState): Promise<str
   return readFile(candidatePaths(runDir, incumbent.iteration, record?.candidate ?? 0).prompt, 'utf8');
 }
 
-async function markOpenIterationInterrupted(deps: LoopDeps, message: string): Promise<void> {
+/** What this session paid that no `spend` event holds yet: the calls of an iteration cut short. */
+function unjournaledSpend(
+  deps: LoopDeps,
+  atStart: RunState['spend'],
+): { role: Role; usd: number; calls: number }[] {
+  const now = deps.recorder.state().spend;
+  const ledger = deps.pool.ledger.snapshot();
+  return ROLES.flatMap((role) => {
+    const paid = ledger.byRole[role];
+    if (!paid) return [];
+    const journaled = now.byRole[role].usd - atStart.byRole[role].usd;
+    const journaledCalls = now.byRole[role].calls - atStart.byRole[role].calls;
+    const usd = Math.max(0, paid.usd - journaled);
+    const calls = Math.max(0, paid.calls - journaledCalls);
+    return calls > 0 || usd > 0 ? [{ role, usd, calls }] : [];
+  });
+}
+
+async function markOpenIterationInterrupted(
+  deps: LoopDeps,
+  message: string,
+  spend: { role: Role; usd: number; calls: number }[] = [],
+): Promise<void> {
   const open = deps.recorder.state().open;
   if (!open) return;
-  await deps.recorder.emit({
-    type: 'iteration_finished',
-    iteration: open.iteration,
-    status: 'interrupted',
-    candidate: null,
-    train: null,
-    holdout: null,
-    incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
-    delta: null,
-    message,
-    hypothesis: open.proposals[0]?.hypothesis ?? null,
-    promptSha256: null,
-    costUsd: 0,
-    seconds: Math.max(0, (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000),
-  });
+  await deps.recorder.emit(
+    ...spend.map((s) => ({ type: 'spend' as const, ...s, iteration: open.iteration })),
+    {
+      type: 'iteration_finished',
+      iteration: open.iteration,
+      status: 'interrupted',
+      candidate: null,
+      train: null,
+      holdout: null,
+      incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
+      delta: null,
+      message,
+      hypothesis: open.proposals[0]?.hypothesis ?? null,
+      promptSha256: null,
+      costUsd: spend.reduce((sum, s) => sum + s.usd, 0),
+      seconds: Math.max(0, (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000),
+    },
+  );
 }
 
 function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefined {

@@ -136,8 +136,10 @@ describe('runLoop: every stop reason', () => {
     });
     expect(statusesOf(run)).toEqual(['baseline', 'keep']);
     expect(finishedEvent(run.events, 1).costUsd).toBeCloseTo(0.04, 9);
-    // The final check's two evaluations are journaled as spend too.
-    expect(run.recorder.state().spend.usd).toBeCloseTo(0.16, 9);
+    // The final check (two more evaluations) would overspend: it is skipped, and the journal says so.
+    expect(run.recorder.state().spend.usd).toBeCloseTo(0.08, 9);
+    expect(run.recorder.state().finalEvaluation).toBeNull();
+    expect(run.events.some((e) => e.type === 'warning' && e.message.startsWith('final check skipped'))).toBe(true);
   });
 
   it('usd: before any iteration ran, the plan’s estimate decides', async () => {
