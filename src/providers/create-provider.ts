@@ -1,9 +1,6 @@
 /** From a model entry to the adapter that serves it. */
 import type { ModelEntry } from '../experiment/schema.js';
 import { createAnthropicProvider } from './adapters/anthropic.js';
-import { createClaudeCliProvider } from './adapters/claude-cli.js';
-import { createCodexCliProvider } from './adapters/codex-cli.js';
-import { createCommandProvider } from './adapters/command.js';
 import { createOpenAiProvider } from './adapters/openai.js';
 import type { Provider } from './types.js';
 
@@ -23,15 +20,23 @@ export async function createProvider(entry: ModelEntry, deps: ProviderDeps): Pro
       return createAnthropicProvider(entry, http);
     case 'openai':
       return createOpenAiProvider(entry, http);
-    case 'claude-cli':
+    // The process-based adapters load on demand: they bring execa, which HTTP-only processes
+    // (the judge and grader among them) would otherwise pay for at every start.
+    case 'claude-cli': {
+      const { createClaudeCliProvider } = await import('./adapters/claude-cli.js');
       return createClaudeCliProvider(entry, { env: deps.env });
-    case 'codex-cli':
+    }
+    case 'codex-cli': {
+      const { createCodexCliProvider } = await import('./adapters/codex-cli.js');
       return createCodexCliProvider(entry, { env: deps.env });
-    case 'command':
+    }
+    case 'command': {
+      const { createCommandProvider } = await import('./adapters/command.js');
       return createCommandProvider(entry, {
         env: deps.env,
         ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
       });
+    }
     case 'sim': {
       // Loaded on demand: runs against real models never pay for the simulator's start-up.
       const { createSimProvider } = await import('./sim/sim-provider.js');

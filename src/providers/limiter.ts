@@ -7,8 +7,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ModelEntry } from '../experiment/schema.js';
 import { resolveBaseUrl } from './env.js';
-import { claudeBinary } from './adapters/claude-cli.js';
-import { codexBinary } from './adapters/codex-cli.js';
+import { claudeBinary, codexBinary } from './adapters/cli-binaries.js';
 
 export function endpointKey(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
   switch (entry.provider) {

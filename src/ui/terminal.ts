@@ -58,3 +58,14 @@ export function terminal(): Terminal {
 export function setTerminal(next: Terminal | undefined): void {
   current = next;
 }
+
+/** Resolves once everything written to stdout and stderr so far has been handed to the OS. */
+export function flushProcessOutput(): Promise<void> {
+  const flush = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) resolve();
+      // Writes complete in order, so the callback of an empty write means all earlier ones are out.
+      else stream.write('', () => resolve());
+    });
+  return Promise.all([flush(process.stdout), flush(process.stderr)]).then(() => undefined);
+}

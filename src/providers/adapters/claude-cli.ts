@@ -18,6 +18,7 @@ import { renderConversation } from '../process/render-prompt.js';
 import { processFailure, runProcess, tailOf } from '../process/run-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError } from '../types.js';
+import { claudeBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 
 export interface ProcessProviderDeps {
@@ -25,9 +26,7 @@ export interface ProcessProviderDeps {
   now?: () => number;
 }
 
-export function claudeBinary(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
-  return entry.binary ?? env['AUTORESEARCH_CLAUDE_BIN'] ?? 'claude';
-}
+export { claudeBinary } from './cli-binaries.js';
 
 /** Extra CLI flags from `params`. */
 export function paramsToFlags(params: Record<string, unknown> | undefined): string[] {

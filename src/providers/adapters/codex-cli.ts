@@ -17,11 +17,10 @@ import { processFailure, runProcess } from '../process/run-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError, type Usage } from '../types.js';
 import type { ProcessProviderDeps } from './claude-cli.js';
+import { codexBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 
-export function codexBinary(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
-  return entry.binary ?? env['AUTORESEARCH_CODEX_BIN'] ?? 'codex';
-}
+export { codexBinary } from './cli-binaries.js';
 
 /** `-c` values are parsed as TOML; a JSON string or number literal is valid TOML too. */
 function tomlLiteral(value: unknown): string {
