@@ -139,7 +139,9 @@ describe('runLoop: every stop reason', () => {
     // The final check (two more evaluations) would overspend: it is skipped, and the journal says so.
     expect(run.recorder.state().spend.usd).toBeCloseTo(0.08, 9);
     expect(run.recorder.state().finalEvaluation).toBeNull();
-    expect(run.events.some((e) => e.type === 'warning' && e.message.startsWith('final check skipped'))).toBe(true);
+    expect(run.events.some((e) => e.type === 'warning' && e.message.startsWith('final check skipped'))).toBe(
+      true,
+    );
   });
 
   it('usd: before any iteration ran, the plan’s estimate decides', async () => {
