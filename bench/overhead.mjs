@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+/**
+ * 2. Orchestration overhead: a `run` of 50 iterations on 20 cases with the in-process `sim`
+ * provider generating and judging (no model latency at all), judge on, in a git repository.
+ * The mutator is a scripted stand-in on the fake server (0 ms) that proposes a new prompt
+ * every time, so every iteration evaluates a candidate (the simulated mutator runs out of
+ * ideas and its duplicates skip evaluation). Runner time per case-evaluation = an
+ * iteration's wall time minus its judge subprocess (its judging phase), divided by its cases,
+ * median over the iterations. The judge is reported apart: its process start (spawn → first
+ * model request, measured on its own) and the rest of its phase. Targets: <= 2 ms per
+ * case-evaluation; judge process start <= 150 ms.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  cleanEnv,
+  eventTime,
+  expectExit,
+  FAKE_KEY_ENV,
+  latestRunDir,
+  readEvents,
+  runCli,
+} from './lib/cli.mjs';
+import { createFreshMutatorResponder } from './lib/fresh-mutator.mjs';
+import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { runBenchmark } from './lib/harness.mjs';
+import { measureJudgeStart } from './lib/judge-start.mjs';
+import { createProject, fakeServerModels, SIM_MODELS } from './lib/project.mjs';
+import { markdownTable, textTable } from './lib/table.mjs';
+import { median, ms, sum, verdict } from './lib/stats.mjs';
+
+const PER_CASE_TARGET_MS = 2;
+const JUDGE_START_TARGET_MS = 150;
+const CPU_REPORTER = pathToFileURL(join(import.meta.dirname, 'lib', 'report-cpu.mjs')).href;
+
+/** Wall time of each iteration after the baseline: its start to the next one's (commit and records included). */
+function iterationSpans(events) {
+  const starts = events.filter((e) => e.type === 'iteration_started' && e.iteration > 0);
+  const final = events.find((e) => e.type === 'phase' && e.phase === 'final');
+  return starts.map((start, i) => {
+    const next = starts[i + 1] ?? final;
+    return { iteration: start.iteration, ms: next === undefined ? NaN : eventTime(next) - eventTime(start) };
+  });
+}
+
+/** The judge's part of each evaluation, by iteration: its phase to the next phase of the same candidate. */
+function judgingSpans(events) {
+  const spans = new Map();
+  events.forEach((event, i) => {
+    if (event.type !== 'phase' || event.phase !== 'judging') return;
+    const next = events
+      .slice(i + 1)
+      .find((e) => e.type === 'phase' && e.iteration === event.iteration && e.candidate === event.candidate);
+    if (next)
+      spans.set(event.iteration, (spans.get(event.iteration) ?? 0) + eventTime(next) - eventTime(event));
+  });
+  return spans;
+}
+
+await runBenchmark(
+  { key: 'overhead', script: 'bench/overhead.mjs', title: '2. Orchestration overhead' },
+  async ({ smoke }) => {
+    const cases = smoke ? 4 : 20;
+    const iterations = smoke ? 3 : 50;
+    const server = await startFakeLlmServer({ latencyMs: 0, respond: await createFreshMutatorResponder() });
+    const project = createProject({
+      cases,
+      rubric: true,
+      models: { ...SIM_MODELS, mutator: fakeServerModels(server.anthropicBaseUrl).mutator },
+      budget: { iterations, patience: iterations + 1 },
+      git: true,
+    });
+    const scratch = mkdtempSync(join(tmpdir(), 'bench-cpu-'));
+    try {
+      const judgeStart = await measureJudgeStart(server, { runs: smoke ? 1 : 7 });
+      const cpuFile = join(scratch, 'cpu.json');
+      const result = expectExit(
+        await runCli(['run', 'bench', '--iterations', String(iterations)], {
+          cwd: project.dir,
+          env: cleanEnv({ ...FAKE_KEY_ENV, BENCH_CPU_REPORT: cpuFile }),
+          nodeArgs: ['--import', CPU_REPORTER],
+        }),
+        [0],
+        'the sim run',
+      );
+      const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
+      const runDir = latestRunDir(project.dir);
+      const events = readEvents(runDir);
+      const evaluations =
+        events.filter((e) => e.type === 'candidate_evaluated').length +
+        readdirSync(join(runDir, 'final')).length;
+      const caseEvaluations = evaluations * cases;
+      const finished = events.filter((e) => e.type === 'iteration_finished' && e.iteration > 0);
+      if (finished.length !== iterations)
+        throw new Error(`expected ${iterations} iterations, got ${finished.length}`);
+
+      const judgingByIteration = judgingSpans(events);
+      const spans = iterationSpans(events).filter((s) => judgingByIteration.has(s.iteration));
+      const perCase = median(spans.map((s) => (s.ms - judgingByIteration.get(s.iteration)) / cases));
+      const judging = median(spans.map((s) => judgingByIteration.get(s.iteration)));
+      const judgeBeyondStart = (judging - judgeStart.startMs) / cases;
+      const wholeRun = (result.wallMs - sum([...judgingByIteration.values()])) / caseEvaluations;
+      const cpuPerCase = (cpu.userMs + cpu.systemMs) / caseEvaluations;
+      const statuses = finished.reduce(
+        (counts, e) => counts.set(e.status, (counts.get(e.status) ?? 0) + 1),
+        new Map(),
+      );
+
+      const header = ['figure', 'value', 'target'];
+      const rows = [
+        [
+          'runner time per case-evaluation (median over iterations)',
+          ms(perCase),
+          `<= ${PER_CASE_TARGET_MS} ms: ${verdict(perCase <= PER_CASE_TARGET_MS)}`,
+        ],
+        ['  same over the whole run (start-up, baseline, final check included)', ms(wholeRun), ''],
+        ['  runner CPU per case-evaluation (main process, judge proxy included)', ms(cpuPerCase), ''],
+        [
+          'judge process start (spawn → first model request)',
+          ms(judgeStart.startMs),
+          `<= ${JUDGE_START_TARGET_MS} ms: ${verdict(judgeStart.startMs <= JUDGE_START_TARGET_MS)}`,
+        ],
+        ['  bare `node -e 0` for comparison', ms(judgeStart.nodeMs), ''],
+        ['  whole judge run for one output, spawn → exit', ms(judgeStart.wholeMs), ''],
+        [`judging phase per evaluation (${cases} outputs, sandbox to scores)`, ms(judging), ''],
+        ['  beyond the judge start, per case-evaluation', ms(judgeBeyondStart), ''],
+        ['whole run', `${ms(result.wallMs)} for ${evaluations} evaluations × ${cases} cases`, ''],
+        ['iterations', [...statuses].map(([status, n]) => `${n} ${status}`).join(', '), ''],
+      ];
+      const findings = [];
+      if (perCase > PER_CASE_TARGET_MS) {
+        findings.push(
+          `Missed: ${ms(perCase)} per case-evaluation outside the judge: mutation, generation, checks, ` +
+            'scoring, the journal and record writes (each file fsynced), and, on keeps, the git commit.',
+        );
+      }
+      if (judgeStart.startMs > JUDGE_START_TARGET_MS) {
+        findings.push(
+          `Judge start missed: ${ms(judgeStart.startMs)}, of which bare Node accounts for ${ms(judgeStart.nodeMs)} ` +
+            `on this machine at this load; the rest (${ms(judgeStart.startMs - judgeStart.nodeMs)}) is loading ` +
+            'the CLI and the judge and reading its inputs.',
+        );
+      }
+      const markdown = [
+        `One \`run\` of ${iterations} iterations on ${cases} cases: the in-process \`sim\` provider generates and ` +
+          "judges (no latency), the built-in judge on (a subprocess per evaluation, its calls through the runner's " +
+          'proxy), in a git repository; the mutator is a scripted stand-in on the fake server (0 ms) that ' +
+          "proposes a new prompt every time, so every iteration evaluates a candidate. An iteration's wall time " +
+          'is `iteration_started` to the next `iteration_started` in the journal (mutation, generation, checks, ' +
+          'judge, scoring, records, commit). Runner time per case-evaluation = (that − the judging phase) ÷ ' +
+          'cases, median over the iterations; the judge is reported apart: its process start (spawn → first ' +
+          'model request, median of several, started as the runner starts it) and the rest of its phase. CPU ' +
+          "is the runner process's own (`process.resourceUsage()`), the judge proxy's work included.",
+        '',
+        markdownTable(header, rows),
+        ...(findings.length > 0 ? ['', ...findings] : []),
+      ].join('\n');
+      return { text: textTable(header, rows), markdown };
+    } finally {
+      project.remove();
+      rmSync(scratch, { recursive: true, force: true });
+      await server.close();
+    }
+  },
+);
