@@ -13,13 +13,14 @@ import { createRunId } from '../run/run-id.js';
 import { ensureRunsDir } from '../run/runs-dir.js';
 import { resolveRunId } from '../run/run-id.js';
 import { terminal } from '../ui/terminal.js';
-import { prepareExperiment, runsDirFor, type RunFlags } from './start-run.js';
+import { prepareExperiment, type RunFlags } from './start-run.js';
+import { runsDirOf } from './runs-dir-option.js';
 
 export const RUN_LOG = 'run.log';
 
 export async function detachSelf(kind: 'run' | 'resume', command: Command): Promise<ExitCode> {
   const env = process.env;
-  const runsDir = await runsDirFor(command, env);
+  const runsDir = runsDirOf(command, env);
   const [target] = command.args as [string];
   let runId: string;
   const extra: string[] = [];

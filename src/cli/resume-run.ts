@@ -26,7 +26,8 @@ import { resolveRunId } from '../run/run-id.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { terminal } from '../ui/terminal.js';
 import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
-import { planEstimateOf, runsDirFor } from './start-run.js';
+import { planEstimateOf } from './start-run.js';
+import { runsDirOf } from './runs-dir-option.js';
 
 export interface ResumeFlags extends OverrideFlags {
   rebaseline?: boolean;
@@ -38,7 +39,7 @@ const BUDGET_KEYS = ['iterations', 'hours', 'usd', 'patience'] as const;
 export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command: Command): Promise<ExitCode> {
   const env = process.env;
   const term = terminal();
-  const runsDir = await runsDirFor(command, env);
+  const runsDir = runsDirOf(command, env);
   const { id: runId, dir: runDir } = await resolveRunId(runsDir, idOrPrefix);
   const manifest = await readManifest(runDir);
   if (manifest.kind !== 'run') {

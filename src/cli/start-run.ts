@@ -21,12 +21,13 @@ import { acquireRunLock } from '../run/lock.js';
 import { writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
 import { createRunId } from '../run/run-id.js';
-import { ensureRunsDir, findProjectRoot, resolveRunsDir } from '../run/runs-dir.js';
+import { ensureRunsDir, findProjectRoot } from '../run/runs-dir.js';
 import { VERSION } from '../version.js';
 import { terminal } from '../ui/terminal.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
+import { runsDirOf } from './runs-dir-option.js';
 
 export interface RunFlags extends OverrideFlags {
   detach?: boolean;
@@ -46,17 +47,11 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   return { experiment, overrides };
 }
 
-export async function runsDirFor(command: Command, env: NodeJS.ProcessEnv): Promise<string> {
-  const flag = (command.optsWithGlobals() as { runsDir?: string }).runsDir;
-  const cwd = process.cwd();
-  return resolveRunsDir({ flag, env, cwd, root: await findProjectRoot(cwd) });
-}
-
 export async function startRun(ref: string, flags: RunFlags, command: Command): Promise<ExitCode> {
   const env = process.env;
   const term = terminal();
   const { experiment, overrides } = await prepareExperiment(ref, flags, env);
-  const runsDir = await runsDirFor(command, env);
+  const runsDir = runsDirOf(command, env);
   await ensureRunsDir(runsDir);
   const now = new Date();
   const runId = flags.runId ?? createRunId(experiment.name, { now, random: Math.random });

@@ -3,10 +3,11 @@
  * project root — the nearest folder upward holding `experiments/`, else the current folder.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isAutoresearchError } from '../errors.js';
 import { isErrno } from './errno.js';
 import { readJournal } from './journal.js';
+import { findProjectRoot as findRoot } from '../project.js';
 import { readLockStatus } from './lock.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { runPaths } from './paths.js';
@@ -15,14 +16,9 @@ import { reduceRun } from './reducer.js';
 import { listRunIds } from './run-id.js';
 import { sortNewestFirst, summarizeRun, type RunSummary } from './run-summary.js';
 
+/** The project root (SPEC 2), async for callers that await it; the lookup lives in src/project.ts. */
 export async function findProjectRoot(cwd: string): Promise<string> {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (await isDirectory(join(dir, 'experiments'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(cwd);
-    dir = parent;
-  }
+  return findRoot(cwd);
 }
 
 export interface RunsDirSources {
@@ -93,15 +89,6 @@ async function summarizeFolder(dir: string, id: string, deps: ListRunsDeps): Pro
     },
     problems,
   });
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
-    throw error;
-  }
 }
 
 async function exists(path: string): Promise<boolean> {

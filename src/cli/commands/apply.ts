@@ -14,7 +14,7 @@ import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { terminal } from '../../ui/terminal.js';
-import { runsDirFor } from '../start-run.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 export default async function applyCommand(
   id: string,
@@ -22,7 +22,7 @@ export default async function applyCommand(
   command: Command,
 ): Promise<ExitCode> {
   const term = terminal();
-  const runsDir = await runsDirFor(command, process.env);
+  const runsDir = runsDirOf(command, process.env);
   const run = await resolveRunId(runsDir, id);
   const manifest = await readManifest(run.dir);
   const state = reduceRun((await readJournal(run.dir)).events);

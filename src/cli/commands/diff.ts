@@ -8,9 +8,9 @@ import { readJournal } from '../../run/journal.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
 import { formatUnifiedDiff, formatWordDiff } from '../../ui/format-diff.js';
 import { terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 interface DiffOptions {
   word?: boolean;
@@ -24,14 +24,7 @@ export default async function diffCommand(
   options: DiffOptions,
   command: Command,
 ): Promise<number> {
-  const globals = command.optsWithGlobals<{ runsDir?: string }>();
-  const cwd = process.cwd();
-  const runsDir = resolveRunsDir({
-    flag: globals.runsDir,
-    env: process.env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command);
   const refA = a === undefined ? undefined : parsePromptRef(a);
   const refB = b === undefined ? undefined : parsePromptRef(b);
   const { id, dir } = await resolveRunId(runsDir, runId);

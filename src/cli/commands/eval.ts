@@ -18,7 +18,8 @@ import type { Experiment } from '../../experiment/types.js';
 import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
-import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
+import { runsDirOf } from '../runs-dir-option.js';
+import { findProjectRoot } from '../../project.js';
 import { formatEval } from '../../ui/format-eval.js';
 import { formatProblems } from '../../ui/format-problems.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
@@ -73,12 +74,7 @@ export default async function evalCommand(
     });
   }
 
-  const runsDir = resolveRunsDir({
-    flag: command.optsWithGlobals<{ runsDir?: string }>().runsDir,
-    env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command, env, cwd);
   const controller = new AbortController();
   const stopSignals = trapInterrupts(term, controller);
   let result: Awaited<ReturnType<typeof runEval>>;
@@ -90,7 +86,7 @@ export default async function evalCommand(
       ),
     );
     result = await runEval(
-      { experiment, overrides, runsDir, projectRoot: await findProjectRoot(experiment.dir) },
+      { experiment, overrides, runsDir, projectRoot: findProjectRoot(experiment.dir) },
       {
         env,
         now: () => new Date(),

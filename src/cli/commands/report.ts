@@ -4,8 +4,8 @@ import { AutoresearchError } from '../../errors.js';
 import { serveReport } from '../../report/serve-report.js';
 import { writeReport } from '../../report/write-report.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
 import { terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 interface ReportOptions {
   serve?: boolean;
@@ -17,14 +17,7 @@ export default async function reportCommand(
   options: ReportOptions,
   command: Command,
 ): Promise<number> {
-  const globals = command.optsWithGlobals<{ runsDir?: string }>();
-  const cwd = process.cwd();
-  const runsDir = resolveRunsDir({
-    flag: globals.runsDir,
-    env: process.env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command);
   const port = parsePort(options.port);
   if (options.port !== undefined && !options.serve) {
     throw new AutoresearchError('E_USAGE', '--port only applies with --serve', {

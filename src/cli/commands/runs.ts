@@ -1,21 +1,15 @@
 import type { Command } from 'commander';
-import { findProjectRoot, listRuns, resolveRunsDir } from '../../run/runs-dir.js';
+import { listRuns } from '../../run/runs-dir.js';
 import { formatRunsJson, formatRunsTable } from '../../ui/format-runs.js';
 import { terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 interface RunsOptions {
   json?: boolean;
 }
 
 export default async function runsCommand(options: RunsOptions, command: Command): Promise<number> {
-  const globals = command.optsWithGlobals<{ runsDir?: string }>();
-  const cwd = process.cwd();
-  const runsDir = resolveRunsDir({
-    flag: globals.runsDir,
-    env: process.env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command);
   const runs = await listRuns(runsDir);
   const term = terminal();
   term.out(

@@ -4,9 +4,9 @@ import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { findProjectRoot, resolveRunsDir } from '../../run/runs-dir.js';
 import { formatShow, formatShowJson } from '../../ui/format-show.js';
 import { terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 interface ShowOptions {
   json?: boolean;
@@ -17,14 +17,7 @@ export default async function showCommand(
   options: ShowOptions,
   command: Command,
 ): Promise<number> {
-  const globals = command.optsWithGlobals<{ runsDir?: string }>();
-  const cwd = process.cwd();
-  const runsDir = resolveRunsDir({
-    flag: globals.runsDir,
-    env: process.env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command);
   const { id, dir } = await resolveRunId(runsDir, runId);
   const [journal, lock] = await Promise.all([
     readJournal(dir, { onInvalid: 'collect' }),

@@ -9,11 +9,11 @@ import { readLockStatus } from '../../run/lock.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { terminal } from '../../ui/terminal.js';
 import { requestStop } from '../stop-request.js';
-import { runsDirFor } from '../start-run.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 export default async function stopCommand(id: string, _flags: unknown, command: Command): Promise<ExitCode> {
   const term = terminal();
-  const runsDir = await runsDirFor(command, process.env);
+  const runsDir = runsDirOf(command, process.env);
   const run = await resolveRunId(runsDir, id);
   const lock = await readLockStatus(run.dir);
   if (lock.state !== 'held') {

@@ -4,8 +4,9 @@ import { startWatchSession, type WatchClock } from '../../report/watch-session.j
 import { readJournal } from '../../run/journal.js';
 import { runPaths } from '../../run/paths.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { findProjectRoot, listRuns, resolveRunsDir } from '../../run/runs-dir.js';
+import { listRuns } from '../../run/runs-dir.js';
 import { terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 const SEARCH_POLL_MS = 2000;
 
@@ -14,14 +15,7 @@ export default async function watchCommand(
   _options: unknown,
   command: Command,
 ): Promise<number> {
-  const globals = command.optsWithGlobals<{ runsDir?: string }>();
-  const cwd = process.cwd();
-  const runsDir = resolveRunsDir({
-    flag: globals.runsDir,
-    env: process.env,
-    cwd,
-    root: await findProjectRoot(cwd),
-  });
+  const runsDir = runsDirOf(command);
   const term = terminal();
   const clock: WatchClock = {
     now: () => new Date(),
