@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { evaluateCandidate } from '../evaluate/evaluate-candidate.js';
 import { writeCandidatePrompt, writeCandidateRecords } from '../evaluate/write-candidate.js';
-import type { CandidatePaths } from '../run/paths.js';
+import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
 import type { LoopDeps } from './loop-deps.js';
 import { spendSince } from './spend.js';
 
@@ -14,20 +14,7 @@ import { spendSince } from './spend.js';
 export const FINAL_SAMPLE_BASE = 100_000;
 
 export function finalPaths(runDir: string, which: 'baseline' | 'best'): CandidatePaths {
-  const dir = join(runDir, 'final', which);
-  const outputs = join(dir, 'outputs');
-  const grading = join(dir, 'grading');
-  return {
-    dir,
-    prompt: join(dir, 'prompt.md'),
-    outputs,
-    checks: join(dir, 'checks.json'),
-    judgeScores: join(dir, 'judge-scores.json'),
-    judgeMap: join(dir, 'judge-map.json'),
-    grading,
-    output: (caseId, sample) => join(outputs, `${caseId}.${sample}.txt`),
-    caseGrading: (caseId) => join(grading, `${caseId}.json`),
-  };
+  return candidatePathsAt(join(runDir, 'final', which));
 }
 
 export async function runFinalEvaluation(

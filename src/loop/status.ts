@@ -3,19 +3,10 @@
  * the error stop each count a trailing run of statuses; which statuses count, and which pass
  * through without counting or resetting, is fixed here so the three cannot drift apart.
  */
-import { z } from 'zod';
+// The journal's enum is the one definition; the loop reads streaks off it.
+import { IterationStatus } from '../run/events.js';
 
-export const IterationStatus = z.enum([
-  'baseline',
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'duplicate',
-  'error',
-  'interrupted',
-]);
-export type IterationStatus = z.infer<typeof IterationStatus>;
+export { IterationStatus };
 
 /** A candidate was evaluated and lost: these count towards `patience` and `bold_after`. */
 export function isNonImproving(status: IterationStatus): boolean {

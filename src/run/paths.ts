@@ -86,7 +86,11 @@ export function candidatePaths(runDir: string, iteration: number, candidate: num
   if (!Number.isInteger(candidate) || candidate < 0) {
     throw new RangeError(`candidate must be a non-negative integer, got ${candidate}`);
   }
-  const dir = join(iterationPaths(runDir, iteration).candidates, String(candidate));
+  return candidatePathsAt(join(iterationPaths(runDir, iteration).candidates, String(candidate)));
+}
+
+/** The candidate layout rooted at any folder (the final check's `final/baseline` and `final/best` too). */
+export function candidatePathsAt(dir: string): CandidatePaths {
   const outputs = join(dir, 'outputs');
   const grading = join(dir, 'grading');
   return {
