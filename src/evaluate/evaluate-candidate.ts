@@ -110,7 +110,7 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
       ...envOpt,
     });
     if (!result.ok) {
-      rethrowIfFatal(result.providerError);
+      rethrowIfFatal(result.providerError, deps.signal);
       return {
         ok: false,
         errorKind: 'judge_error',
@@ -159,7 +159,7 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
       if (item === undefined) continue;
       const { testCase, result } = item;
       if (!result.ok) {
-        rethrowIfFatal(result.providerError);
+        rethrowIfFatal(result.providerError, deps.signal);
         return {
           ok: false,
           errorKind: 'grader_error',
@@ -252,8 +252,10 @@ async function checkAll(
   );
 }
 
-function rethrowIfFatal(error: ProviderError | undefined): void {
+/** Auth/credit failures stop the run; so does Ctrl-C, even when the killed judge only reported a failure. */
+function rethrowIfFatal(error: ProviderError | undefined, signal: AbortSignal | undefined): void {
   if (error && (error.stopsRun || error.kind === 'aborted')) throw error;
+  signal?.throwIfAborted();
 }
 
 function describeModel(experiment: Experiment): string {

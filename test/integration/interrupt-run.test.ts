@@ -40,7 +40,13 @@ describe('Ctrl-C', () => {
       env: project.env,
     });
     const run = await waitUntil(() => project.onlyRun().catch(() => undefined), 'the run folder');
-    await waitForEvent(run.dir, (e) => e.type === 'iteration_started' && e.iteration === 1, 'iteration 1');
+    // Interrupt while the judge subprocess runs: the longest, abortable stretch of an iteration.
+    // (A signal that lands in a keep's git commit lets that iteration finish, leaving nothing open.)
+    await waitForEvent(
+      run.dir,
+      (e) => e.type === 'phase' && e.phase === 'judging' && e.iteration >= 1,
+      'iteration 1 judging',
+    );
     const sent = Date.now();
     process.kill(running.pid, 'SIGINT');
     const result = await running.done;
