@@ -3,7 +3,7 @@
  * success and failure: a check that crashes is a failed result with `error: true`, not an
  * exception, so a negated check never turns a crash into a pass.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CheckResult = z.object({
   pass: z.boolean(),

@@ -6,14 +6,37 @@ import { Command, Option } from 'commander';
 import { handleFatal } from './handle-fatal.js';
 import { VERSION } from '../version.js';
 
-type Action = (...args: unknown[]) => Promise<number | undefined>;
+/** A command's default export: its arguments as commander passes them; returns the exit code. */
+type Action = (...args: never[]) => Promise<number | undefined>;
 
-/** Lazily import `commands/<file>.js` and run its default export; its return value is the exit code. */
-function lazy(file: string): (...args: unknown[]) => Promise<void> {
+/**
+ * Each command's module, imported only when that command runs. Spelled out (not a template
+ * path) so the compiler checks every file exists and the bundler can split on each.
+ */
+const COMMANDS = {
+  apply: () => import('./commands/apply.js'),
+  diff: () => import('./commands/diff.js'),
+  eval: () => import('./commands/eval.js'),
+  grade: () => import('./commands/grade.js'),
+  init: () => import('./commands/init.js'),
+  judge: () => import('./commands/judge.js'),
+  report: () => import('./commands/report.js'),
+  resume: () => import('./commands/resume.js'),
+  run: () => import('./commands/run.js'),
+  runs: () => import('./commands/runs.js'),
+  show: () => import('./commands/show.js'),
+  stop: () => import('./commands/stop.js'),
+  validate: () => import('./commands/validate.js'),
+  watch: () => import('./commands/watch.js'),
+} satisfies Record<string, () => Promise<{ default: Action }>>;
+
+/** Lazily import a command's module and run its default export; its return value is the exit code. */
+function lazy(name: keyof typeof COMMANDS): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     try {
-      const mod = (await import(`./commands/${file}.js`)) as { default: Action };
-      const code = await mod.default(...args);
+      const mod = await COMMANDS[name]();
+      // commander passes each action the arguments its declaration promises.
+      const code = await (mod.default as (...a: unknown[]) => Promise<number | undefined>)(...args);
       process.exitCode = code ?? 0;
     } catch (error) {
       process.exitCode = handleFatal(error);

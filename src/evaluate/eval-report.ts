@@ -2,7 +2,7 @@
  * What `autoresearch eval` found, as one stable shape: the terminal breakdown, `--json`,
  * `--junit` and `--fail-under` all read it. Version 1; fields are only ever added.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SpendRole } from '../run/events.js';
 import { GateFailure } from '../scoring/types.js';
 

@@ -3,7 +3,7 @@
  * types: everything else uses `z.infer` of them. Objects are strict — an unknown key is an
  * error, reported with a "did you mean" by the loader.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PROVIDERS = ['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim'] as const;
 export const ProviderName = z.enum(PROVIDERS);

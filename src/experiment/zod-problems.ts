@@ -3,7 +3,7 @@
  * of the offending key, the key path, what was expected, and — for unknown keys and enum
  * values — the nearest valid spelling.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Problem } from '../errors.js';
 import { suggestNearest } from './did-you-mean.js';
 import { formatKeyPath, hasPath, type KeyPath, readAtPath } from './key-path.js';

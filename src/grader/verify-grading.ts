@@ -4,7 +4,7 @@
  * summary is recomputed, and every PASS must quote an output — an unverifiable PASS becomes
  * a FAIL with a `flag` saying why. Claims and eval feedback are kept as the grader wrote them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
 import { checkEvidence } from './verify-evidence.js';
 

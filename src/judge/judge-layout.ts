@@ -2,7 +2,7 @@
  * What the judge sandbox holds (SPEC 6): one neutrally named file per (case, sample) in a
  * seeded shuffled order, and the rubric. The file → (case, sample) map stays with the runner.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { shuffleSeeded } from './seeded-shuffle.js';
 
 export interface JudgeOutput {

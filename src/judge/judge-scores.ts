@@ -2,7 +2,7 @@
  * `judge-scores.json` (SPEC 6) and the arithmetic behind it. The runner never trusts a
  * judge's sums: every average and the quality_score are recomputed here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const JUDGE_SCORES_FILE = 'judge-scores.json';
 export const SCORE_MIN = 1;

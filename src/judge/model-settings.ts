@@ -2,7 +2,7 @@
  * The model settings the built-in judge and grader read as JSON on stdin (SPEC 6), or build
  * from `--model provider:model` when run by hand.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ModelEntry, PROVIDERS, ProviderName } from '../experiment/schema.js';
 
 export const ModelSettings = z.strictObject({

@@ -3,7 +3,7 @@
  * sentence. Take the outermost object from the text; anything still unparseable is a
  * malformed reply the caller retries.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export type ModelJson<T> = { ok: true; value: T } | { ok: false; problem: string };
 

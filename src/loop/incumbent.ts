@@ -4,7 +4,7 @@
  * continues from exactly what was decided.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { evaluationFile } from '../evaluate/write-candidate.js';
 import { candidatePaths } from '../run/paths.js';
 import type { RunState } from '../run/run-state.js';

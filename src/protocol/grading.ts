@@ -3,7 +3,7 @@
  * sees the expectations, a transcript (case vars, model, sample, output record — never the
  * prompt under optimization) and the case's outputs, each fenced as data.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';
 
 export const GradedExpectation = z.object({

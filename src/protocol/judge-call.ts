@@ -3,7 +3,7 @@
  * the rubric, the criterion keys and that output. The instructions (system prompt) live in
  * src/judge/; this module fixes the structure both the judge and the `sim` model rely on.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';
 
 export const JUDGE_OUTPUT_LABEL = 'OUTPUT';

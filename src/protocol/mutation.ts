@@ -4,7 +4,7 @@
  * MUTATOR_FEEDBACK_FORMAT, so simple mutators (the `sim` model, a user's `command`) can act
  * on it without reading prose. Holdout cases never appear here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MUTATOR_FEEDBACK_FORMAT = 'autoresearch.mutator-feedback/v1';
 

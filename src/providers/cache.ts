@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CompletionResult } from './types.js';
 
 export const CachedCompletion = z.object({

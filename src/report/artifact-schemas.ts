@@ -3,7 +3,7 @@
  * (checks, judge, grader, loop); review only needs to show what is there, so each reader
  * accepts the current shape and the obvious variants, and returns null for anything else.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
 import { JudgeScoresFile } from '../judge/judge-scores.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';

@@ -4,7 +4,7 @@
  * report, resume) folds them into state. Versioned so an older tool refuses a newer journal
  * instead of misreading it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES } from '../experiment/schema.js';
 
 export const EVENT_VERSION = 1;

@@ -3,7 +3,7 @@
  * changed: the prompt, each case, the rubric, the global checks and the models. Stored in the
  * manifest when a run starts and recomputed by resume.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Experiment } from '../experiment/types.js';
 import { canonicalJson, sha256Hex, sha256Json } from './digest.js';
 

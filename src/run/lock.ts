@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
 import { sha256Hex } from './digest.js';
 import { isErrno } from './errno.js';

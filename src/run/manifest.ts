@@ -4,7 +4,7 @@
  * it with the files now on disk and refuses when they no longer match.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
 import { canonicalJson } from './digest.js';
 import { isErrno } from './errno.js';

@@ -5,7 +5,7 @@
  * (for cases that have them). The evaluation pipeline builds it, the loop decides on its
  * scores, and the records and the report store and show both.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SampleChecks } from '../checks/check-result.js';
 import { Weights } from '../experiment/schema.js';
 

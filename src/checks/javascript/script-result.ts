@@ -3,7 +3,7 @@
  * the isolated realm or child process, then read here as promptfoo reads it: a boolean, a
  * number (the score; passes above 0, or at/above `threshold` when set) or `{pass, score, reason}`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CheckResult, errored } from '../check-result.js';
 
 /**
