@@ -2,10 +2,23 @@
  * The optional JSON schema of `is-json` / `contains-json`: an object (or boolean) in `value`,
  * or a string holding one as JSON/YAML. Compiled with ajv, lenient about unknown keywords and
  * formats as promptfoo is, and cached so thousands of outputs share one compilation.
+ *
+ * ajv is required on the first compilation, not imported with this module: every experiment
+ * loads the check registry, few use a schema, and ajv is the heaviest thing the checks need.
+ * (A synchronous require, because validating an experiment compiles its schemas synchronously;
+ * the bundler leaves it to Node, which loads ajv from node_modules.)
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { isPlainObject } from './check-values.js';
+
+let AjvConstructor: typeof AjvClass | undefined;
+
+function ajvConstructor(): typeof AjvClass {
+  AjvConstructor ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  return AjvConstructor;
+}
 
 export type SchemaValidator = (data: unknown) => { valid: true } | { valid: false; errors: string };
 
@@ -40,6 +53,7 @@ export function compileSchema(schema: object | boolean): SchemaValidator | Error
   let result: SchemaValidator | Error;
   try {
     // One ajv per schema: two schemas sharing an `$id` must not collide in one instance.
+    const Ajv = ajvConstructor();
     const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
     const validate: ValidateFunction = ajv.compile(schema);
     result = (data) =>

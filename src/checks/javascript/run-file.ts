@@ -6,8 +6,8 @@
  * The result travels on file descriptor 3, so the function may log freely.
  */
 import path from 'node:path';
-import { execa } from 'execa';
 import { type CheckResult, errored } from '../check-result.js';
+import { loadExeca } from '../load-execa.js';
 import { DESCRIBE_SOURCE, lastLines, parseDescription, readScriptResult } from './script-result.js';
 
 const RUNNER_SOURCE = `import fs from 'node:fs';
@@ -53,6 +53,7 @@ export interface FileCheckInput {
 export async function runFile(input: FileCheckInput): Promise<CheckResult> {
   const { file, exportName } = parseFileReference(input.reference);
   const absolute = path.resolve(input.baseDir, file);
+  const execa = await loadExeca();
   const result = await execa(process.execPath, ['--input-type=module', '-e', RUNNER_SOURCE], {
     cwd: input.baseDir,
     env: input.env,

@@ -4,8 +4,8 @@
  * in `AUTORESEARCH_VARS`. Exit 0 passes unless stdout is JSON `{pass, score, reason}`;
  * any other exit fails with the last lines of stderr. Default timeout 30 s (`timeout_s`).
  */
-import { execa } from 'execa';
 import type { CheckDefinition } from '../check-definition.js';
+import { loadExeca } from '../load-execa.js';
 import { type CheckResult, errored, failed, passed } from '../check-result.js';
 import { isPlainObject, shorten } from '../check-values.js';
 import { lastLines, readObjectResult } from '../javascript/script-result.js';
@@ -60,6 +60,7 @@ export const commandCheck: CheckDefinition = {
     if (argv === undefined) return errored('command needs an argv list in value');
     const [program, ...args] = argv as [string, ...string[]];
     const timeoutS = entry.timeout_s ?? COMMAND_TIMEOUT_S;
+    const execa = await loadExeca();
     const result = await execa(program, args, {
       cwd: context.baseDir,
       env: { ...context.env, AUTORESEARCH_VARS: JSON.stringify(context.vars) },

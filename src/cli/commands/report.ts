@@ -1,3 +1,4 @@
+import '../short-lived.js';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';

@@ -1,3 +1,4 @@
+import '../short-lived.js';
 import type { Command } from 'commander';
 import { buildOverview } from '../../report/overview.js';
 import { readJournal } from '../../run/journal.js';
