@@ -8,13 +8,12 @@ export interface ProviderDeps {
   env: NodeJS.ProcessEnv;
   /** Where a `command` provider's relative argv paths resolve (the project root). */
   cwd?: string;
-  fetchImpl?: typeof fetch;
 }
 
 export type ProviderFactory = (entry: ModelEntry) => Provider | Promise<Provider>;
 
 export async function createProvider(entry: ModelEntry, deps: ProviderDeps): Promise<Provider> {
-  const http = { env: deps.env, ...(deps.fetchImpl === undefined ? {} : { fetchImpl: deps.fetchImpl }) };
+  const http = { env: deps.env };
   switch (entry.provider) {
     case 'anthropic':
       return createAnthropicProvider(entry, http);

@@ -20,7 +20,6 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface HttpProviderDeps {
   env: NodeJS.ProcessEnv;
-  fetchImpl?: typeof fetch;
   now?: () => number;
 }
 
@@ -91,7 +90,6 @@ export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDep
         label,
         classify: (status, text, headers) =>
           classifyHttpError(status, text, headers, { label, keyEnv, keySent: true, secrets: [key] }),
-        ...(deps.fetchImpl === undefined ? {} : { fetchImpl: deps.fetchImpl }),
       });
       const parsed = parseAnthropicResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

@@ -97,7 +97,6 @@ export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps):
             keySent: key !== undefined,
             secrets: [key],
           }),
-        ...(deps.fetchImpl === undefined ? {} : { fetchImpl: deps.fetchImpl }),
       });
       const parsed = parseOpenAiResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

@@ -2,6 +2,7 @@
  * Turns a non-2xx answer into a ProviderError whose kind decides retry and run-stop
  * behaviour. Messages name the key variable, never the key.
  */
+import type { HeaderReader } from './http-post.js';
 import { clip, redactSecrets } from '../redact.js';
 import { ProviderError } from '../types.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -62,7 +63,7 @@ function isCreditFailure(status: number, details: ErrorDetails): boolean {
 export function classifyHttpError(
   status: number,
   bodyText: string,
-  headers: Headers,
+  headers: HeaderReader,
   context: HttpErrorContext,
 ): ProviderError {
   const details = readErrorDetails(bodyText);

@@ -4,6 +4,7 @@
  * mid-way, or a body that is empty or not JSON. Non-2xx answers go to `classify`.
  */
 import { ProviderError } from '../types.js';
+import { type HeaderReader, type HttpAnswer, httpPost } from './http-post.js';
 
 export interface PostJsonOptions {
   url: string;
@@ -13,8 +14,7 @@ export interface PostJsonOptions {
   signal: AbortSignal | undefined;
   timeoutMs: number;
   label: string;
-  classify: (status: number, bodyText: string, headers: Headers) => ProviderError;
-  fetchImpl?: typeof fetch;
+  classify: (status: number, bodyText: string, headers: HeaderReader) => ProviderError;
 }
 
 function causeCode(error: unknown): string {
@@ -47,10 +47,9 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
   };
 
   try {
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await (options.fetchImpl ?? fetch)(options.url, {
-        method: 'POST',
+      response = await httpPost(options.url, {
         headers: { 'content-type': 'application/json', ...options.headers },
         body: JSON.stringify(options.body),
         signal: combined,
@@ -58,14 +57,15 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
     } catch (error) {
       throw fail(error, 'connect');
     }
+    const ok = response.status >= 200 && response.status < 300;
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      if (response.ok || signal?.aborted || timeout.signal.aborted) throw fail(error, 'read');
+      if (ok || signal?.aborted || timeout.signal.aborted) throw fail(error, 'read');
       text = '';
     }
-    if (!response.ok) throw options.classify(response.status, text, response.headers);
+    if (!ok) throw options.classify(response.status, text, response.headers);
     if (text.trim() === '') {
       throw new ProviderError('malformed', `${label}: the response body was empty`, {
         status: response.status,

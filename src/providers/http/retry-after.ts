@@ -2,7 +2,9 @@
  * How long the server asked us to wait: `retry-after-ms` (OpenAI) first, then `retry-after`
  * as seconds or an HTTP date. Undefined when absent or unreadable.
  */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+import type { HeaderReader } from './http-post.js';
+
+export function parseRetryAfter(headers: HeaderReader, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
     const value = Number(ms);
