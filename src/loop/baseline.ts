@@ -3,7 +3,7 @@
  * when min_improvement is a number). Its mean is the incumbent's score; the spread of the
  * repeats sets the noise margin a candidate must beat.
  */
-import { writeBest, writeJsonAtomic, writeResultsTsv } from '../run/records.js';
+import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
@@ -40,7 +40,7 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {
-    await writeJsonAtomic(iterationPaths(deps.runDir, iteration).decision, {
+    await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
       status: 'error',
       errorKind: failed.errorKind,
       reason: failed.message,
@@ -72,7 +72,7 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
-  await writeJsonAtomic(iterationPaths(deps.runDir, iteration).decision, {
+  await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
     status: 'baseline',
     repeats: noise,
     margin,

@@ -4,7 +4,7 @@
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeJsonAtomic, writeResultsTsv } from '../run/records.js';
+import { writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback } from './build-feedback.js';
@@ -74,7 +74,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
     signal: deps.signal,
   });
   const paths = iterationPaths(deps.runDir, iteration);
-  await writeJsonAtomic(paths.mutation, { strategy, feedback, attempts });
+  await writeReviewJson(paths.mutation, { strategy, feedback, attempts });
   await recorder.emit(
     ...attempts.flatMap((a): RunEventBody[] =>
       a.ok
@@ -124,7 +124,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   if (proposals.length === 0) {
     const allDuplicates = attempts.every((a) => !a.ok && a.reason === 'duplicate');
     const messages = attempts.flatMap((a) => (a.ok ? [] : [a.message])).join('; ');
-    await writeJsonAtomic(paths.decision, {
+    await writeReviewJson(paths.decision, {
       status: allDuplicates ? 'duplicate' : 'error',
       reason: messages,
     });
@@ -156,7 +156,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   if (!best) {
     const failure = outcomes.find((o) => !o.outcome.ok)?.outcome as Extract<CandidateOutcome, { ok: false }>;
     const kind: ErrorKind = failure.errorKind;
-    await writeJsonAtomic(paths.decision, { status: 'error', errorKind: kind, reason: failure.message });
+    await writeReviewJson(paths.decision, { status: 'error', errorKind: kind, reason: failure.message });
     await finish('error', {
       errorKind: kind,
       message: failure.message,
@@ -190,7 +190,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
     }
   }
 
-  await writeJsonAtomic(paths.decision, {
+  await writeReviewJson(paths.decision, {
     status: decision.status,
     reason: decision.reason,
     delta: decision.delta,

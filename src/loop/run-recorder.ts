@@ -1,12 +1,14 @@
 /**
  * The loop's only way to record anything: stamps events, appends them to the journal (fsynced
- * before the step counts as done), keeps the folded state, and tells listeners — the
+ * before the step counts as done; phase markers ride along with the next fsync), keeps the folded state, and tells listeners — the
  * terminal renderer, the report refresher — what happened. The engine itself never prints.
  */
 import { appendEvents } from '../run/journal.js';
 import { type RunEvent, type RunEventBody, stampEvent } from '../run/events.js';
 import { createRunFold } from '../run/run-fold.js';
 import type { RunState } from '../run/run-state.js';
+
+const PROGRESS_MARKERS: ReadonlySet<RunEvent['type']> = new Set(['iteration_started', 'phase']);
 
 export type EventListener = (event: RunEvent, state: RunState) => void;
 
@@ -35,7 +37,11 @@ export function createRunRecorder(
     if (failure !== undefined) throw failure;
     const stamped = bodies.map((body) => stampEvent(body, now()) as RunEvent);
     try {
-      await appendEvents(runDir, stamped);
+      // Markers of where the loop is (an iteration or a phase beginning) record no finished
+      // work: they need not wait for the disk, and the next fsync carries them too.
+      await appendEvents(runDir, stamped, {
+        durable: stamped.some((event) => !PROGRESS_MARKERS.has(event.type)),
+      });
     } catch (error) {
       failure = error;
       throw error;

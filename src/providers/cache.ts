@@ -2,11 +2,15 @@
  * Content-addressed response cache in a folder (runs/<id>/cache/): one JSON file per finished
  * call, written atomically, so a crash never leaves half a file and a resumed run never pays
  * twice. Only successes are stored; the latency is not (a hit takes none).
+ *
+ * Entries are not fsynced: a killed process loses nothing (the data is in the OS's cache), and
+ * what a power failure could lose or tear is read as a miss and asked again, never misread.
+ * An fsync per model call would cost more than a fast call itself.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import * as z from 'zod';
+import { writeFileAtomic } from '../atomic-file.js';
 import type { CompletionResult } from './types.js';
 
 export const CachedCompletion = z.object({
@@ -61,9 +65,9 @@ export function createFileCache(dir: string): ResponseCache {
       }
     },
     async put(key, value) {
-      const path = cacheFilePath(dir, key);
-      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
-      await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+      await writeFileAtomic(cacheFilePath(dir, key), `${JSON.stringify(value, null, 2)}\n`, {
+        durable: false,
+      });
     },
   };
 }

@@ -33,13 +33,27 @@ export interface ReadJournalOptions {
 // Appends to one journal from this process run one after another, so one never sees another's half-written line.
 const pending = new Map<string, Promise<void>>();
 
-export async function appendEvents(runDir: string, events: readonly RunEvent[]): Promise<void> {
+export interface AppendOptions {
+  /**
+   * fsync before returning (default true): the events then survive a power failure. Progress
+   * markers that record no finished work (phase changes) pass false; the next durable append
+   * syncs the whole file, them included.
+   */
+  durable?: boolean;
+}
+
+export async function appendEvents(
+  runDir: string,
+  events: readonly RunEvent[],
+  options: AppendOptions = {},
+): Promise<void> {
   if (events.length === 0) return;
+  const durable = options.durable ?? true;
   // Validate everything before touching the file: a bad event is a bug and must not half-land.
   const text = events.map((event) => `${JSON.stringify(RunEvent.parse(event))}\n`).join('');
   const file = runPaths(runDir).events;
   const previous = pending.get(file) ?? Promise.resolve();
-  const current = previous.then(() => appendText(file, text));
+  const current = previous.then(() => appendText(file, text, durable));
   const settled = current.catch(() => {});
   pending.set(file, settled);
   try {
@@ -49,7 +63,7 @@ export async function appendEvents(runDir: string, events: readonly RunEvent[]):
   }
 }
 
-async function appendText(file: string, text: string): Promise<void> {
+async function appendText(file: string, text: string, durable: boolean): Promise<void> {
   const existed = await fileExists(file);
   const handle = await open(file, 'a+');
   try {
@@ -60,7 +74,7 @@ async function appendText(file: string, text: string): Promise<void> {
       const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
       written += bytesWritten;
     }
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }
