@@ -8,7 +8,8 @@ import { runChecks } from '../checks/run-checks.js';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { runGrader } from '../grader/run-grader.js';
-import { type JudgeRunResult, runJudge } from '../judge/run-judge.js';
+import { type JudgeRunResult, runJudge, startJudgeEarly } from '../judge/run-judge.js';
+import type { StartedProgram } from '../judge/run-sandboxed-program.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';
@@ -76,38 +77,69 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   const envOpt = deps.env ? { env: deps.env } : {};
   const cliOpt = deps.cliEntry ? { cliEntry: deps.cliEntry } : {};
 
-  deps.onPhase?.('generating');
-  const generations = await generateOutputs({
-    prompt: input.prompt,
-    cases: input.cases,
-    samples: input.samples,
-    sampleBase: input.sampleBase,
-    client: tallyClient(deps.pool.client('generator'), tally),
-    ...signalOpt,
-    onProgress: (done, total) => deps.onPhase?.('generating', { done, total }),
-  });
+  const { rubric, models } = experiment;
+  const judgeOptions =
+    rubric && models.judge
+      ? {
+          judge: models.judge,
+          ...(deps.pool.has('judge') ? { client: tallyClient(deps.pool.client('judge'), tally) } : {}),
+          commandCwd: experiment.dir,
+          ...signalOpt,
+          ...cliOpt,
+          ...envOpt,
+        }
+      : undefined;
+  // The built-in judge is started once the first output is in (or generation is over) and
+  // waits for the rest: its start-up overlaps generation. Not before the first output: starting
+  // a process blocks this thread for a moment, which would delay the first requests.
+  let judgeStarted: Promise<StartedProgram | undefined> | undefined;
+  const startJudge = () => {
+    if (judgeOptions === undefined || judgeStarted !== undefined) return;
+    // Its own failure to start is not fatal: the first attempt then starts it the ordinary way.
+    judgeStarted = startJudgeEarly(judgeOptions).catch(() => undefined);
+  };
+  const stopJudge = async () => {
+    await (await judgeStarted)?.cancel();
+  };
 
-  deps.onPhase?.('checking');
-  const checks = await checkAll(experiment, input.cases, generations, deps);
+  deps.onPhase?.('generating');
+  let generations: Generation[];
+  let checks: Awaited<ReturnType<typeof checkAll>>;
+  try {
+    generations = await generateOutputs({
+      prompt: input.prompt,
+      cases: input.cases,
+      samples: input.samples,
+      sampleBase: input.sampleBase,
+      client: tallyClient(deps.pool.client('generator'), tally),
+      ...signalOpt,
+      onProgress: (done, total) => {
+        if (done > 0) startJudge();
+        deps.onPhase?.('generating', { done, total });
+      },
+    });
+    if (generations.some((g) => g.ok)) startJudge();
+
+    deps.onPhase?.('checking');
+    checks = await checkAll(experiment, input.cases, generations, deps);
+  } catch (error) {
+    await stopJudge();
+    throw error;
+  }
 
   let judge: Extract<JudgeRunResult, { ok: true }> | undefined;
-  const { rubric, models } = experiment;
   const judged = generations.filter((g) => g.ok);
   // With nothing generated there is nothing to judge: every output sits at the floor (SPEC 5).
-  if (rubric && models.judge && judged.length > 0) {
+  if (rubric && judgeOptions && judged.length === 0) await stopJudge();
+  if (rubric && judgeOptions && judged.length > 0) {
     deps.onPhase?.('judging');
+    const warm = await judgeStarted;
     const result = await runJudge({
-      outputs: generations
-        .filter((g) => g.ok)
-        .map((g) => ({ caseId: g.caseId, sample: g.sample, text: g.text })),
+      outputs: judged.map((g) => ({ caseId: g.caseId, sample: g.sample, text: g.text })),
       rubric,
-      judge: models.judge,
-      ...(deps.pool.has('judge') ? { client: tallyClient(deps.pool.client('judge'), tally) } : {}),
       seed: input.seed,
-      commandCwd: experiment.dir,
-      ...signalOpt,
-      ...cliOpt,
-      ...envOpt,
+      ...judgeOptions,
+      ...(warm === undefined ? {} : { started: warm }),
     });
     if (!result.ok) {
       rethrowIfFatal(result.providerError, deps.signal);

@@ -10,12 +10,15 @@ import {
   runSandboxedProgram,
   type SandboxedProgramOutcome,
   type SandboxedProgramRun,
+  type StartedProgram,
 } from './run-sandboxed-program.js';
 
 export type Acceptance<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export interface AttemptsOptions<T> {
   run: SandboxedProgramRun;
+  /** The program already started for the first attempt (see startSandboxedProgram). */
+  started?: StartedProgram;
   attempts: number;
   /** `judge` or `grader`, for messages. */
   who: string;
@@ -43,12 +46,34 @@ function examine<T>(
 }
 
 export async function runProgramAttempts<T>(options: AttemptsOptions<T>): Promise<AttemptsResult<T>> {
+  const { run } = options;
+  let started = options.started;
+  try {
+    return await runAttempts(options, async () => {
+      const warm = started;
+      started = undefined;
+      if (warm === undefined) return runSandboxedProgram(run);
+      if (run.input === undefined) {
+        await warm.cancel();
+        return runSandboxedProgram(run);
+      }
+      return warm.finish(run.files, run.input);
+    });
+  } finally {
+    await started?.cancel();
+  }
+}
+
+async function runAttempts<T>(
+  options: AttemptsOptions<T>,
+  runOnce: () => Promise<SandboxedProgramOutcome>,
+): Promise<AttemptsResult<T>> {
   const { run, attempts, who } = options;
   let problem = `the ${who} was not run`;
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     if (run.signal?.aborted)
       return { ok: false, message: `the ${who} was interrupted`, attempts: attempt - 1 };
-    const outcome = await runSandboxedProgram(run);
+    const outcome = await runOnce();
     if (run.signal?.aborted) return { ok: false, message: `the ${who} was interrupted`, attempts: attempt };
     const final = findFinalProviderError(outcome.proxyFailures);
     if (final !== undefined) {

@@ -19,6 +19,7 @@ import {
 import { JUDGE_SCORES_FILE } from './judge-scores.js';
 import { planProgram, type SandboxRunOptions, toSandboxedRun } from './plan-program.js';
 import { runProgramAttempts } from './run-attempts.js';
+import { type StartedProgram, startSandboxedProgram } from './run-sandboxed-program.js';
 import { validateJudgeScores } from './validate-judge-scores.js';
 
 export interface RunJudgeOptions extends SandboxRunOptions {
@@ -28,6 +29,8 @@ export interface RunJudgeOptions extends SandboxRunOptions {
   judge: JudgeEntry;
   /** Seeds the shuffle of file names. */
   seed: number;
+  /** The built-in judge, already started by startJudgeEarly, for the first attempt. */
+  started?: StartedProgram;
 }
 
 export interface JudgedOutput {
@@ -65,23 +68,59 @@ export type JudgeRunResult =
 export const DEFAULT_JUDGE_TIMEOUT_MS = 20 * 60 * 1000;
 export const DEFAULT_JUDGE_ATTEMPTS = 2;
 
-export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult> {
-  const { outputs, rubric } = options;
-  if (outputs.length === 0) {
-    return { ok: false, kind: 'judge_error', message: 'there are no outputs to judge', attempts: 0 };
-  }
-  if (!isProgramEntry(options.judge) && options.client === undefined) {
-    throw new Error('runJudge: a model judge needs the run’s judge client');
-  }
-  const layout = planJudgeLayout(outputs, rubric.text, options.seed);
-  const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
-  const program = planProgram(options.judge, {
-    builtinArgs: ['judge', OUTPUTS_DIR, '--rubric', RUBRIC_FILE],
+const BUILTIN_JUDGE_ARGS = ['judge', OUTPUTS_DIR, '--rubric', RUBRIC_FILE];
+
+function planJudgeProgram(options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started'>) {
+  return planProgram(options.judge, {
+    builtinArgs: BUILTIN_JUDGE_ARGS,
     timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
   });
+}
+
+/**
+ * Starts the built-in judge while the outputs are still being generated (see
+ * startSandboxedProgram), so its start-up is off the evaluation's critical path. Undefined for
+ * a judge program of the user's: that one starts when its files are there.
+ */
+export async function startJudgeEarly(
+  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started'>,
+): Promise<StartedProgram | undefined> {
+  if (isProgramEntry(options.judge) || options.client === undefined) return undefined;
+  const program = planJudgeProgram(options);
+  return startSandboxedProgram({
+    argv: program.argv,
+    client: options.client,
+    resultFile: JUDGE_SCORES_FILE,
+    timeoutMs: program.timeoutMs,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
+  });
+}
+
+export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult> {
+  const { outputs, rubric } = options;
+  if (outputs.length === 0) {
+    await options.started?.cancel();
+    return { ok: false, kind: 'judge_error', message: 'there are no outputs to judge', attempts: 0 };
+  }
+  if (!isProgramEntry(options.judge) && options.client === undefined) {
+    await options.started?.cancel();
+    throw new Error('runJudge: a model judge needs the run’s judge client');
+  }
+  let layout: ReturnType<typeof planJudgeLayout>;
+  try {
+    layout = planJudgeLayout(outputs, rubric.text, options.seed);
+  } catch (error) {
+    await options.started?.cancel();
+    throw error;
+  }
+  const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
+  const program = planJudgeProgram(options);
   const result = await runProgramAttempts({
+    ...(options.started === undefined ? {} : { started: options.started }),
     who: 'judge',
     attempts: options.attempts ?? DEFAULT_JUDGE_ATTEMPTS,
     run: toSandboxedRun(options, program, layout.files, JUDGE_SCORES_FILE),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';
 import { type ModelProxy, startModelProxy } from './model-proxy.js';
-import { createSandbox } from './sandbox.js';
+import { createSandbox, writeSandboxFiles } from './sandbox.js';
 import { buildSandboxEnv } from './sandbox-env.js';
 import { type SandboxedOutcome, spawnSandboxed } from './spawn-sandboxed.js';
 
@@ -62,15 +62,109 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
       timeoutMs: run.timeoutMs,
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     });
-    let resultText: string | undefined;
-    try {
-      resultText = await readFile(join(sandbox.dir, run.resultFile), 'utf8');
-    } catch {
-      resultText = undefined;
-    }
-    return { process: outcome, resultText, proxyFailures: [...(proxy?.failures ?? [])] };
+    return {
+      process: outcome,
+      resultText: await readResultFile(sandbox.dir, run.resultFile),
+      proxyFailures: [...(proxy?.failures ?? [])],
+    };
   } finally {
     await proxy?.close();
     await sandbox.remove();
   }
+}
+
+async function readResultFile(dir: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(dir, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A built-in judge started before its outputs exist: its sandbox is empty and its stdin held
+ * while the runner still generates, so Node's start and the CLI's loading overlap generation
+ * instead of following it. `finish` fills the sandbox, then sends the settings (the program
+ * reads its stdin before it looks at any file), and waits as runSandboxedProgram does;
+ * `cancel` stops it unused. Only for our own CLI: a user's judge command is never started
+ * before its files are there.
+ */
+export interface StartedProgram {
+  finish(files: readonly SandboxFile[], input: string): Promise<SandboxedProgramOutcome>;
+  cancel(): Promise<void>;
+}
+
+export async function startSandboxedProgram(
+  run: Omit<SandboxedProgramRun, 'files' | 'input' | 'cliAgent'>,
+): Promise<StartedProgram> {
+  const sandbox = await createSandbox([], run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
+  let proxy: ModelProxy | undefined;
+  let release!: (input: string) => void;
+  let refuse!: (reason: Error) => void;
+  const gate = new Promise<string>((resolve, reject) => {
+    release = resolve;
+    refuse = reject;
+  });
+  // Whoever holds the gate handles its refusal; this keeps a refusal nobody awaits harmless.
+  gate.catch(() => undefined);
+  let running: Promise<SandboxedOutcome>;
+  try {
+    if (run.client !== undefined) {
+      proxy = await startModelProxy({
+        client: run.client,
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+      });
+    }
+    const env = buildSandboxEnv({
+      parent: run.env ?? process.env,
+      home: sandbox.home,
+      ...(proxy === undefined ? {} : { proxy }),
+    });
+    running = spawnSandboxed({
+      argv: run.argv,
+      cwd: sandbox.dir,
+      env,
+      inputGate: gate,
+      timeoutMs: run.timeoutMs,
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+    });
+  } catch (error) {
+    await proxy?.close();
+    await sandbox.remove();
+    throw error;
+  }
+  let used = false;
+  const settle = async (): Promise<SandboxedOutcome> => {
+    try {
+      return await running;
+    } finally {
+      await proxy?.close();
+      await sandbox.remove();
+    }
+  };
+  return {
+    async finish(files, input) {
+      if (used) throw new Error('a started program runs once');
+      used = true;
+      try {
+        await writeSandboxFiles(sandbox.dir, files);
+      } catch (error) {
+        refuse(new Error('the sandbox could not be filled'));
+        await settle();
+        throw error;
+      }
+      release(input);
+      const outcome = await running;
+      const resultText = await readResultFile(sandbox.dir, run.resultFile);
+      const proxyFailures = [...(proxy?.failures ?? [])];
+      await settle();
+      return { process: outcome, resultText, proxyFailures };
+    },
+    async cancel() {
+      if (used) return;
+      used = true;
+      refuse(new Error('not needed'));
+      await settle();
+    },
+  };
 }

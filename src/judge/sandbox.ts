@@ -36,15 +36,19 @@ export async function createSandbox(
   };
   try {
     home = await mkdtemp(join(root, 'h-'));
-    for (const file of files) {
-      assertInside(file.path);
-      const target = join(dir, file.path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.text, 'utf8');
-    }
+    await writeSandboxFiles(dir, files);
   } catch (error) {
     await remove();
     throw error;
   }
   return { dir, home, remove };
+}
+
+/** Puts the files in a sandbox folder (paths relative to it; nothing may point outside). */
+export async function writeSandboxFiles(dir: string, files: readonly SandboxFile[]): Promise<void> {
+  for (const file of files) assertInside(file.path);
+  const folders = new Set(files.map((file) => dirname(join(dir, file.path))));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
+  // Side by side: the judge is waiting for them.
+  await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.text, 'utf8')));
 }

@@ -10,6 +10,12 @@ export interface SandboxedRun {
   cwd: string;
   env: Record<string, string>;
   input?: string;
+  /**
+   * Start the program now but hold its stdin until this settles: resolved, the text is written
+   * and the timeout starts counting; rejected, the program is stopped. (A warm start: the
+   * program loads while its caller is still preparing the input.) Replaces `input`.
+   */
+  inputGate?: Promise<string>;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -71,7 +77,7 @@ export function spawnSandboxed(run: SandboxedRun): Promise<SandboxedOutcome> {
       cwd: run.cwd,
       env: run.env,
       detached: !isWindows,
-      stdio: [run.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [run.input === undefined && run.inputGate === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
 
@@ -79,10 +85,13 @@ export function spawnSandboxed(run: SandboxedRun): Promise<SandboxedOutcome> {
       killGroup(child.pid, 'SIGTERM');
       forceTimer ??= setTimeout(() => killGroup(child.pid, 'SIGKILL'), FORCE_KILL_AFTER_MS);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, run.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = () => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, run.timeoutMs);
+    };
     const onAbort = () => {
       aborted = true;
       stop();
@@ -94,7 +103,7 @@ export function spawnSandboxed(run: SandboxedRun): Promise<SandboxedOutcome> {
     function finish(): void {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       if (forceTimer !== undefined) clearTimeout(forceTimer);
       run.signal?.removeEventListener('abort', onAbort);
       resolve({
@@ -114,10 +123,25 @@ export function spawnSandboxed(run: SandboxedRun): Promise<SandboxedOutcome> {
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = keepTail(stderr, chunk);
     });
-    if (child.stdin !== null) {
+    const stdin = child.stdin;
+    if (stdin !== null) {
       // A program that never reads its stdin must not crash the runner with EPIPE.
-      child.stdin.on('error', () => {});
-      child.stdin.end(run.input);
+      stdin.on('error', () => {});
+      if (run.inputGate === undefined) stdin.end(run.input);
+    }
+    if (run.inputGate === undefined) startTimer();
+    else {
+      run.inputGate.then(
+        (input) => {
+          if (settled) return;
+          stdin?.end(input);
+          startTimer();
+        },
+        () => {
+          aborted = true;
+          stop();
+        },
+      );
     }
     child.on('error', (error) => {
       spawnError = error.message;
