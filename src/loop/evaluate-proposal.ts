@@ -24,9 +24,11 @@ export async function evaluateProposal(
 ): Promise<CandidateOutcome> {
   const { experiment, recorder } = deps;
   const paths = candidatePaths(deps.runDir, input.iteration, input.candidate);
-  await writeCandidatePrompt(paths, input.prompt);
+  // Written while the evaluation runs (it needs no file); done before the journal counts it.
+  const promptWritten = writeCandidatePrompt(paths, input.prompt);
+  promptWritten.catch(() => undefined);
   let lastPhase: string | undefined;
-  const outcome = await evaluateCandidate(
+  const evaluated = evaluateCandidate(
     {
       experiment,
       prompt: input.prompt,
@@ -53,6 +55,14 @@ export async function evaluateProposal(
       },
     },
   );
+  let outcome: CandidateOutcome;
+  try {
+    outcome = await evaluated;
+  } catch (error) {
+    await promptWritten.catch(() => undefined);
+    throw error;
+  }
+  await promptWritten;
   await writeCandidateRecords(paths, outcome);
   if (outcome.ok) {
     const { train, holdout, all } = outcome.scores;
