@@ -5,6 +5,7 @@
 import { isProgramEntry, type JudgeEntry, type ModelEntry } from '../experiment/schema.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';
 import { ProviderError } from './types.js';
+import { monotonicMs } from './clock.js';
 
 export interface PingResult {
   role: string;
@@ -32,7 +33,7 @@ function withTimeout(entry: ModelEntry, timeoutMs: number): ModelEntry {
 }
 
 async function pingOne(role: string, entry: ModelEntry, env: NodeJS.ProcessEnv, options: PingOptions) {
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? monotonicMs;
   const bounded = withTimeout(entry, options.timeoutMs ?? DEFAULT_PING_TIMEOUT_MS);
   const simulated = entry.provider === 'sim';
   try {

@@ -15,6 +15,7 @@ import {
   isRecord,
   timeoutMsOf,
 } from './defaults.js';
+import { monotonicMs } from '../clock.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -68,7 +69,7 @@ export function parseAnthropicResponse(
 export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDeps): Provider {
   const model = entry.model ?? '';
   const label = `Anthropic (${model})`;
-  const now = deps.now ?? (() => performance.now());
+  const now = deps.now ?? monotonicMs;
   const price = resolvePrice(entry);
   return {
     name: 'anthropic',

@@ -20,6 +20,7 @@ import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError } from '../types.js';
 import { claudeBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import { monotonicMs } from '../clock.js';
 
 export interface ProcessProviderDeps {
   env: NodeJS.ProcessEnv;
@@ -112,7 +113,7 @@ export function parseClaudeResult(
 export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProviderDeps): Provider {
   const model = entry.model ?? 'default';
   const label = `Claude Code CLI (${model})`;
-  const now = deps.now ?? (() => performance.now());
+  const now = deps.now ?? monotonicMs;
   return {
     name: 'claude-cli',
     model,

@@ -19,6 +19,7 @@ import { type CompletionResult, type Provider, ProviderError, type Usage } from 
 import type { ProcessProviderDeps } from './claude-cli.js';
 import { codexBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import { monotonicMs } from '../clock.js';
 
 export { codexBinary } from './cli-binaries.js';
 
@@ -103,7 +104,7 @@ export function parseCodexEvents(
 export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderDeps): Provider {
   const model = entry.model ?? 'default';
   const label = `Codex CLI (${model})`;
-  const now = deps.now ?? (() => performance.now());
+  const now = deps.now ?? monotonicMs;
   return {
     name: 'codex-cli',
     model,

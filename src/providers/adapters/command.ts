@@ -14,6 +14,7 @@ import { prependSystem, renderConversation } from '../process/render-prompt.js';
 import { processFailure, runProcess } from '../process/run-process.js';
 import { type Provider, ProviderError } from '../types.js';
 import { DEFAULT_PROCESS_TIMEOUT_S, timeoutMsOf } from './defaults.js';
+import { monotonicMs } from '../clock.js';
 
 export const PROMPT_FILE_PLACEHOLDER = '{prompt_file}';
 
@@ -34,7 +35,7 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
   const argv = entry.command ?? [];
   const model = entry.model ?? argv.join(' ');
   const label = `command \`${argv[0] ?? ''}\``;
-  const now = deps.now ?? (() => performance.now());
+  const now = deps.now ?? monotonicMs;
   return {
     name: 'command',
     model,

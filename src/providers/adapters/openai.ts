@@ -11,6 +11,7 @@ import { costOrNull, normaliseModelName, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import type { HttpProviderDeps } from './anthropic.js';
 import { countOf, DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import { monotonicMs } from '../clock.js';
 
 /** OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`. */
 function wantsMaxCompletionTokens(model: string): boolean {
@@ -70,7 +71,7 @@ export function parseOpenAiResponse(
 export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps): Provider {
   const model = entry.model ?? '';
   const label = `OpenAI-compatible (${model})`;
-  const now = deps.now ?? (() => performance.now());
+  const now = deps.now ?? monotonicMs;
   const price = resolvePrice(entry);
   return {
     name: 'openai',

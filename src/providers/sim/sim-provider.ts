@@ -2,7 +2,7 @@
  * The `sim` provider: the simulated model behind the Provider interface, for demos and tests
  * without keys or network. Every result says `simulated: true` so what it shows is labelled.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicMs } from '../clock.js';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import { DEFAULT_SIM_MODEL, simulateCompletion } from './simulate.js';
@@ -14,7 +14,7 @@ export function createSimProvider(entry: ModelEntry): Provider {
     model,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       if (request.signal?.aborted) throw new ProviderError('aborted', 'the simulated call was aborted');
-      const started = performance.now();
+      const started = monotonicMs();
       const { text, usage } = simulateCompletion({
         system: request.system ?? entry.system,
         messages: request.messages,
@@ -29,7 +29,7 @@ export function createSimProvider(entry: ModelEntry): Provider {
         text: truncated ? text.slice(0, maxTokens * 4) : text,
         usage: truncated ? { ...usage, outputTokens: maxTokens } : usage,
         costUsd: 0,
-        latencyMs: performance.now() - started,
+        latencyMs: monotonicMs() - started,
         stopReason: truncated ? 'max_tokens' : 'end_turn',
         simulated: true,
       };
