@@ -97,8 +97,8 @@ export function requestDigest(request) {
 }
 
 /**
- * Options: `latencyMs` (fixed wait before each reply), `respond(request)` → { text } (default:
- * the simulated model). Every request is logged: { index, api, digest, receivedAt, finishedAt }.
+ * Options: `latencyMs` (each reply is sent this long after its request arrived, whatever
+ * computing it took), `respond(request)` → { text } (default: the simulated model). Every request is logged: { index, api, digest, receivedAt, finishedAt }.
  */
 export async function startFakeLlmServer(options = {}) {
   let latencyMs = options.latencyMs ?? 0;
@@ -142,19 +142,27 @@ export async function startFakeLlmServer(options = {}) {
       log.push(entry);
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      setTimeout(() => {
-        let body;
-        try {
-          body = successBody(request, respond(request), entry.index);
-        } catch (error) {
+      // The reply is computed at once and sent when the latency has passed since the request
+      // arrived: a call takes latencyMs in all, like a real API whose latency includes its work.
+      let body;
+      let failure;
+      try {
+        body = successBody(request, respond(request), entry.index);
+      } catch (error) {
+        failure = error;
+      }
+      setTimeout(
+        () => {
           inFlight -= 1;
-          send(500, { error: { type: 'api_error', message: `fake server: ${String(error)}` } });
-          return;
-        }
-        send(200, body);
-        entry.finishedAt = performance.now();
-        inFlight -= 1;
-      }, latencyMs);
+          if (body === undefined) {
+            send(500, { error: { type: 'api_error', message: `fake server: ${String(failure)}` } });
+            return;
+          }
+          send(200, body);
+          entry.finishedAt = performance.now();
+        },
+        Math.max(0, latencyMs - (performance.now() - receivedAt)),
+      );
     });
   });
   // Clients keep connections open between calls; the default 5 s idle limit is plenty.
