@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { handleFatal } from './handle-fatal.js';
+import { configureZodFor } from './zod-mode.js';
 import { VERSION } from '../version.js';
 
 /** A command's default export: its arguments as commander passes them; returns the exit code. */
@@ -34,6 +35,7 @@ const COMMANDS = {
 function lazy(name: keyof typeof COMMANDS): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     try {
+      configureZodFor(name);
       const mod = await COMMANDS[name]();
       // commander passes each action the arguments its declaration promises.
       const code = await (mod.default as (...a: unknown[]) => Promise<number | undefined>)(...args);

@@ -4,6 +4,7 @@
  * written atomically; `evaluation.json` holds the scoring input so a resumed run can rebuild
  * the incumbent's feedback without calling a model.
  */
+import { mkdir } from 'node:fs/promises';
 import { buildJudgeScoresFile } from '../judge/judge-scores.js';
 import { writeJsonAtomic, writeReviewJson, writeTextAtomic } from '../run/records.js';
 import type { CandidatePaths } from '../run/paths.js';
@@ -27,6 +28,9 @@ export async function writeCandidatePrompt(paths: CandidatePaths, prompt: string
  * (BENCHMARKS.md, benchmark 2).
  */
 export async function writeCandidateRecords(paths: CandidatePaths, outcome: CandidateOutcome): Promise<void> {
+  // Each folder once, not once per file.
+  await mkdir(paths.outputs, { recursive: true });
+  if (outcome.ok && outcome.gradings.length > 0) await mkdir(paths.grading, { recursive: true });
   const writes: Promise<void>[] = outcome.generations.map((g) =>
     writeTextAtomic(
       paths.output(g.caseId, g.sample),

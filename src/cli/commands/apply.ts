@@ -3,7 +3,6 @@
  * It refuses, unless --force, when the working-tree prompt changed after the run started:
  * the user's own edits are never overwritten silently.
  */
-import '../short-lived.js';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';

@@ -1,4 +1,3 @@
-import '../short-lived.js';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';

@@ -5,7 +5,6 @@
  * split's score is below S or a gate failed, JUnit XML for dashboards.
  * Exit codes: 0 ok, 1 run-time failure or --fail-under missed, 2 usage, 130 interrupted.
  */
-import '../short-lived.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AutoresearchError, EXIT, type Problem } from '../../errors.js';

@@ -3,7 +3,6 @@
  * `outputs/*.txt` and `transcript.md` from the case folder, grades the expectations with one
  * model call, checks every PASS against the outputs and writes `<case-dir>/grading.json`.
  */
-import '../short-lived.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AutoresearchError } from '../../errors.js';

@@ -2,7 +2,6 @@
  * `autoresearch init <name>`: scaffold experiments/<name>/ and rubrics/<name>.md in the
  * project root, or import a promptfoo config (`--from`). Refuses to overwrite anything.
  */
-import '../short-lived.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';

@@ -4,7 +4,6 @@
  * prints `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its
  * model settings on stdin; by hand it works on any folder of outputs.
  */
-import '../short-lived.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AutoresearchError, ValidationError } from '../../errors.js';

@@ -1,4 +1,3 @@
-import '../short-lived.js';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';

@@ -1,4 +1,3 @@
-import '../short-lived.js';
 import type { Command } from 'commander';
 import { listRuns } from '../../run/runs-dir.js';
 import { formatRunsJson, formatRunsTable } from '../../ui/format-runs.js';

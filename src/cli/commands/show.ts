@@ -1,4 +1,3 @@
-import '../short-lived.js';
 import type { Command } from 'commander';
 import { buildOverview } from '../../report/overview.js';
 import { readJournal } from '../../run/journal.js';

@@ -3,7 +3,6 @@
  * The request is a file in the run folder, naming the running session's lock token, that the
  * loop checks between iterations: it works from any terminal and never stops a later session.
  */
-import '../short-lived.js';
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../../errors.js';
 import { readLockStatus } from '../../run/lock.js';

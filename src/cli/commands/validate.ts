@@ -4,7 +4,6 @@
  * makes one tiny call per distinct model (exit 1 if any fails; a missing key refuses, exit 2).
  * Writes nothing anywhere.
  */
-import '../short-lived.js';
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
 import { canonicalJson } from '../../experiment/cases/case-id.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
