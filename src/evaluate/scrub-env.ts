@@ -3,7 +3,8 @@
  * minus every API key the experiment's models use, so a check script never holds a secret.
  */
 import { apiKeyEnvName } from '../providers/env.js';
-import { isProgramEntry, type JudgeEntry } from '../experiment/schema.js';
+import { isProgramEntry } from '../experiment/names.js';
+import type { JudgeEntry } from '../experiment/schema.js';
 import type { ResolvedModels } from '../experiment/types.js';
 
 const ALWAYS_SECRET = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];

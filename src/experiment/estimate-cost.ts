@@ -6,7 +6,8 @@
  */
 import { costOf, resolvePrice } from '../providers/prices.js';
 import type { CallCounts } from './count-calls.js';
-import { isProgramEntry, type JudgeEntry, ROLES, type Role } from './schema.js';
+import { isProgramEntry, ROLES, type Role } from './names.js';
+import type { JudgeEntry } from './schema.js';
 import { renderTemplate } from './template.js';
 import type { Experiment } from './types.js';
 

@@ -4,7 +4,8 @@
  * external judge or grader program is replaced by the built-in one (and a note says so).
  */
 import { AutoresearchError } from '../errors.js';
-import { type JudgeEntry, type ModelEntry, isProgramEntry, type ProviderName } from './schema.js';
+import { isProgramEntry } from './names.js';
+import type { JudgeEntry, ModelEntry, ProviderName } from './schema.js';
 import type { Experiment } from './types.js';
 
 export interface OverrideFlags {

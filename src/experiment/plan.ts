@@ -8,7 +8,7 @@ import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
-import { isProgramEntry, ROLES, type Role } from './schema.js';
+import { isProgramEntry, ROLES, type Role } from './names.js';
 import { findPlaceholders } from './template.js';
 import type { Experiment } from './types.js';
 

@@ -7,7 +7,8 @@
 import type { Problem } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
 import type { KeyPath } from './key-path.js';
-import { isProgramEntry, type JudgeEntry, type ModelEntry, ROLES, type Role } from './schema.js';
+import { isProgramEntry, ROLES, type Role } from './names.js';
+import type { JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';
 import type { Position } from './yaml-source.js';
 

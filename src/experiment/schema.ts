@@ -4,13 +4,12 @@
  * error, reported with a "did you mean" by the loader.
  */
 import * as z from 'zod';
+import { PROVIDERS } from './names.js';
 
-export const PROVIDERS = ['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim'] as const;
+export { isProgramEntry, PROVIDERS, ROLES, type Role } from './names.js';
+
 export const ProviderName = z.enum(PROVIDERS);
 export type ProviderName = z.infer<typeof ProviderName>;
-
-export const ROLES = ['generator', 'mutator', 'judge', 'grader'] as const;
-export type Role = (typeof ROLES)[number];
 
 const positiveInt = z.number().int().min(1);
 
@@ -59,10 +58,6 @@ export type ProgramEntry = z.infer<typeof ProgramEntry>;
 
 export const JudgeEntry = z.union([ModelEntry, ProgramEntry]);
 export type JudgeEntry = z.infer<typeof JudgeEntry>;
-
-export function isProgramEntry(entry: JudgeEntry): entry is ProgramEntry {
-  return !('provider' in entry) || entry.provider === undefined;
-}
 
 export const Models = z.strictObject({
   generator: ModelEntry,

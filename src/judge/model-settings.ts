@@ -3,7 +3,10 @@
  * from `--model provider:model` when run by hand.
  */
 import * as z from 'zod';
-import { type ModelEntry, PROVIDERS, ProviderName } from '../experiment/schema.js';
+import { PROVIDERS } from '../experiment/names.js';
+import type { ModelEntry } from '../experiment/schema.js';
+
+const ProviderName = z.enum(PROVIDERS);
 
 export const ModelSettings = z.strictObject({
   provider: ProviderName,

@@ -4,7 +4,8 @@
  * runs the user's argv, relative paths anchored at the project root.
  */
 import { existsSync } from 'node:fs';
-import { isProgramEntry, type JudgeEntry } from '../experiment/schema.js';
+import { isProgramEntry } from '../experiment/names.js';
+import type { JudgeEntry } from '../experiment/schema.js';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';
 import { resolveCliEntry } from './cli-entry.js';

@@ -5,7 +5,8 @@
  * signal (Ctrl-C) or calling close() aborts every call in flight; aborted calls are never
  * retried.
  */
-import { isProgramEntry, type JudgeEntry, type ModelEntry, ROLES, type Role } from '../experiment/schema.js';
+import { isProgramEntry, ROLES, type Role } from '../experiment/names.js';
+import type { JudgeEntry, ModelEntry } from '../experiment/schema.js';
 import { computeCacheKey } from './cache-key.js';
 import { type CachedCompletion, createFileCache, type ResponseCache, toCached } from './cache.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';

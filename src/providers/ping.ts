@@ -2,7 +2,8 @@
  * `validate --ping`: one tiny call per configured model, no retries and no cache, reporting
  * the round-trip time or the exact failure (missing key, rejected key, unknown model, …).
  */
-import { isProgramEntry, type JudgeEntry, type ModelEntry } from '../experiment/schema.js';
+import { isProgramEntry } from '../experiment/names.js';
+import type { JudgeEntry, ModelEntry } from '../experiment/schema.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';
 import { ProviderError } from './types.js';
 import { monotonicMs } from './clock.js';

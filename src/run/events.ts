@@ -5,7 +5,7 @@
  * instead of misreading it.
  */
 import * as z from 'zod';
-import { ROLES } from '../experiment/schema.js';
+import { ROLES } from '../experiment/names.js';
 
 export const EVENT_VERSION = 1;
 

@@ -8,7 +8,8 @@ import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../er
 import { canonicalJson } from '../../experiment/cases/case-id.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
-import { isProgramEntry, type JudgeEntry, ROLES } from '../../experiment/schema.js';
+import { isProgramEntry, ROLES } from '../../experiment/names.js';
+import type { JudgeEntry } from '../../experiment/schema.js';
 import type { Experiment } from '../../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../../providers/env.js';
 import { type PingResult, pingModels } from '../../providers/ping.js';

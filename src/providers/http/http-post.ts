@@ -10,7 +10,15 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
+
+// node:https (and with it tls) is loaded on the first https call: the judge and grader
+// processes speak plain http to the runner's loopback proxy and never need it.
+let httpsRequest: typeof import('node:https').request | undefined;
+function httpsRequestFn(): typeof import('node:https').request {
+  httpsRequest ??= (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request;
+  return httpsRequest;
+}
 
 /** What postJson needs of response headers (a fetch `Headers` has the same shape). */
 export interface HeaderReader {
@@ -66,7 +74,7 @@ function readBody(response: IncomingMessage): Promise<string> {
 
 export function httpPost(url: string, options: HttpPostOptions): Promise<HttpAnswer> {
   const target = new URL(url);
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const request = target.protocol === 'https:' ? httpsRequestFn() : httpRequest;
   const body = Buffer.from(options.body, 'utf8');
   return new Promise((resolve, reject) => {
     const req = request(
