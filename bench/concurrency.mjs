@@ -133,7 +133,9 @@ await runBenchmark(
       const missed = rows.filter((r) => TARGET_LEVELS.includes(r.level) && r.efficiency < TARGET);
       const findings = [
         `Judge process start (spawn to its first model request, median of ${judgeStart.samples.starts.length}): ` +
-          `${ms(judgeStart.startMs)}; a bare \`node -e 0\` takes ${ms(judgeStart.nodeMs)} on this machine at this load.`,
+          `${ms(judgeStart.startMs)}; a bare \`node -e 0\` takes ${ms(judgeStart.nodeMs)} on this machine at this load. ` +
+          'The ideal counts a whole judge start, as the method says; the runner starts the built-in judge while it ' +
+          `still generates, so it waits only for the settings-to-first-request part (${ms(judgeStart.warmMs)}).`,
       ];
       for (const r of missed) {
         const lost = r.measured - r.ideal;

@@ -100,7 +100,7 @@ await runBenchmark(
       const spans = iterationSpans(events).filter((s) => judgingByIteration.has(s.iteration));
       const perCase = median(spans.map((s) => (s.ms - judgingByIteration.get(s.iteration)) / cases));
       const judging = median(spans.map((s) => judgingByIteration.get(s.iteration)));
-      const judgeBeyondStart = (judging - judgeStart.startMs) / cases;
+      const judgeBeyondStart = (judging - judgeStart.warmMs) / cases;
       const wholeRun = (result.wallMs - sum([...judgingByIteration.values()])) / caseEvaluations;
       const cpuPerCase = (cpu.userMs + cpu.systemMs) / caseEvaluations;
       const statuses = finished.reduce(
@@ -123,9 +123,14 @@ await runBenchmark(
           `<= ${JUDGE_START_TARGET_MS} ms: ${verdict(judgeStart.startMs <= JUDGE_START_TARGET_MS)}`,
         ],
         ['  bare `node -e 0` for comparison', ms(judgeStart.nodeMs), ''],
+        [
+          '  as a run pays it: started during generation, settings sent → first model request',
+          ms(judgeStart.warmMs),
+          '',
+        ],
         ['  whole judge run for one output, spawn → exit', ms(judgeStart.wholeMs), ''],
         [`judging phase per evaluation (${cases} outputs, sandbox to scores)`, ms(judging), ''],
-        ['  beyond the judge start, per case-evaluation', ms(judgeBeyondStart), ''],
+        ['  beyond the judge start a run waits for, per case-evaluation', ms(judgeBeyondStart), ''],
         ['whole run', `${ms(result.wallMs)} for ${evaluations} evaluations × ${cases} cases`, ''],
         ['iterations', [...statuses].map(([status, n]) => `${n} ${status}`).join(', '), ''],
       ];
@@ -140,7 +145,9 @@ await runBenchmark(
         findings.push(
           `Judge start missed: ${ms(judgeStart.startMs)}, of which bare Node accounts for ${ms(judgeStart.nodeMs)} ` +
             `on this machine at this load; the rest (${ms(judgeStart.startMs - judgeStart.nodeMs)}) is loading ` +
-            'the CLI and the judge and reading its inputs.',
+            'the CLI and the judge (zod and its schemas, the HTTP client, the command tree) and reading its ' +
+            'inputs. A run does not wait for that: it starts the built-in judge as soon as the first output is ' +
+            `in, so what an evaluation waits for is the settings-to-first-request part, ${ms(judgeStart.warmMs)}.`,
         );
       }
       const markdown = [

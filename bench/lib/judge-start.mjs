@@ -14,9 +14,10 @@ import { performance } from 'node:perf_hooks';
 import { CLI, REPO } from './paths.mjs';
 import { median } from './stats.mjs';
 
-function run(argv, { cwd, env, input }) {
+function run(argv, { cwd, env, input, holdInputMs = 0 }) {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
+    let releasedAt = startedAt;
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stdout.resume();
@@ -24,8 +25,13 @@ function run(argv, { cwd, env, input }) {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr, startedAt, endedAt: performance.now() }));
-    child.stdin.end(input ?? '');
+    child.on('close', (code) => resolve({ code, stderr, startedAt, releasedAt, endedAt: performance.now() }));
+    const release = () => {
+      releasedAt = performance.now();
+      child.stdin.end(input ?? '');
+    };
+    if (holdInputMs > 0) setTimeout(release, holdInputMs);
+    else release();
   });
 }
 
@@ -48,7 +54,10 @@ function makeSandbox(outputs) {
 
 /**
  * Measures `runs` judge starts against `server` (a bench fake LLM server) and `runs` bare
- * Node starts, interleaved. Resolves with medians { startMs, wholeMs, nodeMs } and the samples.
+ * Node starts, interleaved. Resolves with medians { startMs, wholeMs, nodeMs, warmMs } and the
+ * samples. `warmMs` is the start as a run pays it: the runner starts the built-in judge while
+ * it still generates and hands over the settings when the outputs are ready, so what it waits
+ * for is settings sent → first model request (measured here with the settings held 1 s).
  */
 export async function measureJudgeStart(server, { runs, outputs = 1 }) {
   const settings = JSON.stringify({
@@ -62,6 +71,7 @@ export async function measureJudgeStart(server, { runs, outputs = 1 }) {
   const starts = [];
   const wholes = [];
   const nodes = [];
+  const warms = [];
   for (let i = 0; i < runs; i += 1) {
     const sandbox = makeSandbox(outputs);
     const env = {
@@ -85,11 +95,25 @@ export async function measureJudgeStart(server, { runs, outputs = 1 }) {
     wholes.push(judged.endedAt - judged.startedAt);
     const bare = await run([process.execPath, '-e', '0'], { cwd: tmpdir(), env: { PATH: env.PATH } });
     nodes.push(bare.endedAt - bare.startedAt);
+    const held = makeSandbox(outputs);
+    const beforeWarm = server.log.length;
+    const warm = await run([process.execPath, CLI, 'judge', 'outputs', '--rubric', 'rubric.md'], {
+      cwd: held.dir,
+      env: { ...env, HOME: held.home },
+      input: settings,
+      holdInputMs: 1000,
+    });
+    held.remove();
+    if (warm.code !== 0) throw new Error(`the judge exited ${warm.code}: ${warm.stderr.trim()}`);
+    const firstWarm = server.log[beforeWarm];
+    if (firstWarm === undefined) throw new Error('the judge made no model request');
+    warms.push(firstWarm.receivedAt - warm.releasedAt);
   }
   return {
     startMs: median(starts),
     wholeMs: median(wholes),
     nodeMs: median(nodes),
-    samples: { starts, wholes, nodes },
+    warmMs: median(warms),
+    samples: { starts, wholes, nodes, warms },
   };
 }
