@@ -23,7 +23,7 @@ import { ProviderError } from '../providers/types.js';
 import type { RunEventBody, SpendRole } from '../run/events.js';
 import { iterationPaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
-import { writeBest, writeJsonAtomic, writeResultsTsv } from '../run/records.js';
+import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
@@ -206,7 +206,7 @@ async function journalEnd(
   };
   await recorder.emit(finished, ...spend);
   if (outcome) {
-    await writeJsonAtomic(
+    await writeReviewJson(
       iterationPaths(runDir, ITERATION).decision,
       scored
         ? {

@@ -28,7 +28,8 @@ export async function renderAndWriteReport(
   const data = buildReportData(folder, { now: (options.now ?? (() => new Date()))(), toolVersion: VERSION });
   const file = runPaths(runDir).report;
   const html = renderReportHtml(data);
-  await writeTextAtomic(file, html);
+  // Derived from the run folder and rewritten at every refresh: no fsync.
+  await writeTextAtomic(file, html, { durable: false });
   return { file, html, stamp: data.stamp };
 }
 
