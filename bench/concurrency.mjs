@@ -143,15 +143,20 @@ await runBenchmark(
           ['generation beyond its ideal', r.generation - r.perStage],
           ['checks, sandbox and judge start beyond the measured judge start', r.between - judgeStart.startMs],
           ['judge calls beyond their ideal', r.judging - r.perStage],
-          ['before the first call and after the last (journal, records, scoring)', r.edges],
+          [
+            'before the first call (prompt file, cache lookups) and after the last (judge exit, scoring, records, two fsyncs)',
+            r.edges,
+          ],
         ]
           .filter(([, value]) => value > 0)
           .sort((a, b) => b[1] - a[1])
           .map(([what, value]) => `${what} ${ms(value)}`);
         findings.push(
           `Missed at ${r.level}: ${ms(lost)} over the ideal — ${parts.join('; ')}. ` +
-            'With the calls themselves this short (a whole stage is a few latencies), a fixed ' +
-            'per-evaluation cost weighs more at high concurrency.',
+            'A stage beyond its ideal is the runner handling a wave of responses that arrive together on ' +
+            'one thread (parse, cache entry, the next request) before the next wave can leave; the edges ' +
+            'are a fixed cost per evaluation. With the calls this short (a whole stage is three latencies ' +
+            'at 16), those fixed costs weigh most at high concurrency.',
         );
       }
       const markdown = [
