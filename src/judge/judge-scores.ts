@@ -2,28 +2,25 @@
  * `judge-scores.json` (SPEC 6) and the arithmetic behind it. The runner never trusts a
  * judge's sums: every average and the quality_score are recomputed here.
  */
-import * as z from 'zod';
-
 export const JUDGE_SCORES_FILE = 'judge-scores.json';
 export const SCORE_MIN = 1;
 export const SCORE_MAX = 5;
 
-const CriterionScores = z.record(z.string(), z.number());
-
-export const JudgeScoresFile = z.object({
-  quality_score: z.number(),
-  per_output: z.array(
-    z.object({
-      file: z.string(),
-      criteria_scores: CriterionScores,
-      average: z.number(),
-      reasoning: z.string(),
-      samples: z.array(z.record(z.string(), z.number().int())).optional(),
-    }),
-  ),
-  criteria_averages: CriterionScores,
-});
-export type JudgeScoresFile = z.infer<typeof JudgeScoresFile>;
+/**
+ * The file's shape. (Its zod schema, for readers that must tolerate anything, lives with the
+ * report's readers: the judge process itself loads no zod.)
+ */
+export interface JudgeScoresFile {
+  quality_score: number;
+  per_output: {
+    file: string;
+    criteria_scores: Record<string, number>;
+    average: number;
+    reasoning: string;
+    samples?: Record<string, number>[];
+  }[];
+  criteria_averages: Record<string, number>;
+}
 
 export interface ScoredOutput {
   file: string;

@@ -2,29 +2,56 @@
  * The model settings the built-in judge and grader read as JSON on stdin (SPEC 6), or build
  * from `--model provider:model` when run by hand.
  */
-import * as z from 'zod';
 import { PROVIDERS } from '../experiment/names.js';
-import type { ModelEntry } from '../experiment/schema.js';
+import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
-const ProviderName = z.enum(PROVIDERS);
-
-export const ModelSettings = z.strictObject({
-  provider: ProviderName,
-  model: z.string().min(1).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  max_tokens: z.number().int().min(1).optional(),
+export interface ModelSettings {
+  provider: ProviderName;
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
   /** Judge only: independent scorings per output, averaged. */
-  samples: z.number().int().min(1).optional(),
-  params: z.record(z.string(), z.unknown()).optional(),
+  samples?: number;
+  params?: Record<string, unknown>;
   /** Calls in flight at once inside the judge. */
-  concurrency: z.number().int().min(1).optional(),
-  timeout_s: z.number().positive().optional(),
-  max_retries: z.number().int().min(0).optional(),
-});
-export type ModelSettings = z.infer<typeof ModelSettings>;
+  concurrency?: number;
+  timeout_s?: number;
+  max_retries?: number;
+}
 
 export type SettingsParse = { ok: true; settings: ModelSettings } | { ok: false; message: string };
 
+function isProviderName(value: unknown): value is ProviderName {
+  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value);
+}
+
+type Rule = (value: unknown) => string | undefined;
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const wholeAtLeast =
+  (min: number): Rule =>
+  (value) =>
+    isNumber(value) && Number.isInteger(value) && value >= min
+      ? undefined
+      : `expected a whole number >= ${min}`;
+
+/** Each key the settings may hold, and what it must be. Any other key is refused. */
+const RULES: Record<Exclude<keyof ModelSettings, 'provider'>, Rule> = {
+  model: (value) => (typeof value === 'string' && value !== '' ? undefined : 'expected a model name'),
+  temperature: (value) =>
+    isNumber(value) && value >= 0 && value <= 2 ? undefined : 'expected a number from 0 to 2',
+  max_tokens: wholeAtLeast(1),
+  samples: wholeAtLeast(1),
+  params: (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'expected an object',
+  concurrency: wholeAtLeast(1),
+  timeout_s: (value) => (isNumber(value) && value > 0 ? undefined : 'expected a positive number'),
+  max_retries: wholeAtLeast(0),
+};
+
+/**
+ * The settings JSON on stdin, checked by hand (the judge and grader processes load no zod):
+ * a known provider, every other key from RULES and valid, nothing else.
+ */
 export function parseSettingsJson(text: string): SettingsParse {
   let json: unknown;
   try {
@@ -32,16 +59,24 @@ export function parseSettingsJson(text: string): SettingsParse {
   } catch {
     return { ok: false, message: 'the model settings on stdin are not valid JSON' };
   }
-  const parsed = ModelSettings.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
-    return {
-      ok: false,
-      message: `the model settings on stdin are invalid (${where}${issue?.message ?? 'unknown'})`,
-    };
+  const invalid = (why: string): SettingsParse => ({
+    ok: false,
+    message: `the model settings on stdin are invalid (${why})`,
+  });
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('expected an object');
+  const record = json as Record<string, unknown>;
+  if (!isProviderName(record['provider'])) {
+    return invalid(`provider: expected one of ${PROVIDERS.join(', ')}`);
   }
-  return { ok: true, settings: parsed.data };
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'provider') continue;
+    const rule = RULES[key as keyof typeof RULES];
+    if (rule === undefined) return invalid(`unknown key "${key}"`);
+    if (value === undefined) continue;
+    const problem = rule(value);
+    if (problem !== undefined) return invalid(`${key}: ${problem}`);
+  }
+  return { ok: true, settings: record as unknown as ModelSettings };
 }
 
 /** `anthropic:claude-sonnet-4-5`, `openai:gpt-4o-mini`, `sim` or `sim:anything`. */
@@ -49,15 +84,14 @@ export function parseModelFlag(flag: string): SettingsParse {
   const at = flag.indexOf(':');
   const provider = at < 0 ? flag : flag.slice(0, at);
   const model = at < 0 ? '' : flag.slice(at + 1);
-  const name = ProviderName.safeParse(provider);
-  if (!name.success || name.data === 'command') {
+  if (!isProviderName(provider) || provider === 'command') {
     const usable = PROVIDERS.filter((p) => p !== 'command').join(', ');
     return { ok: false, message: `--model ${flag}: the provider must be one of ${usable}` };
   }
-  if (model === '' && (name.data === 'anthropic' || name.data === 'openai')) {
-    return { ok: false, message: `--model ${flag}: name the model too, e.g. ${name.data}:model-name` };
+  if (model === '' && (provider === 'anthropic' || provider === 'openai')) {
+    return { ok: false, message: `--model ${flag}: name the model too, e.g. ${provider}:model-name` };
   }
-  return { ok: true, settings: { provider: name.data, ...(model === '' ? {} : { model }) } };
+  return { ok: true, settings: { provider, ...(model === '' ? {} : { model }) } };
 }
 
 export function settingsToEntry(settings: ModelSettings): ModelEntry {

@@ -3,9 +3,19 @@
  * sentence. Take the outermost object from the text; anything still unparseable is a
  * malformed reply the caller retries.
  */
-import type * as z from 'zod';
-
 export type ModelJson<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/**
+ * What a reply is checked against: a zod schema, or a hand-written check with the same
+ * `safeParse` (the judge's, so its process loads no zod).
+ */
+export interface ShapeCheck<T> {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
 
 export function extractJsonObject(text: string): unknown {
   const fenced = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/.exec(text);
@@ -20,13 +30,14 @@ export function extractJsonObject(text: string): unknown {
   }
 }
 
-export function parseModelJson<T>(text: string, schema: z.ZodType<T>): ModelJson<T> {
+export function parseModelJson<T>(text: string, schema: ShapeCheck<T>): ModelJson<T> {
   const json = extractJsonObject(text);
   if (json === undefined) return { ok: false, problem: 'the reply holds no JSON object' };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
+    const where =
+      issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
     return {
       ok: false,
       problem: `the reply does not fit the expected shape (${where}${issue?.message ?? '?'})`,

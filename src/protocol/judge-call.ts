@@ -3,7 +3,6 @@
  * the rubric, the criterion keys and that output. The instructions (system prompt) live in
  * src/judge/; this module fixes the structure both the judge and the `sim` model rely on.
  */
-import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';
 
 export const JUDGE_OUTPUT_LABEL = 'OUTPUT';
@@ -11,11 +10,49 @@ const RUBRIC_OPEN = '<rubric>';
 const RUBRIC_CLOSE = '</rubric>';
 const KEYS_PREFIX = 'Criterion keys (score every one of them, and no others): ';
 
-export const JudgeCallReply = z.object({
-  criteria_scores: z.record(z.string(), z.number().int().min(1).max(5)),
-  reasoning: z.string().trim().min(1),
-});
-export type JudgeCallReply = z.infer<typeof JudgeCallReply>;
+export interface JudgeCallReply {
+  /** Every criterion key, an integer 1..5. */
+  criteria_scores: Record<string, number>;
+  /** Trimmed, not empty. */
+  reasoning: string;
+}
+
+type Issue = { path: string[]; message: string };
+type ReplyParse = { success: true; data: JudgeCallReply } | { success: false; error: { issues: Issue[] } };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks a judge reply's shape (written by hand, not with zod, so the judge process starts
+ * without loading it; the same `safeParse` contract). Extra keys are dropped, as zod's
+ * object() would.
+ */
+export const JudgeCallReply = {
+  safeParse(value: unknown): ReplyParse {
+    const fail = (path: string[], message: string): ReplyParse => ({
+      success: false,
+      error: { issues: [{ path, message }] },
+    });
+    if (!isPlainObject(value)) return fail([], 'expected an object');
+    const scores = value['criteria_scores'];
+    if (!isPlainObject(scores)) return fail(['criteria_scores'], 'expected an object of scores');
+    for (const [key, score] of Object.entries(scores)) {
+      if (typeof score !== 'number' || !Number.isInteger(score)) {
+        return fail(['criteria_scores', key], 'expected an integer');
+      }
+      if (score < 1 || score > 5) return fail(['criteria_scores', key], 'expected a score from 1 to 5');
+    }
+    const reasoning = value['reasoning'];
+    if (typeof reasoning !== 'string') return fail(['reasoning'], 'expected a string');
+    if (reasoning.trim() === '') return fail(['reasoning'], 'expected some reasoning, not an empty string');
+    return {
+      success: true,
+      data: { criteria_scores: { ...(scores as Record<string, number>) }, reasoning: reasoning.trim() },
+    };
+  },
+};
 
 export interface JudgeCallInput {
   rubric: string;
@@ -46,11 +83,11 @@ export function parseJudgeUserMessage(message: string): JudgeCallInput | undefin
   const output = unfenceAll(JUDGE_OUTPUT_LABEL, message)[0];
   if (rubricStart < 0 || rubricEnd < 0 || keysAt < 0 || output === undefined) return undefined;
   const keysLine = message.slice(keysAt + KEYS_PREFIX.length).split('\n')[0] ?? '[]';
-  const criteria = z.array(z.string()).safeParse(parseJsonOrUndefined(keysLine));
-  if (!criteria.success) return undefined;
+  const criteria = parseJsonOrUndefined(keysLine);
+  if (!Array.isArray(criteria) || !criteria.every((key) => typeof key === 'string')) return undefined;
   return {
     rubric: message.slice(rubricStart + RUBRIC_OPEN.length, rubricEnd).trim(),
-    criteria: criteria.data,
+    criteria,
     output,
   };
 }

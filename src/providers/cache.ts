@@ -9,21 +9,39 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { CompletionResult } from './types.js';
 
-export const CachedCompletion = z.object({
-  v: z.literal(1),
-  provider: z.string(),
-  model: z.string(),
-  text: z.string(),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
-  costUsd: z.number().nullable(),
-  stopReason: z.string().optional(),
-  simulated: z.boolean().optional(),
-});
-export type CachedCompletion = z.infer<typeof CachedCompletion>;
+export interface CachedCompletion {
+  v: 1;
+  provider: string;
+  model: string;
+  text: string;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number | null;
+  stopReason?: string;
+  simulated?: boolean;
+}
+
+/** A cache file's content when it is a whole, current entry (checked by hand: no zod here). */
+export function readCachedCompletion(value: unknown): CachedCompletion | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const entry = value as Record<string, unknown>;
+  const usage = entry['usage'] as Record<string, unknown> | null | undefined;
+  const valid =
+    entry['v'] === 1 &&
+    typeof entry['provider'] === 'string' &&
+    typeof entry['model'] === 'string' &&
+    typeof entry['text'] === 'string' &&
+    typeof usage === 'object' &&
+    usage !== null &&
+    typeof usage['inputTokens'] === 'number' &&
+    typeof usage['outputTokens'] === 'number' &&
+    (entry['costUsd'] === null || typeof entry['costUsd'] === 'number') &&
+    (entry['stopReason'] === undefined || typeof entry['stopReason'] === 'string') &&
+    (entry['simulated'] === undefined || typeof entry['simulated'] === 'boolean');
+  return valid ? (entry as unknown as CachedCompletion) : undefined;
+}
 
 export interface ResponseCache {
   get(key: string): Promise<CachedCompletion | undefined>;
@@ -57,9 +75,8 @@ export function createFileCache(dir: string): ResponseCache {
         return undefined;
       }
       try {
-        const parsed = CachedCompletion.safeParse(JSON.parse(text));
         // A damaged entry is a miss; the fresh answer overwrites it.
-        return parsed.success ? parsed.data : undefined;
+        return readCachedCompletion(JSON.parse(text));
       } catch {
         return undefined;
       }

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
-import { JudgeScoresFile } from '../judge/judge-scores.js';
+import type { JudgeScoresFile as JudgeScoresShape } from '../judge/judge-scores.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
 
 export interface SampleChecks {
@@ -68,6 +68,22 @@ export function parseJudgeMap(value: unknown): Map<string, MapEntry> | null {
   }
   return map;
 }
+
+const CriterionScores = z.record(z.string(), z.number());
+
+const JudgeScoresFile = z.object({
+  quality_score: z.number(),
+  per_output: z.array(
+    z.object({
+      file: z.string(),
+      criteria_scores: CriterionScores,
+      average: z.number(),
+      reasoning: z.string(),
+      samples: z.array(z.record(z.string(), z.number().int())).optional(),
+    }),
+  ),
+  criteria_averages: CriterionScores,
+}) satisfies z.ZodType<JudgeScoresShape>;
 
 export type JudgeScores = z.infer<typeof JudgeScoresFile>;
 

@@ -10,7 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CachedCompletion } from '../../../src/providers/cache.js';
+import { readCachedCompletion } from '../../../src/providers/cache.js';
 import type { FakeLlmServer, Respond } from '../../helpers/fake-llm-server.js';
 
 export type Tally = Map<string, number>;
@@ -62,7 +62,9 @@ export async function tallyCache(runDir: string): Promise<Tally> {
     return tally;
   }
   for (const file of files) {
-    const cached = CachedCompletion.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
+    const cached = readCachedCompletion(JSON.parse(await readFile(join(dir, file), 'utf8')));
+    // Every entry a finished run leaves must be whole.
+    if (cached === undefined) throw new Error(`cache entry ${file} is not a whole entry`);
     addTo(tally, answerKey(cached.model, cached.text, cached.usage.inputTokens, cached.usage.outputTokens));
   }
   return tally;

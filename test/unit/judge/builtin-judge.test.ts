@@ -133,4 +133,48 @@ describe('checkJudgeReply', () => {
   ])('rejects %s', (_, text) => {
     expect(checkJudgeReply(text, criteria).ok).toBe(false);
   });
+
+  const reply = (value: unknown) => JSON.stringify(value);
+
+  it('accepts integer scores 1..5 for exactly the rubric keys, with trimmed reasoning', () => {
+    expect(
+      checkJudgeReply(
+        `Sure: ${reply({ criteria_scores: { clarity: 5, tone: 1 }, reasoning: '  fine \n', extra: 1 })}`,
+        criteria,
+      ),
+    ).toEqual({ ok: true, reply: { criteria_scores: { clarity: 5, tone: 1 }, reasoning: 'fine' } });
+  });
+
+  it('names what is wrong with a reply that does not fit', () => {
+    const cases: [unknown, RegExp][] = [
+      [{ criteria_scores: [4, 3], reasoning: 'x' }, /criteria_scores: expected an object of scores/],
+      [{ reasoning: 'x' }, /criteria_scores: expected an object of scores/],
+      [
+        { criteria_scores: { clarity: 4.5, tone: 3 }, reasoning: 'x' },
+        /criteria_scores\.clarity: expected an integer/,
+      ],
+      [
+        { criteria_scores: { clarity: '4', tone: 3 }, reasoning: 'x' },
+        /criteria_scores\.clarity: expected an integer/,
+      ],
+      [
+        { criteria_scores: { clarity: 6, tone: 3 }, reasoning: 'x' },
+        /criteria_scores\.clarity: expected a score from 1 to 5/,
+      ],
+      [{ criteria_scores: { clarity: 0, tone: 3 }, reasoning: 'x' }, /from 1 to 5/],
+      [{ criteria_scores: { clarity: 4, tone: 3 } }, /reasoning: expected a string/],
+      [{ criteria_scores: { clarity: 4, tone: 3 }, reasoning: '   ' }, /reasoning: expected some reasoning/],
+      [{ criteria_scores: { clarity: 4 }, reasoning: 'x' }, /missing tone/],
+      [{ criteria_scores: { clarity: 4, tone: 3, extra: 2 }, reasoning: 'x' }, /unknown extra/],
+    ];
+    for (const [value, problem] of cases) {
+      const checked = checkJudgeReply(reply(value), criteria);
+      expect(checked.ok, JSON.stringify(value)).toBe(false);
+      if (!checked.ok) expect(checked.problem).toMatch(problem);
+    }
+    expect(checkJudgeReply('no object here', criteria)).toEqual({
+      ok: false,
+      problem: 'the reply holds no JSON object',
+    });
+  });
 });

@@ -60,3 +60,38 @@ describe('model settings', () => {
     });
   });
 });
+
+describe('parseSettingsJson, key by key', () => {
+  it('refuses each invalid value with its key and what it must be', () => {
+    const bad: [string, RegExp][] = [
+      ['[]', /expected an object/],
+      ['{"provider":"sim","model":""}', /model: expected a model name/],
+      ['{"provider":"sim","temperature":3}', /temperature: expected a number from 0 to 2/],
+      ['{"provider":"sim","max_tokens":0}', /max_tokens: expected a whole number >= 1/],
+      ['{"provider":"sim","samples":1.5}', /samples: expected a whole number >= 1/],
+      ['{"provider":"sim","params":[1]}', /params: expected an object/],
+      ['{"provider":"sim","concurrency":"8"}', /concurrency: expected a whole number >= 1/],
+      ['{"provider":"sim","timeout_s":0}', /timeout_s: expected a positive number/],
+      ['{"provider":"sim","max_retries":-1}', /max_retries: expected a whole number >= 0/],
+      ['{"provider":"sim","bogus":1}', /unknown key "bogus"/],
+    ];
+    for (const [text, message] of bad) {
+      expect(parseSettingsJson(text), text).toMatchObject({ ok: false, message });
+    }
+  });
+
+  it('keeps every valid key as given', () => {
+    const settings = {
+      provider: 'anthropic',
+      model: 'm',
+      temperature: 0,
+      max_tokens: 10,
+      samples: 2,
+      params: { top_p: 1 },
+      concurrency: 64,
+      timeout_s: 1.5,
+      max_retries: 0,
+    };
+    expect(parseSettingsJson(JSON.stringify(settings))).toEqual({ ok: true, settings });
+  });
+});

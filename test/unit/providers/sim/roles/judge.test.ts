@@ -31,7 +31,10 @@ function judge(output: string, sampleIndex = 0, criteria = KEYS): JudgeCallReply
     sampleIndex,
   });
   expect(role).toBe('judge');
-  return JudgeCallReply.parse(JSON.parse(text));
+  const parsed = JudgeCallReply.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new Error(`the simulated judge's reply does not fit: ${JSON.stringify(parsed.error)}`);
+  return parsed.data;
 }
 
 function mean(reply: JudgeCallReply): number {
