@@ -33,15 +33,38 @@ export function negate(result: CheckResult): CheckResult {
   };
 }
 
+// An experiment's check entries do not change during a run, and every output meets the same
+// ones: validate each entry (compiling its regex or javascript) and name it once, not per output.
+const entryProblems = new WeakMap<CheckEntry, string | null>();
+const entryNames = new WeakMap<CheckEntry, string>();
+
+function problemOf(entry: CheckEntry): string | null {
+  let problem = entryProblems.get(entry);
+  if (problem === undefined) {
+    const issues = validateCheckEntry(entry);
+    problem =
+      issues.length === 0
+        ? null
+        : `invalid check: ${issues.map((issue) => `${issue.keyPath}: ${issue.message}`).join('; ')}`;
+    entryProblems.set(entry, problem);
+  }
+  return problem;
+}
+
+function nameOf(entry: CheckEntry): string {
+  let name = entryNames.get(entry);
+  if (name === undefined) {
+    name = checkName(entry);
+    entryNames.set(entry, name);
+  }
+  return name;
+}
+
 async function judgeOne(output: string, entry: CheckEntry, context: CheckContext): Promise<CheckResult> {
   const found = findCheck(entry.type);
   if (found === undefined) return errored(`unknown check type "${entry.type}"`);
-  const issues = validateCheckEntry(entry);
-  if (issues.length > 0) {
-    return errored(
-      `invalid check: ${issues.map((issue) => `${issue.keyPath}: ${issue.message}`).join('; ')}`,
-    );
-  }
+  const problem = problemOf(entry);
+  if (problem !== null) return errored(problem);
   const result = await found.definition.run(output, entry, context);
   return found.negated ? negate(result) : result;
 }
@@ -63,7 +86,7 @@ export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> 
         : await judgeOne(input.output, entry, context);
     input.signal?.throwIfAborted();
     outcomes.push({
-      name: checkName(entry),
+      name: nameOf(entry),
       type: entry.type,
       weight: entry.weight ?? 1,
       gate: entry.gate ?? false,
