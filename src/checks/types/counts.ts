@@ -7,12 +7,30 @@ import type { CheckDefinition } from '../check-definition.js';
 import { errored, verdict } from '../check-result.js';
 import { describeBounds, judgeCount, readCountBounds } from '../count-bounds.js';
 
+/** JavaScript's `\s` (white space and line terminators), by UTF-16 code unit. */
+function isSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 export function countWords(text: string): number {
   let count = 0;
-  // A scan rather than split(/\s+/): a megabyte of output should not allocate a word array.
+  // A scan of code units rather than split(/\s+/) (a megabyte of output should not allocate a
+  // word array) or a regex per character (which made this the slowest check).
   let inWord = false;
-  for (const char of text) {
-    const space = /\s/.test(char);
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
     if (!space && !inWord) count++;
     inWord = !space;
   }
