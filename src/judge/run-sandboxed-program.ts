@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';
 import { type ModelProxy, startModelProxy } from './model-proxy.js';
-import { createSandbox, writeSandboxFiles } from './sandbox.js';
+import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
 import { buildSandboxEnv } from './sandbox-env.js';
 import { type SandboxedOutcome, spawnSandboxed } from './spawn-sandboxed.js';
 
@@ -38,22 +38,36 @@ export interface SandboxedProgramOutcome {
   proxyFailures: readonly unknown[];
 }
 
+/** The loopback proxy serving the run's model, unless there is none or the program is a CLI agent. */
+async function proxyFor(
+  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal'>,
+): Promise<ModelProxy | undefined> {
+  if (run.client === undefined || run.cliAgent === true) return undefined;
+  return startModelProxy({
+    client: run.client,
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+  });
+}
+
+function programEnv(
+  run: Pick<SandboxedProgramRun, 'env' | 'cliAgent'>,
+  sandbox: Sandbox,
+  proxy: ModelProxy | undefined,
+): Record<string, string> {
+  return buildSandboxEnv({
+    parent: run.env ?? process.env,
+    home: sandbox.home,
+    ...(proxy === undefined ? {} : { proxy }),
+    ...(run.cliAgent === true ? { cliAgent: true } : {}),
+  });
+}
+
 export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<SandboxedProgramOutcome> {
   const sandbox = await createSandbox(run.files, run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
   let proxy: ModelProxy | undefined;
   try {
-    if (run.client !== undefined && run.cliAgent !== true) {
-      proxy = await startModelProxy({
-        client: run.client,
-        ...(run.signal === undefined ? {} : { signal: run.signal }),
-      });
-    }
-    const env = buildSandboxEnv({
-      parent: run.env ?? process.env,
-      home: sandbox.home,
-      ...(proxy === undefined ? {} : { proxy }),
-      ...(run.cliAgent === true ? { cliAgent: true } : {}),
-    });
+    proxy = await proxyFor(run);
+    const env = programEnv(run, sandbox, proxy);
     const outcome = await spawnSandboxed({
       argv: run.argv,
       cwd: sandbox.dir,
@@ -109,17 +123,8 @@ export async function startSandboxedProgram(
   gate.catch(() => undefined);
   let running: Promise<SandboxedOutcome>;
   try {
-    if (run.client !== undefined) {
-      proxy = await startModelProxy({
-        client: run.client,
-        ...(run.signal === undefined ? {} : { signal: run.signal }),
-      });
-    }
-    const env = buildSandboxEnv({
-      parent: run.env ?? process.env,
-      home: sandbox.home,
-      ...(proxy === undefined ? {} : { proxy }),
-    });
+    proxy = await proxyFor(run);
+    const env = programEnv(run, sandbox, proxy);
     running = spawnSandboxed({
       argv: run.argv,
       cwd: sandbox.dir,

@@ -55,19 +55,26 @@ async function waitForFile(file: string, timeoutMs = 5000): Promise<void> {
   }
 }
 
+/** Starts the program early in a fresh temp root; resolves once it is running and waiting. */
+async function startWaiting(name: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+  const tmpRoot = await mkdtemp(join(root, 't-'));
+  const pidFile = join(root, `pid-${name}`);
+  const started = await startSandboxedProgram({
+    argv: [process.execPath, script, pidFile],
+    resultFile: 'result.json',
+    timeoutMs: options.timeoutMs ?? 60_000,
+    env: { PATH: process.env['PATH'] ?? '' },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    tmpRoot,
+  });
+  await waitForFile(pidFile);
+  return { started, tmpRoot, pid: Number(await readFile(pidFile, 'utf8')) };
+}
+
 describe('startSandboxedProgram', () => {
   it('runs the program in an empty sandbox until its files and settings are handed over', async () => {
-    const tmpRoot = await mkdtemp(join(root, 't-'));
-    const pidFile = join(root, 'pid-1');
-    const started = await startSandboxedProgram({
-      argv: [process.execPath, script, pidFile],
-      resultFile: 'result.json',
-      // Shorter than the wait below: the timeout must count from the hand-over, not the start.
-      timeoutMs: 2000,
-      env: { PATH: process.env['PATH'] ?? '' },
-      tmpRoot,
-    });
-    await waitForFile(pidFile);
+    // A timeout shorter than the wait below: it must count from the hand-over, not the start.
+    const { started, tmpRoot } = await startWaiting('1', { timeoutMs: 2000 });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const handedOverAt = Date.now();
     const outcome = await started.finish(
@@ -95,17 +102,7 @@ describe('startSandboxedProgram', () => {
   });
 
   it('stops a program that is not needed and removes its sandbox', async () => {
-    const tmpRoot = await mkdtemp(join(root, 't-'));
-    const pidFile = join(root, 'pid-2');
-    const started = await startSandboxedProgram({
-      argv: [process.execPath, script, pidFile],
-      resultFile: 'result.json',
-      timeoutMs: 60_000,
-      env: { PATH: process.env['PATH'] ?? '' },
-      tmpRoot,
-    });
-    await waitForFile(pidFile);
-    const pid = Number(await readFile(pidFile, 'utf8'));
+    const { started, tmpRoot, pid } = await startWaiting('2');
     expect(isAlive(pid)).toBe(true);
     await started.cancel();
     expect(isAlive(pid)).toBe(false);
@@ -115,18 +112,8 @@ describe('startSandboxedProgram', () => {
   });
 
   it('lets the caller abort a waiting program', async () => {
-    const tmpRoot = await mkdtemp(join(root, 't-'));
-    const pidFile = join(root, 'pid-3');
     const controller = new AbortController();
-    const started = await startSandboxedProgram({
-      argv: [process.execPath, script, pidFile],
-      resultFile: 'result.json',
-      timeoutMs: 60_000,
-      env: { PATH: process.env['PATH'] ?? '' },
-      signal: controller.signal,
-      tmpRoot,
-    });
-    await waitForFile(pidFile);
+    const { started, tmpRoot } = await startWaiting('3', { signal: controller.signal });
     controller.abort();
     const outcome = await started.finish([{ path: 'rubric.md', text: '# R' }], '{}');
     expect(outcome.process.aborted).toBe(true);
