@@ -121,7 +121,7 @@ await runBenchmark(
         r.level,
         ms(r.ideal),
         ms(r.measured),
-        ratio(r.efficiency),
+        ratio(r.efficiency, 3),
         `${ms(r.generation)} (${ms(r.perStage)})`,
         ms(r.between),
         `${ms(r.judging)} (${ms(r.perStage)})`,
