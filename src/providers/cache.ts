@@ -7,7 +7,7 @@
  * what a power failure could lose or tear is read as a miss and asked again, never misread.
  * An fsync per model call would cost more than a fast call itself.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { CompletionResult } from './types.js';
@@ -65,9 +65,43 @@ export function cacheFilePath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.json`);
 }
 
+/**
+ * The keys already in a cache folder, listed once: a run's pool is the only writer of its
+ * cache (the run is locked), so a key not listed and not written since is a miss without
+ * touching the disk. Undefined when the folder cannot be listed: then every lookup reads.
+ */
+async function listKeys(dir: string): Promise<Set<string> | undefined> {
+  let shards: string[];
+  try {
+    shards = await readdir(dir);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : undefined;
+  }
+  const keys = new Set<string>();
+  try {
+    for (const shard of shards) {
+      for (const name of await readdir(join(dir, shard))) {
+        if (name.endsWith('.json')) keys.add(name.slice(0, -'.json'.length));
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return keys;
+}
+
 export function createFileCache(dir: string): ResponseCache {
+  // Every lookup of a stage starts at once; asking the disk about each missing entry kept the
+  // first request of an evaluation waiting ~15 ms for 48 lookups.
+  let known: Promise<Set<string> | undefined> | undefined;
+  const knownKeys = () => {
+    known ??= listKeys(dir);
+    return known;
+  };
   return {
     async get(key) {
+      const keys = await knownKeys();
+      if (keys !== undefined && !keys.has(key)) return undefined;
       let text: string;
       try {
         text = await readFile(cacheFilePath(dir, key), 'utf8');
@@ -85,6 +119,7 @@ export function createFileCache(dir: string): ResponseCache {
       await writeFileAtomic(cacheFilePath(dir, key), `${JSON.stringify(value, null, 2)}\n`, {
         durable: false,
       });
+      (await knownKeys())?.add(key);
     },
   };
 }
