@@ -151,8 +151,14 @@ await runBenchmark(
           .filter(([, value]) => value > 0)
           .sort((a, b) => b[1] - a[1])
           .map(([what, value]) => `${what} ${ms(value)}`);
+        const gained = judgeStart.startMs - r.between;
+        const overlap =
+          gained > 0
+            ? `Against that, starting the judge during generation won back ${ms(gained)} of the whole ` +
+              'judge start the ideal counts. '
+            : '';
         findings.push(
-          `Missed at ${r.level}: ${ms(lost)} over the ideal — ${parts.join('; ')}. ` +
+          `Missed at ${r.level}: ${ms(lost)} over the ideal — ${parts.join('; ')}. ${overlap}` +
             'A stage beyond its ideal is the runner handling a wave of responses that arrive together on ' +
             'one thread (parse, cache entry, the next request) before the next wave can leave; the edges ' +
             'are a fixed cost per evaluation. With the calls this short (a whole stage is three latencies ' +
