@@ -65,6 +65,7 @@ import {
   type Respond,
   successBody,
 } from './fake-llm-wire.js';
+import { createSeededRandom } from '../../src/judge/seeded-shuffle.js';
 
 export type {
   FakeApi,
@@ -138,18 +139,6 @@ export function respondWith(provider: Provider): Respond {
   };
 }
 
-/** mulberry32: tiny, seeded, good enough to spread faults reproducibly. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -166,7 +155,7 @@ function wait(ms: number): Promise<void> {
 export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promise<FakeLlmServer> {
   let options: FakeServerOptions = { ...initial };
   let queue: (FaultSpec | null)[] = [...(initial.faults ?? [])];
-  let random = seededRandom(initial.faultRate?.seed ?? 1);
+  let random = createSeededRandom(initial.faultRate?.seed ?? 1);
   const log: LogEntry[] = [];
   const hanging = new Set<ServerResponse>();
   let inFlight = 0;
@@ -318,7 +307,7 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     configure(partial) {
       options = { ...options, ...partial };
       if (partial.faults !== undefined) queue = [...partial.faults];
-      if (partial.faultRate !== undefined) random = seededRandom(partial.faultRate.seed);
+      if (partial.faultRate !== undefined) random = createSeededRandom(partial.faultRate.seed);
     },
     reset() {
       log.length = 0;

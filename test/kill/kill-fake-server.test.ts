@@ -27,8 +27,8 @@ import {
   pickKillPoint,
   POINTS,
   type ReferenceShape,
-  seededRandom,
 } from './support/kill-plan.js';
+import { createSeededRandom } from '../../src/judge/seeded-shuffle.js';
 import { createProject, FIXTURE, type Project } from './support/project.js';
 
 const SEED = 6_0001;
@@ -113,7 +113,7 @@ describe('SIGKILL against the fake LLM server, then resume', () => {
   it.each(CHAINS.map((points, chain) => [chain, points] as const))(
     'chain %i: no completed call is requested again',
     async (chain, points) => {
-      const random = seededRandom(SEED + chain);
+      const random = createSeededRandom(SEED + chain);
       const project = await createProject({ env: projectEnv() });
       const problems: string[] = [];
       try {

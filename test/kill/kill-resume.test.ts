@@ -24,8 +24,8 @@ import {
   POINTS,
   pickKillPoint,
   type ReferenceShape,
-  seededRandom,
 } from './support/kill-plan.js';
+import { createSeededRandom } from '../../src/judge/seeded-shuffle.js';
 import { createProject, FIXTURE } from './support/project.js';
 
 const SEED = 6_2026;
@@ -76,7 +76,7 @@ interface ChainOutcome {
 }
 
 async function runChain(chain: number): Promise<ChainOutcome> {
-  const random = seededRandom(SEED + chain);
+  const random = createSeededRandom(SEED + chain);
   const project = await createProject();
   const fired: KillPoint[] = [];
   const problems: string[] = [];

@@ -51,18 +51,6 @@ export function formatKillPoint(kill: KillPoint): string {
   return `${kill.point}:${kill.occurrence}`;
 }
 
-/** mulberry32: small, seeded, reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface ReferenceShape {
   /** Status per iteration number after the baseline (index 0 = iteration 1). */
   statuses: string[];
