@@ -6,7 +6,7 @@
 // pays that again. Bundled, a command loads a handful of files. tsc's per-module output stays
 // in dist/ beside it (benchmarks and tools import single modules from there); only the bin
 // entry is replaced. Not minified, so a stack trace under DEBUG=1 stays readable.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -15,6 +15,30 @@ const outdir = `${root}dist/cli`;
 
 rmSync(`${outdir}/chunks`, { recursive: true, force: true });
 rmSync(`${outdir}/main.js.map`, { force: true });
+
+// commander requires node:child_process (and with it net, dgram, …) when it loads, for
+// subcommands that are separate executables, which this CLI has none of; spawn is looked up
+// when such a subcommand would run instead. Fails the build if commander stops matching.
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const commanderWithoutEagerChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(COMMANDER_CHILD_PROCESS))
+        throw new Error(
+          `${args.path} no longer has the line the bundle replaces: ${COMMANDER_CHILD_PROCESS}`,
+        );
+      return {
+        contents: source.replace(
+          COMMANDER_CHILD_PROCESS,
+          "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+        ),
+        loader: 'js',
+      };
+    });
+  },
+};
 
 const result = await build({
   absWorkingDir: root,
@@ -40,5 +64,6 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
+  plugins: [commanderWithoutEagerChildProcess],
 });
 if (result.errors.length > 0) process.exit(1);

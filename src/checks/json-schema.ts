@@ -8,17 +8,12 @@
  * (A synchronous require, because validating an experiment compiles its schemas synchronously;
  * the bundler leaves it to Node, which loads ajv from node_modules.)
  */
-import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { lazyRequire } from '../lazy-require.js';
 import { isPlainObject } from './check-values.js';
 
-let AjvConstructor: typeof AjvClass | undefined;
-
-function ajvConstructor(): typeof AjvClass {
-  AjvConstructor ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
-  return AjvConstructor;
-}
+const ajvModule = lazyRequire<{ Ajv: typeof AjvClass }>('ajv');
 
 export type SchemaValidator = (data: unknown) => { valid: true } | { valid: false; errors: string };
 
@@ -53,7 +48,7 @@ export function compileSchema(schema: object | boolean): SchemaValidator | Error
   let result: SchemaValidator | Error;
   try {
     // One ajv per schema: two schemas sharing an `$id` must not collide in one instance.
-    const Ajv = ajvConstructor();
+    const { Ajv } = ajvModule();
     const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
     const validate: ValidateFunction = ajv.compile(schema);
     result = (data) =>

@@ -10,15 +10,11 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../../lazy-require.js';
 
 // node:https (and with it tls) is loaded on the first https call: the judge and grader
 // processes speak plain http to the runner's loopback proxy and never need it.
-let httpsRequest: typeof import('node:https').request | undefined;
-function httpsRequestFn(): typeof import('node:https').request {
-  httpsRequest ??= (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request;
-  return httpsRequest;
-}
+const nodeHttps = lazyRequire<typeof import('node:https')>('node:https');
 
 /** What postJson needs of response headers (a fetch `Headers` has the same shape). */
 export interface HeaderReader {
@@ -74,7 +70,7 @@ function readBody(response: IncomingMessage): Promise<string> {
 
 export function httpPost(url: string, options: HttpPostOptions): Promise<HttpAnswer> {
   const target = new URL(url);
-  const request = target.protocol === 'https:' ? httpsRequestFn() : httpRequest;
+  const request = target.protocol === 'https:' ? nodeHttps().request : httpRequest;
   const body = Buffer.from(options.body, 'utf8');
   return new Promise((resolve, reject) => {
     const req = request(
