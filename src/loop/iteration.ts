@@ -18,7 +18,7 @@ import { recordKeep } from './record-keep.js';
 import { spendSince } from './spend.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
-import { currentMargin, historyOf, triedHashesOf } from './loop-state.js';
+import { currentMargin, historyOf } from './loop-state.js';
 
 interface Scored {
   proposal: Proposal;
@@ -67,7 +67,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   const attempts = await proposeCandidates({
     feedback,
     incumbent: incumbent.prompt,
-    triedHashes: triedHashesOf(recorder.events(), incumbent.prompt),
+    triedHashes: recorder.triedPrompts(incumbent.prompt),
     count: search.candidates,
     maxGrowth: search.max_growth,
     client: deps.pool.client('mutator'),

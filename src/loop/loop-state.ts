@@ -23,21 +23,33 @@ export function historyOf(state: RunState): AttemptSummary[] {
 }
 
 /**
- * Every prompt already tried in the run (by hash), plus the incumbent: proposing one again is a
- * duplicate. Proposals of an attempt that never finished do not count: resume redoes that
- * iteration under the same number, and its (cached) proposal must not collide with itself.
+ * Every prompt already tried in the run (by hash), kept up to date one event at a time so a
+ * long run neither keeps its journal in memory nor rescans it every iteration. Proposals of an
+ * attempt that never finished do not count: resume redoes that iteration under the same number,
+ * and its (cached) proposal must not collide with itself.
  */
-export function triedHashesOf(events: readonly RunEvent[], incumbentPrompt: string): Set<string> {
-  const hashes = new Set<string>([hashPrompt(incumbentPrompt)]);
+export interface TriedPrompts {
+  apply(event: RunEvent): void;
+  /** The tried prompts plus the incumbent: proposing any of them again is a duplicate. */
+  with(incumbentPrompt: string): Set<string>;
+}
+
+export function createTriedPrompts(): TriedPrompts {
+  const tried = new Set<string>();
+  // Proposals of iterations that have started and not finished yet.
   const pending = new Map<number, string[]>();
-  for (const event of events) {
-    if (event.type === 'iteration_started') pending.set(event.iteration, []);
-    if (event.type === 'proposal') pending.get(event.iteration)?.push(event.promptSha256);
-    if (event.type !== 'iteration_finished') continue;
-    if (event.status !== 'interrupted')
-      for (const hash of pending.get(event.iteration) ?? []) hashes.add(hash);
-    pending.delete(event.iteration);
-    if (event.promptSha256) hashes.add(event.promptSha256);
-  }
-  return hashes;
+  return {
+    apply(event) {
+      if (event.type === 'iteration_started') pending.set(event.iteration, []);
+      if (event.type === 'proposal') pending.get(event.iteration)?.push(event.promptSha256);
+      if (event.type !== 'iteration_finished') return;
+      if (event.status !== 'interrupted')
+        for (const hash of pending.get(event.iteration) ?? []) tried.add(hash);
+      pending.delete(event.iteration);
+      if (event.promptSha256) tried.add(event.promptSha256);
+    },
+    with(incumbentPrompt) {
+      return new Set(tried).add(hashPrompt(incumbentPrompt));
+    },
+  };
 }

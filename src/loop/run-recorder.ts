@@ -7,6 +7,7 @@ import { appendEvents } from '../run/journal.js';
 import { type RunEvent, type RunEventBody, stampEvent } from '../run/events.js';
 import { createRunFold } from '../run/run-fold.js';
 import type { RunState } from '../run/run-state.js';
+import { createTriedPrompts } from './loop-state.js';
 
 const PROGRESS_MARKERS: ReadonlySet<RunEvent['type']> = new Set(['iteration_started', 'phase']);
 
@@ -16,7 +17,8 @@ export interface RunRecorder {
   readonly runDir: string;
   emit(...bodies: RunEventBody[]): Promise<void>;
   state(): RunState;
-  events(): readonly RunEvent[];
+  /** The prompts tried so far plus the incumbent, by hash (see createTriedPrompts). */
+  triedPrompts(incumbentPrompt: string): Set<string>;
   onEvent(listener: EventListener): void;
 }
 
@@ -25,10 +27,15 @@ export function createRunRecorder(
   initial: readonly RunEvent[],
   now: () => Date,
 ): RunRecorder {
-  const events: RunEvent[] = [...initial];
-  // Folded one event at a time: re-folding the whole journal on every emit is quadratic over a long run.
+  // Folded one event at a time: re-folding the whole journal on every emit is quadratic over a
+  // long run. The events themselves are not kept: the journal on disk is their record, and a
+  // run's memory must not grow with its length (BENCHMARKS.md, benchmark 5).
   const fold = createRunFold();
-  for (const event of events) fold.apply(event);
+  const tried = createTriedPrompts();
+  for (const event of initial) {
+    fold.apply(event);
+    tried.apply(event);
+  }
   const listeners: EventListener[] = [];
   // Appends are serialised: concurrent stages emit phases, and the journal must stay whole lines in order.
   let queue: Promise<void> = Promise.resolve();
@@ -46,8 +53,10 @@ export function createRunRecorder(
       failure = error;
       throw error;
     }
-    events.push(...stamped);
-    for (const event of stamped) fold.apply(event);
+    for (const event of stamped) {
+      fold.apply(event);
+      tried.apply(event);
+    }
     const state = fold.state();
     for (const event of stamped) for (const listener of listeners) listener(event, state);
   };
@@ -59,7 +68,7 @@ export function createRunRecorder(
       return next;
     },
     state: () => fold.state(),
-    events: () => events,
+    triedPrompts: (incumbentPrompt) => tried.with(incumbentPrompt),
     onEvent(listener) {
       listeners.push(listener);
     },

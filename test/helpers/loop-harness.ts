@@ -23,6 +23,7 @@ import { createRunRecorder, type RunRecorder } from '../../src/loop/run-recorder
 import { createModelPool, type ModelPool } from '../../src/providers/model-pool.js';
 import { sha256Json } from '../../src/run/digest.js';
 import type { RunEvent } from '../../src/run/events.js';
+import { readJournal } from '../../src/run/journal.js';
 import {
   createScriptedProviders,
   echoPrompt,
@@ -171,7 +172,9 @@ export async function runScripted(options: ScriptedRunOptions): Promise<Scripted
       env,
       ...(options.planEstimate ? { planEstimate: options.planEstimate } : {}),
     });
-    return { end, experiment, recorder, events: recorder.events(), runDir, scripted, pool, clock };
+    // The journal as written: the recorder keeps no copy of the events.
+    const { events } = await readJournal(runDir);
+    return { end, experiment, recorder, events, runDir, scripted, pool, clock };
   } finally {
     await pool.close();
   }
