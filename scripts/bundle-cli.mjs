@@ -6,7 +6,7 @@
 // pays that again. Bundled, a command loads a handful of files. tsc's per-module output stays
 // in dist/ beside it (benchmarks and tools import single modules from there); only the bin
 // entry is replaced. Not minified, so a stack trace under DEBUG=1 stays readable.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -40,6 +40,34 @@ const commanderWithoutEagerChildProcess = {
   },
 };
 
+const REQUIRE_SHIM = [
+  "import { createRequire as __autoresearchRequire } from 'node:module';",
+  'const require = __autoresearchRequire(import.meta.url);',
+];
+const FILENAME_SHIM = [
+  "import { fileURLToPath as __autoresearchPath } from 'node:url';",
+  'const __filename = __autoresearchPath(import.meta.url);',
+];
+
+/**
+ * Drops the banner's shims from an output file whose code never names `require` or
+ * `__filename` (most chunks: only the few holding CommonJS packages or esbuild's __require
+ * helper use them). Each shim costs a createRequire or a URL parse when the file loads, in
+ * every command and subprocess. A mention in a comment or string keeps the shim: harmless.
+ */
+function keepShimWhereUsed(file) {
+  const text = readFileSync(file, 'utf8');
+  const banner = [...REQUIRE_SHIM, ...FILENAME_SHIM].join('\n');
+  const at = text.indexOf(banner);
+  if (at < 0) throw new Error(`${file} does not start with the bundle's banner`);
+  const body = text.slice(at + banner.length);
+  const shims = [
+    ...(/\brequire\b/.test(body) ? REQUIRE_SHIM : []),
+    ...(body.includes('__filename') ? FILENAME_SHIM : []),
+  ];
+  writeFileSync(file, text.slice(0, at) + shims.join('\n') + body);
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/main.ts'],
@@ -52,18 +80,14 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   // Bundled CommonJS packages (commander, write-file-atomic, …) call require() for Node's
-  // own modules and read __filename; an ES module has neither, so each file gets both.
-  banner: {
-    js: [
-      "import { createRequire as __autoresearchRequire } from 'node:module';",
-      "import { fileURLToPath as __autoresearchPath } from 'node:url';",
-      'const require = __autoresearchRequire(import.meta.url);',
-      'const __filename = __autoresearchPath(import.meta.url);',
-    ].join('\n'),
-  },
+  // own modules and read __filename; an ES module has neither, so each file gets both
+  // (then taken out again of the files that use neither: see keepShimWhereUsed).
+  banner: { js: [...REQUIRE_SHIM, ...FILENAME_SHIM].join('\n') },
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
   plugins: [commanderWithoutEagerChildProcess],
 });
 if (result.errors.length > 0) process.exit(1);
+for (const file of Object.keys(result.metafile.outputs))
+  if (file.endsWith('.js')) keepShimWhereUsed(`${root}${file}`);
