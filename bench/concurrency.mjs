@@ -162,7 +162,13 @@ await runBenchmark(
             'A stage beyond its ideal is the runner handling a wave of responses that arrive together on ' +
             'one thread (parse, cache entry, the next request) before the next wave can leave; the edges ' +
             'are a fixed cost per evaluation. With the calls this short (a whole stage is three latencies ' +
-            'at 16), those fixed costs weigh most at high concurrency.',
+            'at 16), those fixed costs weigh most at high concurrency. Profiled (runner and judge, node ' +
+            '--cpu-prof aligned to the journal): the early judge is spawned as the first responses arrive, and ' +
+            "spawning blocks the runner's thread ~10–15 ms (fork and exec) while that wave waits; spawning it " +
+            'before the first request delays the first wave as much (tried: +45 ms before the first call), and ' +
+            'spawning it just after the first wave has left was within the noise of these runs. Between the ' +
+            'stages, the runner writes the 49 sandbox files and the judge, given its settings, reads them and ' +
+            'builds its first 16 requests before any leaves (~45 ms to its first request).',
         );
       }
       const markdown = [

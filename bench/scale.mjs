@@ -312,15 +312,20 @@ await runBenchmark({ key: 'scale', script: 'bench/scale.mjs', title: '5. Scale' 
           `from ${mib(pick((r) => r.atEarly.oldKib))} to ${mib(pick((r) => r.atEnd.oldKib))}, mostly headroom ` +
           'for garbage that V8 does not give back. The young generation can only be fixed at its maximum from ' +
           'the start by a command-line flag to node (--min-semi-space-size), which the installed bin cannot ' +
-          'pass on every platform.',
+          'pass on every platform; set at run time (v8.setFlagsFromString) it has no effect, and the one ' +
+          'growth setting that does take effect then (--semi-space-growth-factor) would hold the young ' +
+          'generation at its starting size for the whole run, trading memory for many more collections ' +
+          '(checked in a micro-benchmark; not used).',
       );
     }
     findings.push(
-      `By design the recorder keeps every journaled event in memory (the loop checks each proposal against ` +
-        `every prompt tried so far): ${folds[0].events} events here, ${(journalBytes / 1024 ** 2).toFixed(1)} MiB ` +
-        'as JSON. The live-heap reading also counts the code V8 has compiled by then and what the iteration ' +
-        'in flight holds; two heap snapshots 650 iterations apart, taken while investigating, differed by ' +
-        'about 2 MiB, most of it compiled code.',
+      `The journal itself (${folds[0].events} events here, ${(journalBytes / 1024 ** 2).toFixed(1)} MiB as JSON) ` +
+        'is not kept in memory: the recorder folds each event into the run state and a set of the prompts ' +
+        'tried so far, and drops it. What still grows with the run, by design, is that state (one record per ' +
+        "iteration, for the mutator's history, results.tsv and the report) and the response cache's index of " +
+        'keys. The live-heap reading also counts the code V8 has compiled by then and what the iteration in ' +
+        'flight holds; two heap snapshots 650 iterations apart, taken while investigating, differed by about ' +
+        '2 MiB, most of it compiled code.',
     );
     if (!(totalFold < FOLD_TARGET_MS)) {
       findings.push(`Reading and folding the journal took ${ms(totalFold)}.`);

@@ -86,7 +86,9 @@ await runBenchmark(
             'Profiled (node --cpu-prof), the share of `show` is mostly fixed costs of reading a run safely: ' +
             "compiling ~400 KB of bundled code (a third of it zod), building the journal's event schemas, " +
             'validating every journal line, and the garbage collections V8 runs while its young generation ' +
-            'is still at its initial 1 MiB.',
+            "is still at its initial 1 MiB. Tried and not kept, each slower when measured interleaved: loading Node's " +
+            'built-ins through require() instead of import (to skip the ES-module view Node 20 builds of each), ' +
+            'and node flags for a larger young generation or lazier compilation.',
         );
       } else {
         findings.push('Both commands start within the target.');
