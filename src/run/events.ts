@@ -6,79 +6,40 @@
  */
 import * as z from 'zod';
 import { ROLES } from '../experiment/names.js';
+import {
+  ERROR_KINDS,
+  EVENT_VERSION,
+  ITERATION_STATUSES,
+  PHASES,
+  SCORE_EPSILON,
+  STOP_REASONS,
+  STRATEGIES,
+} from './event-names.js';
 
-export const EVENT_VERSION = 1;
+// The lists themselves live in event-names.ts (no zod), for readers that never load a schema.
+export {
+  ERROR_KINDS,
+  EVENT_VERSION,
+  ITERATION_STATUSES,
+  PHASES,
+  STOP_REASONS,
+  STRATEGIES,
+  isFinishingReason,
+} from './event-names.js';
 
-export const PHASES = [
-  'baseline',
-  'mutating',
-  'generating',
-  'checking',
-  'judging',
-  'grading',
-  'scoring',
-  'deciding',
-  'committing',
-  'final',
-] as const;
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;
 
-export const ITERATION_STATUSES = [
-  'baseline',
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'duplicate',
-  'error',
-  'interrupted',
-] as const;
 export const IterationStatus = z.enum(ITERATION_STATUSES);
 export type IterationStatus = z.infer<typeof IterationStatus>;
 
-export const ErrorKind = z.enum([
-  'provider_error',
-  'mutator_error',
-  'judge_error',
-  'grader_error',
-  'check_error',
-  'git_error',
-  'internal_error',
-]);
+export const ErrorKind = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 
-export const STOP_REASONS = [
-  'iterations',
-  'hours',
-  'usd',
-  'patience',
-  'target',
-  'completed',
-  'stop_requested',
-  'interrupted',
-  'auth',
-  'credit',
-  'errors',
-] as const;
 export const StopReason = z.enum(STOP_REASONS);
 export type StopReason = z.infer<typeof StopReason>;
 
-/** Reasons that mean the run reached its natural end; the others leave it stopped part-way. */
-const FINISHING_REASONS: ReadonlySet<StopReason> = new Set([
-  'iterations',
-  'hours',
-  'usd',
-  'patience',
-  'target',
-  'completed',
-]);
-
-export function isFinishingReason(reason: StopReason): boolean {
-  return FINISHING_REASONS.has(reason);
-}
-
-export const Strategy = z.enum(['focused', 'bold']);
+export const Strategy = z.enum(STRATEGIES);
 export type Strategy = z.infer<typeof Strategy>;
 
 export const SpendRole = z.enum(ROLES);
@@ -86,12 +47,10 @@ export type SpendRole = z.infer<typeof SpendRole>;
 
 const iteration = z.number().int().min(0);
 const candidate = z.number().int().min(0);
-// Weighted means of values in [0, 1] can land a rounding error outside it; that is not a bad score.
-const EPSILON = 1e-9;
 const score = z
   .number()
-  .min(-EPSILON)
-  .max(1 + EPSILON);
+  .min(-SCORE_EPSILON)
+  .max(1 + SCORE_EPSILON);
 const usd = z.number().min(0);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
 
