@@ -7,7 +7,9 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AutoresearchError } from '../errors.js';
-import { RunEvent, EVENT_VERSION } from './events.js';
+import { checkEvent, type EventCheck } from './event-check.js';
+import { EVENT_VERSION } from './event-names.js';
+import type { RunEvent } from './events.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
 
@@ -50,7 +52,7 @@ export async function appendEvents(
   if (events.length === 0) return;
   const durable = options.durable ?? true;
   // Validate everything before touching the file: a bad event is a bug and must not half-land.
-  const text = events.map((event) => `${JSON.stringify(RunEvent.parse(event))}\n`).join('');
+  const text = events.map((event) => `${JSON.stringify(validEvent(event))}\n`).join('');
   const file = runPaths(runDir).events;
   const previous = pending.get(file) ?? Promise.resolve();
   const current = previous.then(() => appendText(file, text, durable));
@@ -61,6 +63,12 @@ export async function appendEvents(
   } finally {
     if (pending.get(file) === settled) pending.delete(file);
   }
+}
+
+function validEvent(event: RunEvent): RunEvent {
+  const checked = checkEvent(event);
+  if (!checked.ok) throw new Error(`refusing to journal an invalid ${event.type} event: ${checked.message}`);
+  return checked.event;
 }
 
 async function appendText(file: string, text: string, durable: boolean): Promise<void> {
@@ -120,9 +128,7 @@ export function parseJournal(text: string): JournalRead {
   return { events, tornTail: tail !== '', invalidLines };
 }
 
-type LineResult = { ok: true; event: RunEvent } | { ok: false; message: string };
-
-function parseLine(line: string): LineResult {
+function parseLine(line: string): EventCheck {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -133,11 +139,7 @@ function parseLine(line: string): LineResult {
   if (typeof version === 'number' && version > EVENT_VERSION) {
     return { ok: false, message: `written by a newer autoresearch (event version ${version})` };
   }
-  const result = RunEvent.safeParse(value);
-  if (result.success) return { ok: true, event: result.data };
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  return { ok: false, message: `${where}${issue?.message ?? 'invalid event'}` };
+  return checkEvent(value);
 }
 
 async function dropTornTail(handle: FileHandle): Promise<void> {

@@ -3,7 +3,9 @@
  * so a long run costs O(1) per event instead of re-folding the whole journal on every emit.
  * Every state() is a snapshot: applying later events never changes one handed out before.
  */
-import { SpendRole, isFinishingReason, type EventOf, type RunEvent } from './events.js';
+import { ROLES } from '../experiment/names.js';
+import { isFinishingReason } from './event-names.js';
+import type { EventOf, RunEvent } from './events.js';
 import {
   finishIteration,
   startIteration,
@@ -191,7 +193,7 @@ function applyEvent(draft: Draft, event: RunEvent): void {
 }
 
 function emptySpend(): SpendTotals {
-  const byRole = Object.fromEntries(SpendRole.options.map((role) => [role, { usd: 0, calls: 0 }]));
+  const byRole = Object.fromEntries(ROLES.map((role) => [role, { usd: 0, calls: 0 }]));
   return { usd: 0, calls: 0, byRole: byRole as SpendTotals['byRole'] };
 }
 
