@@ -8,9 +8,9 @@
  */
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
+import { isDateTime } from './date-time.js';
 import { sha256Hex } from './digest.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
@@ -20,15 +20,39 @@ import { systemProbe, type ProcessIdentity, type ProcessProbe } from './process-
 const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 const randomBytes = (size: number) => nodeCrypto().randomBytes(size);
 
-export const LockRecord = z.strictObject({
-  pid: z.number().int().positive(),
-  host: z.string().min(1),
-  startTime: z.string().nullable(),
+export interface LockRecord {
+  pid: number;
+  host: string;
+  startTime: string | null;
   /** Random per acquisition: tells this holder's file from any other with the same pid. */
-  token: z.string().min(1),
-  acquiredAt: z.iso.datetime({ offset: true }),
-});
-export type LockRecord = z.infer<typeof LockRecord>;
+  token: string;
+  acquiredAt: string;
+}
+
+const LOCK_KEYS = ['pid', 'host', 'startTime', 'token', 'acquiredAt'];
+
+/**
+ * The lock file's content as a record, or undefined when it is not one (exactly these keys,
+ * each of its type). Checked by hand: `show` and `runs` read locks and load no schema library.
+ */
+export function parseLockRecord(value: unknown): LockRecord | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length !== LOCK_KEYS.length || !LOCK_KEYS.every((key) => Object.hasOwn(record, key)))
+    return undefined;
+  const { pid, host, startTime, token, acquiredAt } = record;
+  const nonEmpty = (text: unknown) => typeof text === 'string' && text.length > 0;
+  const valid =
+    typeof pid === 'number' &&
+    Number.isSafeInteger(pid) &&
+    pid > 0 &&
+    nonEmpty(host) &&
+    (startTime === null || typeof startTime === 'string') &&
+    nonEmpty(token) &&
+    isDateTime(acquiredAt);
+  return valid ? (record as unknown as LockRecord) : undefined;
+}
 
 export type LockStatus =
   | { state: 'none' }
@@ -198,8 +222,7 @@ async function readRaw(file: string): Promise<string | null> {
 
 function parseRecord(raw: string): LockRecord | null {
   try {
-    const result = LockRecord.safeParse(JSON.parse(raw));
-    return result.success ? result.data : null;
+    return parseLockRecord(JSON.parse(raw)) ?? null;
   } catch {
     return null;
   }

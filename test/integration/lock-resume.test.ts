@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockRecord } from '../../src/run/lock.js';
+import { type LockRecord, parseLockRecord } from '../../src/run/lock.js';
 import { runPaths } from '../../src/run/paths.js';
 import { type CliCopy, describeResult, runCli, spawnCli, snapshotCli } from '../kill/support/cli.js';
 import { checkFinishedRun, readRunRecord } from '../kill/support/invariants.js';
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 async function lockHolder(runDir: string): Promise<LockRecord | undefined> {
   try {
-    return LockRecord.parse(JSON.parse(await readFile(runPaths(runDir).lock, 'utf8')));
+    return parseLockRecord(JSON.parse(await readFile(runPaths(runDir).lock, 'utf8')));
   } catch {
     return undefined;
   }

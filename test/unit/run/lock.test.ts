@@ -2,7 +2,13 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunLockedError, acquireRunLock, readLockStatus, type LockRecord } from '../../../src/run/lock.js';
+import {
+  RunLockedError,
+  acquireRunLock,
+  parseLockRecord,
+  readLockStatus,
+  type LockRecord,
+} from '../../../src/run/lock.js';
 import { parseProcStat, type ProcessProbe } from '../../../src/run/process-identity.js';
 
 /** A machine where the given pids are alive with the given start times. */
@@ -145,5 +151,35 @@ describe('parseProcStat', () => {
       startTicks: '987654',
     });
     expect(parseProcStat('garbage')).toBeNull();
+  });
+});
+
+describe('parseLockRecord', () => {
+  it('takes a record with exactly its keys, each of its type', () => {
+    expect(parseLockRecord(record({}))).toEqual(record({}));
+    expect(
+      parseLockRecord(record({ startTime: null, acquiredAt: '2026-11-29T22:30:00+01:00' })),
+    ).toBeDefined();
+  });
+
+  it.each([
+    ['a pid of 0', { pid: 0 }],
+    ['a fractional pid', { pid: 1.5 }],
+    ['a pid as text', { pid: '4242' }],
+    ['an empty host', { host: '' }],
+    ['a numeric start time', { startTime: 5 }],
+    ['an empty token', { token: '' }],
+    ['a time without a zone', { acquiredAt: '2026-11-29T22:30:00' }],
+    ['a day that does not exist', { acquiredAt: '2026-02-30T22:30:00Z' }],
+  ])('refuses %s', (_what, partial) => {
+    expect(parseLockRecord({ ...record({}), ...partial })).toBeUndefined();
+  });
+
+  it('refuses a missing key, an extra key and what is not an object', () => {
+    const { token: _token, ...withoutToken } = record({});
+    expect(parseLockRecord(withoutToken)).toBeUndefined();
+    expect(parseLockRecord({ ...record({}), extra: 1 })).toBeUndefined();
+    expect(parseLockRecord([record({})])).toBeUndefined();
+    expect(parseLockRecord(null)).toBeUndefined();
   });
 });
