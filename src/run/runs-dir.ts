@@ -1,20 +1,12 @@
 /**
  * Where runs live (SPEC 2): `--runs-dir`, else AUTORESEARCH_RUNS_DIR, else `runs/` in the
  * project root — the nearest folder upward holding `experiments/`, else the current folder.
+ * Listing the runs in it is list-runs.ts (it reads manifests, which `show` never needs).
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isAutoresearchError } from '../errors.js';
 import { isErrno } from './errno.js';
-import { readJournal } from './journal.js';
 import { findProjectRoot as findRoot } from '../project.js';
-import { readLockStatus } from './lock.js';
-import { readManifest, type Manifest } from './manifest.js';
-import { runPaths } from './paths.js';
-import type { ProcessProbe } from './process-identity.js';
-import { reduceRun } from './reducer.js';
-import { listRunIds } from './run-id.js';
-import { sortNewestFirst, summarizeRun, type RunSummary } from './run-summary.js';
 
 /** The project root (SPEC 2), async for callers that await it; the lookup lives in src/project.ts. */
 export async function findProjectRoot(cwd: string): Promise<string> {
@@ -43,60 +35,4 @@ export async function ensureRunsDir(runsDir: string): Promise<void> {
   await writeFile(join(runsDir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: unknown) => {
     if (!isErrno(error, 'EEXIST')) throw error;
   });
-}
-
-export interface ListRunsDeps {
-  probe?: ProcessProbe;
-}
-
-/** Every run folder (one holding events.jsonl or manifest.json), newest first. */
-export async function listRuns(runsDir: string, deps: ListRunsDeps = {}): Promise<RunSummary[]> {
-  const ids = await listRunIds(runsDir);
-  const summaries = await Promise.all(ids.map((id) => summarizeFolder(join(runsDir, id), id, deps)));
-  return sortNewestFirst(summaries.filter((s): s is RunSummary => s !== null));
-}
-
-async function summarizeFolder(dir: string, id: string, deps: ListRunsDeps): Promise<RunSummary | null> {
-  const paths = runPaths(dir);
-  const [hasEvents, hasManifest] = await Promise.all([exists(paths.events), exists(paths.manifest)]);
-  if (!hasEvents && !hasManifest) return null;
-  const problems: string[] = [];
-  const journal = await readJournal(dir, { onInvalid: 'collect' });
-  for (const invalid of journal.invalidLines) {
-    problems.push(`events.jsonl line ${invalid.line}: ${invalid.message}`);
-  }
-  let manifest: Manifest | null = null;
-  if (hasManifest) {
-    try {
-      manifest = await readManifest(dir);
-    } catch (error) {
-      if (!isAutoresearchError(error)) throw error;
-      problems.push(error.message);
-    }
-  } else {
-    problems.push('manifest.json is missing');
-  }
-  const lock = await readLockStatus(dir, deps);
-  return summarizeRun({
-    id,
-    dir,
-    state: reduceRun(journal.events),
-    lock,
-    manifest: manifest && {
-      kind: manifest.kind,
-      experiment: manifest.experiment.name,
-      createdAt: manifest.createdAt,
-    },
-    problems,
-  });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listRuns } from '../../run/runs-dir.js';
+import { listRuns } from '../../run/list-runs.js';
 import { formatRunsJson, formatRunsTable } from '../../ui/format-runs.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';

@@ -4,7 +4,7 @@ import { startWatchSession, type WatchClock } from '../../report/watch-session.j
 import { readJournal } from '../../run/journal.js';
 import { runPaths } from '../../run/paths.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { listRuns } from '../../run/runs-dir.js';
+import { listRuns } from '../../run/list-runs.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
