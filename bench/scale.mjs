@@ -33,6 +33,7 @@ import { markdownTable, textTable } from './lib/table.mjs';
 import { median, mib, ms, pct, verdict } from './lib/stats.mjs';
 
 const MEMORY_TARGET = 0.1;
+const TAIL_ITERATIONS = 10;
 const HEAP_REPORTER = pathToFileURL(join(import.meta.dirname, 'lib', 'report-heap.mjs')).href;
 const FOLD_TARGET_MS = 1000;
 
@@ -176,12 +177,15 @@ function secondsPerIteration(events, from, to) {
 
 /** One long run in a fresh project: memory at the checkpoints, its journal, its folder. */
 async function measureRun(server, { iterations, early, cases, keepFolder }) {
+  // A few iterations past the last checkpoint, so it is read mid-run like the first one, not
+  // while the final check and the report are being made.
+  const runLength = iterations + TAIL_ITERATIONS;
   const project = createProject({
     cases,
     models: { generator: SIM_MODELS.generator, mutator: fakeServerModels(server.anthropicBaseUrl).mutator },
     // A check no output passes keeps the score below 1, so nothing but the budget ends the run.
     checks: [...BENCH_CHECKS, { type: 'contains', value: 'never-in-any-output', name: 'unreachable' }],
-    budget: { iterations, patience: iterations + 1 },
+    budget: { iterations: runLength, patience: runLength + 1 },
     search: { noise_repeats: 3 },
     git: true,
     // tmpfs when there is one: nothing measured here depends on the disk, and fsync waits would
@@ -191,7 +195,7 @@ async function measureRun(server, { iterations, early, cases, keepFolder }) {
   try {
     const { marks, wallMs } = await runWithMemory(
       project.dir,
-      iterations,
+      runLength,
       [early, iterations],
       join(project.dir, 'heap.jsonl'),
     );
@@ -199,7 +203,7 @@ async function measureRun(server, { iterations, early, cases, keepFolder }) {
     const events = readEvents(runDir);
     const finished = events.filter((e) => e.type === 'iteration_finished');
     const stop = events.findLast((e) => e.type === 'run_stopped');
-    if (finished.length < iterations + 1) {
+    if (finished.length < runLength + 1) {
       throw new Error(
         `the run stopped after ${finished.length - 1} iterations (${stop?.reason}): ${stop?.message}`,
       );
@@ -248,7 +252,7 @@ await runBenchmark({ key: 'scale', script: 'bench/scale.mjs', title: '5. Scale' 
     const journalBytes = statSync(join(runDir, 'events.jsonl')).size;
     const files = folderFiles(runDir);
     first.project.remove();
-    const perIteration = bytes / (iterations + 1);
+    const perIteration = bytes / (iterations + TAIL_ITERATIONS + 1);
 
     const header = ['figure', 'value', 'target'];
     const rows = [
@@ -297,7 +301,11 @@ await runBenchmark({ key: 'scale', script: 'bench/scale.mjs', title: '5. Scale' 
         `${ms(pick((r) => r.earlyPace))} / ${ms(pick((r) => r.latePace))}`,
         '',
       ],
-      [`whole run (${iterations} iterations + baseline + final check)`, ms(pick((r) => r.wallMs)), ''],
+      [
+        `whole run (${iterations + TAIL_ITERATIONS} iterations + baseline + final check)`,
+        ms(pick((r) => r.wallMs)),
+        '',
+      ],
     ];
     const findings = [];
     if (growth > MEMORY_TARGET) {
@@ -331,7 +339,7 @@ await runBenchmark({ key: 'scale', script: 'bench/scale.mjs', title: '5. Scale' 
       findings.push(`Reading and folding the journal took ${ms(totalFold)}.`);
     }
     const markdown = [
-      `${repeats === 1 ? 'One `run`' : `${repeats} \`run\`s, each in a fresh project,`} of ${iterations} iterations ` +
+      `${repeats === 1 ? 'One `run`' : `${repeats} \`run\`s, each in a fresh project,`} of ${iterations + TAIL_ITERATIONS} iterations ` +
         `on ${cases} cases, checks only (no judge), the \`sim\` ` +
         'generator, and a scripted mutator on the fake server that proposes a new prompt every time (the ' +
         'simulated mutator runs out of ideas after a few dozen iterations, and duplicates skip evaluation). ' +
@@ -339,7 +347,9 @@ await runBenchmark({ key: 'scale', script: 'bench/scale.mjs', title: '5. Scale' 
         'here depends on the disk, and fsync waits would stretch 1,000 iterations to minutes. ' +
         "Memory is the runner process's resident set from " +
         '/proc (VmHWM is its peak so far), sampled every 50 ms as the journal reports each finished ' +
-        'iteration; the live heap is read after a forced full collection (bench/lib/report-heap.mjs). ' +
+        'iteration; the live heap is the smallest of three readings 100 ms apart, each after a forced full ' +
+        `collection (bench/lib/report-heap.mjs). Each run goes ${TAIL_ITERATIONS} iterations past the last ` +
+        'checkpoint, so that one too is read mid-run, not while the final check and the report are made. ' +
         `The fold is \`readJournal\` + \`reduceRun\` from \`dist/\` in a fresh Node process, ` +
         `median of ${folds.length}; folder figures are the first run's. The run records every iteration, so it grows linearly by design; what ` +
         'must stay flat is the memory and the time per iteration.',
