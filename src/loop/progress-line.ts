@@ -5,6 +5,7 @@
  * shrinks to fit, and is left out when fewer than 8 columns remain.
  */
 import type { IterationStatus } from './status.js';
+import { ITERATION_STATUSES } from '../run/event-names.js';
 import { countChars, cutText, toOneLine } from './text.js';
 
 type Paint = (text: string) => string;
@@ -94,15 +95,8 @@ export interface RunSummary {
   simulated: boolean;
 }
 
-const COUNTED: IterationStatus[] = [
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'duplicate',
-  'error',
-  'interrupted',
-];
+// Every status but the baseline's, in the journal's order.
+const COUNTED: IterationStatus[] = ITERATION_STATUSES.filter((status) => status !== 'baseline');
 
 export function formatRunSummary(summary: RunSummary, colors: ProgressColors): string {
   const label = (text: string) => `  ${text.padEnd(22)}`;

@@ -41,13 +41,11 @@ export const ERROR_KINDS = [
   'internal_error',
 ] as const;
 
+/** Reasons that mean the run reached its natural end; the others leave it stopped part-way. */
+const FINISHING_REASONS = ['iterations', 'hours', 'usd', 'patience', 'target', 'completed'] as const;
+
 export const STOP_REASONS = [
-  'iterations',
-  'hours',
-  'usd',
-  'patience',
-  'target',
-  'completed',
+  ...FINISHING_REASONS,
   'stop_requested',
   'interrupted',
   'auth',
@@ -62,16 +60,8 @@ export const SCORE_EPSILON = 1e-9;
 
 export type StopReason = (typeof STOP_REASONS)[number];
 
-/** Reasons that mean the run reached its natural end; the others leave it stopped part-way. */
-const FINISHING_REASONS: ReadonlySet<StopReason> = new Set([
-  'iterations',
-  'hours',
-  'usd',
-  'patience',
-  'target',
-  'completed',
-]);
+const FINISHING: ReadonlySet<StopReason> = new Set(FINISHING_REASONS);
 
 export function isFinishingReason(reason: StopReason): boolean {
-  return FINISHING_REASONS.has(reason);
+  return FINISHING.has(reason);
 }

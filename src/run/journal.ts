@@ -4,13 +4,13 @@
  * mid-write leaves at most one partial last line ("torn tail"): readers ignore and report it,
  * and the next append cuts it off so it can never end up in the middle of the file.
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { checkEvent, type EventCheck } from './event-check.js';
 import { EVENT_VERSION } from './event-names.js';
 import type { RunEvent } from './events.js';
-import { isErrno } from './errno.js';
+import { isErrno, pathExists } from './errno.js';
 import { runPaths } from './paths.js';
 
 export interface InvalidLine {
@@ -72,7 +72,7 @@ function validEvent(event: RunEvent): RunEvent {
 }
 
 async function appendText(file: string, text: string, durable: boolean): Promise<void> {
-  const existed = await fileExists(file);
+  const existed = await pathExists(file);
   const handle = await open(file, 'a+');
   try {
     await dropTornTail(handle);
@@ -178,14 +178,4 @@ async function syncDirectory(dir: string): Promise<void> {
       await handle.close();
     }
   } catch {}
-}
-
-async function fileExists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
 }

@@ -2,10 +2,9 @@
  * Every run in a runs folder, summarised for `runs` and `watch`: its journal folded, its
  * manifest and lock read, and whatever is wrong with them listed instead of thrown.
  */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAutoresearchError } from '../errors.js';
-import { isErrno } from './errno.js';
+import { pathExists } from './errno.js';
 import { readJournal } from './journal.js';
 import { readLockStatus } from './lock.js';
 import { readManifest, type Manifest } from './manifest.js';
@@ -28,7 +27,7 @@ export async function listRuns(runsDir: string, deps: ListRunsDeps = {}): Promis
 
 async function summarizeFolder(dir: string, id: string, deps: ListRunsDeps): Promise<RunSummary | null> {
   const paths = runPaths(dir);
-  const [hasEvents, hasManifest] = await Promise.all([exists(paths.events), exists(paths.manifest)]);
+  const [hasEvents, hasManifest] = await Promise.all([pathExists(paths.events), pathExists(paths.manifest)]);
   if (!hasEvents && !hasManifest) return null;
   const problems: string[] = [];
   const journal = await readJournal(dir, { onInvalid: 'collect' });
@@ -59,14 +58,4 @@ async function summarizeFolder(dir: string, id: string, deps: ListRunsDeps): Pro
     },
     problems,
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
 }
