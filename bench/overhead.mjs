@@ -198,7 +198,7 @@ await runBenchmark(
         findings.push(
           `Judge start missed: ${ms(judgeStart.startMs)}, of which bare Node accounts for ${ms(judgeStart.nodeMs)} ` +
             `on this machine at this load; the rest (${ms(judgeStart.startMs - judgeStart.nodeMs)}) is loading ` +
-            'the CLI and the judge (zod and its schemas, the HTTP client, the command tree) and reading its ' +
+            "the judge's code (its own entry, without the command tree or zod; the HTTP client) and reading its " +
             'inputs. A run does not wait for that: it starts the built-in judge as soon as the first output is ' +
             `in, so what an evaluation waits for is the settings-to-first-request part, ${ms(judgeStart.warmMs)}.`,
         );

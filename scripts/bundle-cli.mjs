@@ -70,7 +70,8 @@ function keepShimWhereUsed(file) {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli/main.ts'],
+  // The CLI, and the entry the runner starts its built-in judge and grader with.
+  entryPoints: ['src/cli/main.ts', 'src/cli/builtin-main.ts'],
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',

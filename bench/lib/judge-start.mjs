@@ -1,18 +1,30 @@
 /**
  * The judge process start cost: the built-in judge started the way the runner starts it
- * (`node dist/cli/main.js judge outputs --rubric rubric.md`, model settings on stdin, an
+ * (`node dist/cli/builtin-main.js judge outputs --rubric rubric.md`, model settings on stdin, an
  * Anthropic base URL and key in the environment, HOME an empty folder), timed from spawn to
  * its first model request reaching the fake server — Node's own start, loading the CLI and
  * the judge, reading settings, rubric and outputs. Beside it, with the same clock, a bare
  * `node -e 0` (the part no code of ours can remove) and the whole judge run.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CLI, REPO } from './paths.mjs';
 import { median } from './stats.mjs';
+
+// The judge as the runner starts it (src/judge/cli-entry.ts): through builtin-main.js beside the
+// CLI's entry when the build has one, else the CLI itself.
+const BUILTIN_ENTRY = join(dirname(CLI), 'builtin-main.js');
+const JUDGE_ARGV = [
+  process.execPath,
+  existsSync(BUILTIN_ENTRY) ? BUILTIN_ENTRY : CLI,
+  'judge',
+  'outputs',
+  '--rubric',
+  'rubric.md',
+];
 
 function run(argv, { cwd, env, input, holdInputMs = 0 }) {
   return new Promise((resolve, reject) => {
@@ -82,7 +94,7 @@ export async function measureJudgeStart(server, { runs, outputs = 1 }) {
       NO_COLOR: '1',
     };
     const before = server.log.length;
-    const judged = await run([process.execPath, CLI, 'judge', 'outputs', '--rubric', 'rubric.md'], {
+    const judged = await run(JUDGE_ARGV, {
       cwd: sandbox.dir,
       env,
       input: settings,
@@ -97,7 +109,7 @@ export async function measureJudgeStart(server, { runs, outputs = 1 }) {
     nodes.push(bare.endedAt - bare.startedAt);
     const held = makeSandbox(outputs);
     const beforeWarm = server.log.length;
-    const warm = await run([process.execPath, CLI, 'judge', 'outputs', '--rubric', 'rubric.md'], {
+    const warm = await run(JUDGE_ARGV, {
       cwd: held.dir,
       env: { ...env, HOME: held.home },
       input: settings,

@@ -73,4 +73,35 @@ describe('the bundle', () => {
     const runLoads = [...staticImports(join(chunks, run!))];
     expect(runLoads.some((file) => readFileSync(file, 'utf8').includes('// node_modules/zod/'))).toBe(true);
   });
+
+  it('loads neither commander nor zod for the judge the runner starts (builtin-main.js)', () => {
+    const chunks = join(dirname(CLI_MAIN), 'chunks');
+    const judge = readdirSync(chunks).find((name) => name.startsWith('judge-'));
+    const loaded = [
+      ...staticImports(join(dirname(CLI_MAIN), 'builtin-main.js')),
+      ...staticImports(join(chunks, judge!)),
+    ];
+    expect(loaded.length).toBeGreaterThan(1);
+    const heavy = loaded.filter((file) =>
+      /\/\/ node_modules\/(commander|zod)\//.test(readFileSync(file, 'utf8')),
+    );
+    expect(heavy).toEqual([]);
+  });
+});
+
+describe('builtin-main.js', () => {
+  it.each([
+    [[]],
+    [['judge', 'outputs']],
+    [['judge', 'outputs', '--model', 'sim']],
+    [['toString', 'x', '--rubric', 'y']],
+  ])('refuses %j: only the runner’s own arguments, with a pointer to the real commands', async (args) => {
+    const result = await execa(process.execPath, [join(dirname(CLI_MAIN), 'builtin-main.js'), ...args], {
+      cwd: dir,
+      env: cleanEnv(),
+      reject: false,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('autoresearch judge');
+  });
 });
