@@ -1,9 +1,10 @@
 /**
- * Checks one journal line's value against the event vocabulary without a schema library: the
- * commands that only read a run (show, runs, watch, report) start without loading zod, which
- * was most of their start-up (BENCHMARKS.md, benchmark 6). The zod schemas in events.ts stay
- * the definition the types come from; test/unit/run/event-check.test.ts holds this check to
- * them, accepting and refusing exactly what they do over valid events and damaged copies.
+ * Checks one journal line's value against the event vocabulary without a schema library, so
+ * reading a journal loads no zod: `show` starts without it, where loading zod and building the
+ * event schemas was most of its start-up (BENCHMARKS.md, benchmark 6). The zod schemas in
+ * events.ts stay the definition the types come from; test/unit/run/event-check.test.ts holds
+ * this check to them, accepting and refusing exactly what they do over valid events and
+ * damaged copies.
  */
 import { ROLES } from '../experiment/names.js';
 import { isDateTime } from './date-time.js';
