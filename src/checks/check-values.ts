@@ -1,8 +1,7 @@
 /** Reading the loosely typed `value` of a check entry the way promptfoo reads it. */
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Kept under the name the checks use. */
+export { isRecord as isPlainObject } from '../is-record.js';
 
 /** A string or a number (numbers match their decimal text); undefined for anything else. */
 export function readText(value: unknown): string | undefined {

@@ -3,6 +3,7 @@
  * from `--model provider:model` when run by hand.
  */
 import { PROVIDERS } from '../experiment/names.js';
+import { isRecord } from '../is-record.js';
 import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
 export interface ModelSettings {
@@ -41,8 +42,7 @@ const RULES: Record<Exclude<keyof ModelSettings, 'provider'>, Rule> = {
     isNumber(value) && value >= 0 && value <= 2 ? undefined : 'expected a number from 0 to 2',
   max_tokens: wholeAtLeast(1),
   samples: wholeAtLeast(1),
-  params: (value) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'expected an object',
+  params: (value) => (isRecord(value) ? undefined : 'expected an object'),
   concurrency: wholeAtLeast(1),
   timeout_s: (value) => (isNumber(value) && value > 0 ? undefined : 'expected a positive number'),
   max_retries: wholeAtLeast(0),
@@ -63,8 +63,8 @@ export function parseSettingsJson(text: string): SettingsParse {
     ok: false,
     message: `the model settings on stdin are invalid (${why})`,
   });
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('expected an object');
-  const record = json as Record<string, unknown>;
+  if (!isRecord(json)) return invalid('expected an object');
+  const record = json;
   if (!isProviderName(record['provider'])) {
     return invalid(`provider: expected one of ${PROVIDERS.join(', ')}`);
   }

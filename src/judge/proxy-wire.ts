@@ -6,6 +6,7 @@
  */
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
+import { isRecord } from '../is-record.js';
 
 export type WireApi = 'anthropic' | 'openai';
 
@@ -16,10 +17,6 @@ export type ParsedWire = { ok: true; request: WireRequest } | { ok: false; messa
 export interface WireReply {
   status: number;
   body: Record<string, unknown>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A string, or a list of `{type: 'text', text}` blocks; anything else (images, tools) is refused. */

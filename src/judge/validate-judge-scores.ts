@@ -10,6 +10,7 @@ import {
   type ScoreSummary,
   summariseScores,
 } from './judge-scores.js';
+import { isRecord } from '../is-record.js';
 
 export interface JudgeExpectation {
   /** The file names the sandbox held. */
@@ -23,10 +24,6 @@ export type JudgeScoresCheck =
   | { ok: false; problems: string[] };
 
 const MAX_PROBLEMS = 8;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   return JSON.stringify(value) ?? String(value);

@@ -4,6 +4,7 @@
  * (which JSON forbids); those are escaped before parsing rather than costing a retry. A brace
  * that does not open a parseable object is skipped, so prose like "{{topic}}" is ignored.
  */
+import { isRecord } from '../is-record.js';
 
 export function findJsonObjects(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = [];
@@ -53,9 +54,7 @@ function scanObject(text: string, start: number): { json: string; end: number } 
 function parseObject(json: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * src/judge/; this module fixes the structure both the judge and the `sim` model rely on.
  */
 import { fence, unfenceAll } from './delimit.js';
+import { isRecord } from '../is-record.js';
 
 export const JUDGE_OUTPUT_LABEL = 'OUTPUT';
 const RUBRIC_OPEN = '<rubric>';
@@ -20,10 +21,6 @@ export interface JudgeCallReply {
 type Issue = { path: string[]; message: string };
 type ReplyParse = { success: true; data: JudgeCallReply } | { success: false; error: { issues: Issue[] } };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Checks a judge reply's shape (written by hand, not with zod, so the judge process starts
  * without loading it; the same `safeParse` contract). Extra keys are dropped, as zod's
@@ -35,9 +32,9 @@ export const JudgeCallReply = {
       success: false,
       error: { issues: [{ path, message }] },
     });
-    if (!isPlainObject(value)) return fail([], 'expected an object');
+    if (!isRecord(value)) return fail([], 'expected an object');
     const scores = value['criteria_scores'];
-    if (!isPlainObject(scores)) return fail(['criteria_scores'], 'expected an object of scores');
+    if (!isRecord(scores)) return fail(['criteria_scores'], 'expected an object of scores');
     for (const [key, score] of Object.entries(scores)) {
       if (typeof score !== 'number' || !Number.isInteger(score)) {
         return fail(['criteria_scores', key], 'expected an integer');

@@ -10,6 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
+import { isRecord } from '../is-record.js';
 import type { CompletionResult } from './types.js';
 
 export interface CachedCompletion {
@@ -25,16 +26,15 @@ export interface CachedCompletion {
 
 /** A cache file's content when it is a whole, current entry (checked by hand: no zod here). */
 export function readCachedCompletion(value: unknown): CachedCompletion | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const entry = value as Record<string, unknown>;
-  const usage = entry['usage'] as Record<string, unknown> | null | undefined;
+  if (!isRecord(value)) return undefined;
+  const entry = value;
+  const usage = entry['usage'];
   const valid =
     entry['v'] === 1 &&
     typeof entry['provider'] === 'string' &&
     typeof entry['model'] === 'string' &&
     typeof entry['text'] === 'string' &&
-    typeof usage === 'object' &&
-    usage !== null &&
+    isRecord(usage) &&
     typeof usage['inputTokens'] === 'number' &&
     typeof usage['outputTokens'] === 'number' &&
     (entry['costUsd'] === null || typeof entry['costUsd'] === 'number') &&

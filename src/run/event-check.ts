@@ -18,6 +18,7 @@ import {
   STOP_REASONS,
   STRATEGIES,
 } from './event-names.js';
+import { isRecord } from '../is-record.js';
 
 export type EventCheck = { ok: true; event: RunEvent } | { ok: false; message: string };
 
@@ -34,10 +35,6 @@ const within = (key: string | number, inner: Problem): Problem => ({
   path: [key, ...inner.path],
   message: inner.message,
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const number =
   (min = -Infinity, max = Infinity): Check =>

@@ -9,6 +9,7 @@
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AutoresearchError } from '../errors.js';
+import { isRecord } from '../is-record.js';
 import { lazyRequire } from '../lazy-require.js';
 import { isDateTime } from './date-time.js';
 import { sha256Hex } from './digest.js';
@@ -36,8 +37,8 @@ const LOCK_KEYS = ['pid', 'host', 'startTime', 'token', 'acquiredAt'];
  * each of its type). Checked by hand: `show` and `runs` read locks and load no schema library.
  */
 export function parseLockRecord(value: unknown): LockRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const record = value;
   const keys = Object.keys(record);
   if (keys.length !== LOCK_KEYS.length || !LOCK_KEYS.every((key) => Object.hasOwn(record, key)))
     return undefined;

@@ -11,6 +11,7 @@ import { isErrno } from './errno.js';
 import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';
 import { writeJsonAtomic } from './records.js';
+import { isRecord } from '../is-record.js';
 
 export const Manifest = z.strictObject({
   version: z.literal(1),
@@ -158,15 +159,11 @@ function checkName(check: unknown): string {
 /** Leaf-by-leaf differences, as `path: old -> new`. */
 function describeValueChanges(path: string, before: unknown, after: unknown): string[] {
   if (canonicalJson(before) === canonicalJson(after)) return [];
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => describeValueChanges(`${path}.${key}`, before[key], after[key]));
   }
   return [`${path}: ${show(before)} -> ${show(after)}`];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function show(value: unknown): string {

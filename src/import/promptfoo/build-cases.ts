@@ -9,6 +9,7 @@ import { addNote, addUnmapped, type Findings } from './findings.js';
 import type { RawTest } from './load-tests.js';
 import { mapAssertions, type PlacedAssertion, placeAssertions } from './map-assertion.js';
 import { type CaseVar, expandVars, readVarsField } from './resolve-vars.js';
+import { isRecord } from '../../is-record.js';
 
 export interface PlannedCase {
   id: string;
@@ -46,10 +47,6 @@ const OPTION_WHY: Record<string, string> = {
   provider: 'the grader is configured once, under models.grader',
   rubricPrompt: 'the grader is configured once, under models.grader',
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function slug(text: string): string {
   return text

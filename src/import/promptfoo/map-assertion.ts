@@ -12,6 +12,7 @@ import { addNote, addUnmapped, type Findings } from './findings.js';
 import { isFileRef, parseFileRef, portablePath } from './file-ref.js';
 import { renderPlaceholders, usesTemplate } from './nunjucks.js';
 import { parseDataText, readTextFile } from './read-files.js';
+import { isRecord } from '../../is-record.js';
 
 export interface AssertionContext {
   configDir: string;
@@ -36,10 +37,6 @@ const MEANING_KEYS: Record<string, string> = {
 };
 const KNOWN_KEYS = new Set(['type', 'value', 'threshold', 'weight', 'metric']);
 const DATA_EXTS = new Set(['.json', '.yaml', '.yml']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** True when an assertion's value needs the case's vars to be rendered. */
 export function assertionUsesVars(raw: unknown): boolean {

@@ -10,6 +10,7 @@ import { ModelEntry } from '../../experiment/schema.js';
 import { portablePath } from './file-ref.js';
 import type { UnmappedItem } from './findings.js';
 import { splitArgv } from './split-argv.js';
+import { isRecord } from '../../is-record.js';
 
 export interface ProviderSpec {
   id: string;
@@ -61,10 +62,6 @@ const OPENAI_NOT_CHAT = new Set([
   'codex-sdk',
   'agents',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isProviderMapEntry(item: Record<string, unknown>): boolean {
   const [id, options] = Object.entries(item)[0] as [string, unknown];

@@ -7,6 +7,7 @@ import { AutoresearchError } from '../../errors.js';
 import { addNote, addUnmapped, type Findings } from './findings.js';
 import { isFileRef, parseFileRef } from './file-ref.js';
 import { parseDataText, readTextFile } from './read-files.js';
+import { isRecord } from '../../is-record.js';
 
 export type CaseVar = string | number | boolean;
 
@@ -30,10 +31,6 @@ const SCRIPT_EXTS = new Set(['.js', '.mjs', '.cjs', '.ts', '.py']);
 interface Context {
   configDir: string;
   displayRoot: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A test's `vars`: a mapping, or a `file://` path to a YAML/JSON mapping. */

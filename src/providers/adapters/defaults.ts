@@ -10,9 +10,7 @@ export function timeoutMsOf(entry: ModelEntry, fallbackSeconds: number): number 
   return Math.round((entry.timeout_s ?? fallbackSeconds) * 1000);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../../is-record.js';
 
 export function countOf(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
