@@ -101,23 +101,25 @@ export async function startJudgeEarly(
   });
 }
 
+/** A judge started early (`started`) runs the first attempt, or is stopped whatever happens. */
 export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult> {
+  try {
+    return await judgeOutputs(options);
+  } finally {
+    // A no-op once the first attempt has used it.
+    await options.started?.cancel();
+  }
+}
+
+async function judgeOutputs(options: RunJudgeOptions): Promise<JudgeRunResult> {
   const { outputs, rubric } = options;
   if (outputs.length === 0) {
-    await options.started?.cancel();
     return { ok: false, kind: 'judge_error', message: 'there are no outputs to judge', attempts: 0 };
   }
   if (!isProgramEntry(options.judge) && options.client === undefined) {
-    await options.started?.cancel();
     throw new Error('runJudge: a model judge needs the run’s judge client');
   }
-  let layout: ReturnType<typeof planJudgeLayout>;
-  try {
-    layout = planJudgeLayout(outputs, rubric.text, options.seed);
-  } catch (error) {
-    await options.started?.cancel();
-    throw error;
-  }
+  const layout = planJudgeLayout(outputs, rubric.text, options.seed);
   const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
   const program = planJudgeProgram(options);
   const result = await runProgramAttempts({

@@ -121,6 +121,10 @@ export async function startSandboxedProgram(
   });
   // Whoever holds the gate handles its refusal; this keeps a refusal nobody awaits harmless.
   gate.catch(() => undefined);
+  const cleanUp = async () => {
+    await proxy?.close();
+    await sandbox.remove();
+  };
   let running: Promise<SandboxedOutcome>;
   try {
     proxy = await proxyFor(run);
@@ -134,8 +138,7 @@ export async function startSandboxedProgram(
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     });
   } catch (error) {
-    await proxy?.close();
-    await sandbox.remove();
+    await cleanUp();
     throw error;
   }
   let used = false;
@@ -143,8 +146,7 @@ export async function startSandboxedProgram(
     try {
       return await running;
     } finally {
-      await proxy?.close();
-      await sandbox.remove();
+      await cleanUp();
     }
   };
   return {
