@@ -1,9 +1,9 @@
 /** The response cache folder: what one run wrote, a resumed run finds; damage reads as a miss. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CachedCompletion, cacheFilePath, createFileCache } from '../../../src/providers/cache.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 const entry = (text: string): CachedCompletion => ({
   v: 1,
@@ -16,17 +16,11 @@ const entry = (text: string): CachedCompletion => ({
 const KEY_A = `aa${'0'.repeat(62)}`;
 const KEY_B = `ab${'1'.repeat(62)}`;
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'file-cache-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const root = useTempDir('file-cache-');
 
 describe('createFileCache', () => {
   it('misses in a folder that does not exist yet, then finds what it wrote', async () => {
-    const cache = createFileCache(join(root, 'cache'));
+    const cache = createFileCache(join(root(), 'cache'));
     expect(await cache.get(KEY_A)).toBeUndefined();
     await cache.put(KEY_A, entry('first'));
     expect(await cache.get(KEY_A)).toEqual(entry('first'));
@@ -34,7 +28,7 @@ describe('createFileCache', () => {
   });
 
   it('finds in a new instance (a resumed run) every entry an earlier one wrote', async () => {
-    const dir = join(root, 'cache');
+    const dir = join(root(), 'cache');
     const first = createFileCache(dir);
     await first.put(KEY_A, entry('a'));
     await first.put(KEY_B, entry('b'));
@@ -44,7 +38,7 @@ describe('createFileCache', () => {
   });
 
   it('reads a damaged or foreign entry as a miss, and a fresh answer replaces it', async () => {
-    const dir = join(root, 'cache');
+    const dir = join(root(), 'cache');
     await mkdir(join(dir, 'aa'), { recursive: true });
     await writeFile(cacheFilePath(dir, KEY_A), '{"v":1,"provider":"sim","te');
     const cache = createFileCache(dir);
