@@ -42,6 +42,10 @@ export interface EvaluateDeps {
   /** Path of the built CLI, for the built-in judge and grader programs. */
   cliEntry?: string;
   env?: NodeJS.ProcessEnv;
+  /** Each output as it is generated (the record writer starts its file). */
+  onGenerated?: (generation: Generation) => void;
+  /** Every output's checks, once all are done (before the judge runs). */
+  onChecked?: (checks: readonly SampleChecks[]) => void;
 }
 
 export interface CandidateScores {
@@ -103,8 +107,12 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   };
 
   deps.onPhase?.('generating');
+  // Each output is checked as soon as it is in, while the other calls still wait on the model:
+  // the checking phase then only waits for the last outputs' checks.
+  const checkOne = createChecker(experiment, input.cases, deps);
+  const checking: Promise<SampleChecks>[] = [];
   let generations: Generation[];
-  let checks: Awaited<ReturnType<typeof checkAll>>;
+  let checks: SampleChecks[];
   try {
     generations = await generateOutputs({
       prompt: input.prompt,
@@ -117,12 +125,22 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
         if (done > 0) startJudge();
         deps.onPhase?.('generating', { done, total });
       },
+      onGenerated: (generation, index) => {
+        const checked = checkOne(generation);
+        // Awaited below; until then a failure must not count as unhandled.
+        checked.catch(() => undefined);
+        checking[index] = checked;
+        deps.onGenerated?.(generation);
+      },
     });
     if (generations.some((g) => g.ok)) startJudge();
 
     deps.onPhase?.('checking');
-    checks = await checkAll(experiment, input.cases, generations, deps);
+    checks = await Promise.all(checking);
+    deps.onChecked?.(checks);
   } catch (error) {
+    // No check may outlive the evaluation, whatever stopped it.
+    await Promise.allSettled(checking);
     await stopJudge();
     throw error;
   }
@@ -256,32 +274,29 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   };
 }
 
-async function checkAll(
+/** Checks one output; at most `concurrency` outputs are checked at once (command checks are processes). */
+function createChecker(
   experiment: Experiment,
   cases: readonly Case[],
-  generations: readonly Generation[],
   deps: EvaluateDeps,
-): Promise<SampleChecks[]> {
+): (generation: Generation) => Promise<SampleChecks> {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
   const env = scrubSecrets(deps.env ?? process.env, experiment.models);
-  return Promise.all(
-    generations.map((g) =>
-      limit(async (): Promise<SampleChecks> => {
-        const testCase = byId.get(g.caseId) as Case;
-        const outcomes = await runChecks({
-          output: g.ok ? g.text : null,
-          ...(g.error === undefined ? {} : { generationError: g.error }),
-          vars: testCase.vars,
-          checks: [...experiment.checks, ...testCase.checks],
-          baseDir: experiment.dir,
-          env,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-        });
-        return { caseId: g.caseId, sample: g.sample, outcomes };
-      }),
-    ),
-  );
+  return (g) =>
+    limit(async (): Promise<SampleChecks> => {
+      const testCase = byId.get(g.caseId) as Case;
+      const outcomes = await runChecks({
+        output: g.ok ? g.text : null,
+        ...(g.error === undefined ? {} : { generationError: g.error }),
+        vars: testCase.vars,
+        checks: [...experiment.checks, ...testCase.checks],
+        baseDir: experiment.dir,
+        env,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+      return { caseId: g.caseId, sample: g.sample, outcomes };
+    });
 }
 
 /** Auth/credit failures stop the run; so does Ctrl-C, even when the killed judge only reported a failure. */

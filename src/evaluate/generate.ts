@@ -27,6 +27,11 @@ export interface GenerateInput {
   client: ModelClient;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Each generation as it finishes (`index` is its place in the result), so its checks and its
+   * file can start while the other calls are still waiting on the model.
+   */
+  onGenerated?: (generation: Generation, index: number) => void;
 }
 
 export async function generateOutputs(input: GenerateInput): Promise<Generation[]> {
@@ -34,38 +39,44 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
   const { entry } = client;
   const total = input.cases.length * input.samples;
   let done = 0;
-  const jobs = input.cases.flatMap((testCase) =>
+  const jobs = input.cases.flatMap((testCase, caseIndex) =>
     Array.from({ length: input.samples }, async (_, sample): Promise<Generation> => {
       const rendered = renderTemplate(input.prompt, testCase.vars);
-      try {
-        const result = await client.complete({
-          ...(entry.system === undefined ? {} : { system: entry.system }),
-          messages: [{ role: 'user', content: rendered }],
-          ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
-          ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
-          ...(entry.params === undefined ? {} : { params: entry.params }),
-          sampleIndex: input.sampleBase + sample,
-          ...(input.signal ? { signal: input.signal } : {}),
-        });
-        return {
-          caseId: testCase.id,
-          sample,
-          ok: true,
-          text: result.text,
-          ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
-          cached: result.cached === true,
-        };
-      } catch (error) {
-        if (error instanceof ProviderError && (error.stopsRun || error.kind === 'aborted')) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        return { caseId: testCase.id, sample, ok: false, text: '', error: message, cached: false };
-      } finally {
-        done += 1;
-        input.onProgress?.(done, total);
-      }
+      const generation = await generateOne(testCase, sample, rendered);
+      input.onGenerated?.(generation, caseIndex * input.samples + sample);
+      return generation;
     }),
   );
   return settleAll(jobs);
+
+  async function generateOne(testCase: Case, sample: number, rendered: string): Promise<Generation> {
+    try {
+      const result = await client.complete({
+        ...(entry.system === undefined ? {} : { system: entry.system }),
+        messages: [{ role: 'user', content: rendered }],
+        ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
+        ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
+        ...(entry.params === undefined ? {} : { params: entry.params }),
+        sampleIndex: input.sampleBase + sample,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      return {
+        caseId: testCase.id,
+        sample,
+        ok: true,
+        text: result.text,
+        ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
+        cached: result.cached === true,
+      };
+    } catch (error) {
+      if (error instanceof ProviderError && (error.stopsRun || error.kind === 'aborted')) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return { caseId: testCase.id, sample, ok: false, text: '', error: message, cached: false };
+    } finally {
+      done += 1;
+      input.onProgress?.(done, total);
+    }
+  }
 }
 
 /** Like Promise.all, but waits for every job before rethrowing, so no call outlives the stage. */

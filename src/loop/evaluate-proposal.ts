@@ -3,8 +3,9 @@
  * write every artifact, and journal its scores. Shared by the baseline, the iterations and
  * confirmation re-runs.
  */
-import { type CandidateOutcome, evaluateCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeCandidatePrompt, writeCandidateRecords } from '../evaluate/write-candidate.js';
+import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
+import type { CandidateOutcome } from '../evaluate/evaluate-candidate.js';
+import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import type { RunEventBody, SplitScores } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import type { SplitScore } from '../scoring/index.js';
@@ -28,7 +29,8 @@ export async function evaluateProposal(
   const promptWritten = writeCandidatePrompt(paths, input.prompt);
   promptWritten.catch(() => undefined);
   let lastPhase: string | undefined;
-  const evaluated = evaluateCandidate(
+  const evaluated = evaluateAndRecord(
+    paths,
     {
       experiment,
       prompt: input.prompt,
@@ -63,7 +65,6 @@ export async function evaluateProposal(
     throw error;
   }
   await promptWritten;
-  await writeCandidateRecords(paths, outcome);
   if (outcome.ok) {
     const { train, holdout, all } = outcome.scores;
     const event: RunEventBody = {

@@ -4,8 +4,8 @@
  * figures are the honest before/after that heads the summary and the report.
  */
 import { join } from 'node:path';
-import { evaluateCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeCandidatePrompt, writeCandidateRecords } from '../evaluate/write-candidate.js';
+import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
+import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
 import type { LoopDeps } from './loop-deps.js';
 import { spendSince } from './spend.js';
@@ -29,7 +29,8 @@ export async function runFinalEvaluation(
   const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
     const paths = finalPaths(deps.runDir, which);
     await writeCandidatePrompt(paths, prompt);
-    const outcome = await evaluateCandidate(
+    const outcome = await evaluateAndRecord(
+      paths,
       {
         experiment,
         prompt,
@@ -45,7 +46,6 @@ export async function runFinalEvaluation(
         ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
       },
     );
-    await writeCandidateRecords(paths, outcome);
     if (!outcome.ok) return { train: null, holdout: null };
     const hasHoldout = outcome.scores.holdout.cases.length > 0;
     return { train: outcome.scores.train.total, holdout: hasHoldout ? outcome.scores.holdout.total : null };
