@@ -30,6 +30,7 @@ export function timeGenerations(pool: ModelPool, prompt: string, cases: readonly
       role: inner.role,
       entry: inner.entry,
       simulated: inner.simulated,
+      concurrency: inner.concurrency,
       async complete(request) {
         const result = await inner.complete(request);
         const text = request.messages.length === 1 ? request.messages[0]?.content : undefined;

@@ -14,6 +14,7 @@ export function tallyClient(client: ModelClient, tally: Tally): ModelClient {
     role: client.role,
     entry: client.entry,
     simulated: client.simulated,
+    concurrency: client.concurrency,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       const result = await client.complete(request);
       tally.usd += result.costUsd ?? 0;

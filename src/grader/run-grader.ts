@@ -41,6 +41,7 @@ export async function runGrader(options: RunGraderOptions): Promise<GraderRunRes
     timeoutMs: options.timeoutMs ?? DEFAULT_GRADER_TIMEOUT_MS,
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
+    ...(options.client === undefined ? {} : { endpointLimit: options.client.concurrency }),
   });
   const input = { expectations: options.expectations, outputs: options.outputs.map((o) => o.text) };
   const result = await runProgramAttempts({

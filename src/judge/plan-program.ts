@@ -29,6 +29,8 @@ export interface PlanOptions {
   timeoutMs: number;
   cliEntry?: string;
   commandCwd?: string;
+  /** The run's concurrency limit for the model the built-in program's calls go to. */
+  endpointLimit?: number;
 }
 
 export function planProgram(entry: JudgeEntry, options: PlanOptions): PlannedProgram {
@@ -41,6 +43,7 @@ export function planProgram(entry: JudgeEntry, options: PlanOptions): PlannedPro
   }
   const settings = proxiedSettings(entry, {
     timeoutMs: options.timeoutMs,
+    endpointLimit: options.endpointLimit ?? 1,
     ...(entry.samples === undefined ? {} : { samples: entry.samples }),
   });
   return {

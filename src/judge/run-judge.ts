@@ -77,6 +77,7 @@ function planJudgeProgram(options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 
     timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
+    ...(options.client === undefined ? {} : { endpointLimit: options.client.concurrency }),
   });
 }
 

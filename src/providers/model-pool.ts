@@ -187,6 +187,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       role,
       entry,
       simulated: entry.provider === 'sim',
+      concurrency: limiter.limitOf(entry),
       async complete(request) {
         const run = complete(role, entry, request);
         pending.add(run);

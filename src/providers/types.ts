@@ -111,5 +111,7 @@ export interface ModelClient {
   readonly role: Role;
   readonly entry: ModelEntry;
   readonly simulated: boolean;
+  /** How many calls its endpoint takes at once (the run's limit for it, shared with other roles). */
+  readonly concurrency: number;
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }

@@ -129,6 +129,9 @@ describe('model pool under faults', () => {
     );
     await Promise.all(calls);
     expect(server.maxInFlight).toBe(3);
+    // Each client reports the limit it shares (the built-in judge is told about it).
+    expect(pool.client('judge').concurrency).toBe(3);
+    expect(pool.client('generator').concurrency).toBe(3);
   });
 });
 

@@ -23,6 +23,7 @@ function fakePool(latency: (text: string) => number): ModelPool & { calls: Compl
     role,
     entry: { provider: 'sim' },
     simulated: true,
+    concurrency: 4,
     async complete(request) {
       calls.push(request);
       const text = request.messages[0]?.content ?? '';

@@ -43,18 +43,19 @@ describe('model settings', () => {
     expect(
       proxiedSettings(
         { provider: 'openai', model: 'gpt', temperature: 0, params: { top_p: 1 } },
-        { timeoutMs: 90_500, samples: 2 },
+        { timeoutMs: 90_500, samples: 2, endpointLimit: 16 },
       ),
     ).toEqual({
       provider: 'openai',
       model: 'gpt',
       temperature: 0,
       samples: 2,
-      concurrency: 64,
+      // The proxy's calls in flight and as many waiting behind them.
+      concurrency: 32,
       max_retries: 0,
       timeout_s: 91,
     });
-    expect(proxiedSettings({ provider: 'claude-cli' }, { timeoutMs: 1000 })).toMatchObject({
+    expect(proxiedSettings({ provider: 'claude-cli' }, { timeoutMs: 1000, endpointLimit: 1 })).toMatchObject({
       provider: 'anthropic',
       model: 'claude-cli',
     });

@@ -22,6 +22,18 @@ describe('planProgram for a built-in program', () => {
     expect(JSON.parse(plan.input ?? '')).toHaveProperty('provider');
   });
 
+  it('tells the built-in program to keep twice its endpoint’s limit in flight', () => {
+    const settings = (endpointLimit?: number) =>
+      JSON.parse(
+        planProgram(judge, { ...options(), ...(endpointLimit === undefined ? {} : { endpointLimit }) })
+          .input ?? '',
+      );
+    expect(settings(16).concurrency).toBe(32);
+    expect(settings(1).concurrency).toBe(2);
+    // Planned without the run's client: one call at a time, one waiting.
+    expect(settings().concurrency).toBe(2);
+  });
+
   it('falls back to the CLI itself when it has none', () => {
     expect(planProgram(judge, options()).argv).toEqual([
       process.execPath,
