@@ -12,6 +12,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelClient } from '../providers/types.js';
 import {
   formatWireFailure,
@@ -153,16 +154,17 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const signal =
-      options.signal === undefined ? gone.signal : AbortSignal.any([options.signal, gone.signal]);
+    const linked = linkSignals(options.signal, gone.signal);
     try {
-      const result = await client.complete({ ...parsed.request, sampleIndex, signal });
+      const result = await client.complete({ ...parsed.request, sampleIndex, signal: linked.signal });
       served += 1;
       send(res, formatWireReply(api, result, client.entry.model ?? client.entry.provider, `proxy${served}`));
     } catch (error) {
       // A call cancelled because the judge went away (timeout, kill) says nothing about the model.
       if (!gone.signal.aborted) failures.push(error);
       send(res, formatWireFailure(api, error));
+    } finally {
+      linked.dispose();
     }
   }
 

@@ -12,6 +12,7 @@ import { type CachedCompletion, createFileCache, type ResponseCache, toCached } 
 import { createProvider, type ProviderFactory } from './create-provider.js';
 import { type CostLedger, createCostLedger } from './ledger.js';
 import { createEndpointLimiter } from './limiter.js';
+import { linkSignals } from './linked-signal.js';
 import { DEFAULT_MAX_RETRIES, type RetryEvent, type RetryPolicy, withRetries } from './retry.js';
 import {
   type CompletionRequest,
@@ -81,8 +82,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     options.cache ?? (options.cacheDir === undefined ? undefined : createFileCache(options.cacheDir));
   const ledger = options.ledger ?? createCostLedger();
   const closing = new AbortController();
-  const poolSignal =
-    options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
+  const poolLink = linkSignals(options.signal, closing.signal);
+  const poolSignal = poolLink.signal;
   const factory: ProviderFactory =
     options.createProvider ??
     ((entry) => createProvider(entry, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
@@ -156,8 +157,9 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     entry: ModelEntry,
     request: CompletionRequest,
   ): Promise<CompletionResult> {
-    const signal = request.signal === undefined ? poolSignal : AbortSignal.any([poolSignal, request.signal]);
-    if (signal.aborted) throw new ProviderError('aborted', 'call aborted');
+    if (poolSignal.aborted || request.signal?.aborted === true) {
+      throw new ProviderError('aborted', 'call aborted');
+    }
     const key = cache === undefined ? undefined : computeCacheKey(entry, request, env);
     if (key !== undefined && cache !== undefined) {
       const hit = await cache.get(key);
@@ -166,7 +168,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       // An identical call already running: wait for it instead of paying twice.
       if (shared !== undefined) return fromCache(toCached(entry.provider, entry.model ?? '', await shared));
     }
-    const call = callProvider(role, entry, request, signal);
+    const linked = request.signal === undefined ? undefined : linkSignals(poolSignal, request.signal);
+    const call = callProvider(role, entry, request, linked?.signal ?? poolSignal);
+    // Let go of the run's signals once the call has settled, however it ended.
+    if (linked !== undefined) call.then(linked.dispose, linked.dispose);
     if (key === undefined || cache === undefined) return call;
     inFlight.set(key, call);
     try {
@@ -218,6 +223,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     ledger,
     async close() {
       closing.abort();
+      poolLink.dispose();
       await Promise.allSettled([...pending]);
     },
   };

@@ -3,6 +3,7 @@
  * ProviderError kind: the user's abort, our timeout, a dropped connection, a body cut
  * mid-way, or a body that is empty or not JSON. Non-2xx answers go to `classify`.
  */
+import { linkSignals } from '../linked-signal.js';
 import { ProviderError } from '../types.js';
 import { type HeaderReader, type HttpAnswer, httpPost } from './http-post.js';
 
@@ -29,7 +30,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
   if (signal?.aborted) throw new ProviderError('aborted', `${label}: call aborted`);
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), timeoutMs);
-  const combined = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
+  const combined = linkSignals(signal, timeout.signal);
 
   const fail = (error: unknown, stage: 'connect' | 'read'): ProviderError => {
     if (signal?.aborted) return new ProviderError('aborted', `${label}: call aborted`, { cause: error });
@@ -52,7 +53,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
       response = await httpPost(options.url, {
         headers: { 'content-type': 'application/json', ...options.headers },
         body: JSON.stringify(options.body),
-        signal: combined,
+        signal: combined.signal,
       });
     } catch (error) {
       throw fail(error, 'connect');
@@ -83,5 +84,6 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
     }
   } finally {
     clearTimeout(timer);
+    combined.dispose();
   }
 }
