@@ -11,10 +11,11 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { evaluateAndRecord } from '../../src/evaluate/evaluate-and-record.js';
+import type { CandidateOutcome } from '../../src/evaluate/evaluate-candidate.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import { ProviderError } from '../../src/providers/types.js';
-import { candidatePaths } from '../../src/run/paths.js';
+import { type CandidatePaths, candidatePaths } from '../../src/run/paths.js';
 import { createScriptedProviders, lastUserMessage } from '../helpers/scripted-provider.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -62,58 +63,58 @@ async function waitFor(what: string, done: () => boolean, ms = 10_000): Promise<
   }
 }
 
+/** The experiment above, evaluated once into a fresh candidate folder, its generator scripted. */
+async function evaluateWith(
+  dir: string,
+  generator: (prompt: string, paths: CandidatePaths, experimentDir: string) => Promise<string>,
+): Promise<{ outcome: Promise<CandidateOutcome>; paths: CandidatePaths }> {
+  const experimentDir = await writeExperiment(dir);
+  const { experiment } = await loadExperiment(experimentDir, { cwd: dir, env });
+  const paths = candidatePaths(path.join(dir, 'runs', 'r'), 0, 0);
+  const scripted = createScriptedProviders({
+    gen: ({ request }) => generator(lastUserMessage(request), paths, experimentDir),
+  });
+  const pool = createModelPool({
+    models: experiment.models,
+    concurrency: 2,
+    env,
+    createProvider: scripted.factory,
+  });
+  const input = {
+    experiment,
+    prompt: experiment.prompt,
+    cases: experiment.cases,
+    samples: 1,
+    sampleBase: 0,
+    seed: 1,
+  };
+  const outcome = evaluateAndRecord(paths, input, { pool, env }).finally(() => pool.close());
+  return { outcome, paths };
+}
+
 describe('evaluateAndRecord', () => {
   const tmp = useTempDir('evaluate-and-record-');
 
   it('writes and checks each output while the other calls still run', async () => {
-    const experimentDir = await writeExperiment(tmp());
-    const { experiment } = await loadExperiment(experimentDir, { cwd: tmp(), env });
-    const paths = candidatePaths(path.join(tmp(), 'runs', 'r'), 0, 0);
-    const scripted = createScriptedProviders({
-      gen: async ({ request }) => {
-        const prompt = lastUserMessage(request);
-        if (prompt.includes('Bo')) {
-          await waitFor('the first output file', () => existsSync(paths.output('first', 0)));
-          await waitFor('the first output’s check', () =>
-            existsSync(path.join(experimentDir, 'checked-Ada')),
-          );
-        }
-        return `Hello from the model: ${prompt}`;
-      },
+    const { outcome: evaluated, paths } = await evaluateWith(tmp(), async (prompt, paths, experimentDir) => {
+      if (prompt.includes('Bo')) {
+        await waitFor('the first output file', () => existsSync(paths.output('first', 0)));
+        await waitFor('the first output’s check', () => existsSync(path.join(experimentDir, 'checked-Ada')));
+      }
+      return `Hello from the model: ${prompt}`;
     });
-    const pool = createModelPool({
-      models: experiment.models,
-      concurrency: 2,
-      env,
-      createProvider: scripted.factory,
-    });
-    try {
-      const outcome = await evaluateAndRecord(
-        paths,
-        {
-          experiment,
-          prompt: experiment.prompt,
-          cases: experiment.cases,
-          samples: 1,
-          sampleBase: 0,
-          seed: 1,
-        },
-        { pool, env },
-      );
-      expect(outcome.ok).toBe(true);
-      if (!outcome.ok) return;
-      // Both generated (the held one was released), both checked, in case order.
-      expect(outcome.generations.map((g) => [g.caseId, g.ok])).toEqual([
-        ['first', true],
-        ['held', true],
-      ]);
-      expect(outcome.evaluation.checks.map((c) => [c.caseId, c.outcomes[0]?.pass])).toEqual([
-        ['first', true],
-        ['held', true],
-      ]);
-    } finally {
-      await pool.close();
-    }
+    const outcome = await evaluated;
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    // Both generated (the held one was released), both checked, in case order.
+    expect(outcome.generations.map((g) => [g.caseId, g.ok])).toEqual([
+      ['first', true],
+      ['held', true],
+    ]);
+    expect(outcome.evaluation.checks.map((c) => [c.caseId, c.outcomes[0]?.pass])).toEqual([
+      ['first', true],
+      ['held', true],
+    ]);
     // The folder holds every record once the evaluation has resolved.
     expect(await readFile(paths.output('held', 0), 'utf8')).toBe('Hello from the model: Say hello to Bo.\n');
     const checks = JSON.parse(await readFile(paths.checks, 'utf8')) as { results: unknown[] };
@@ -122,43 +123,14 @@ describe('evaluateAndRecord', () => {
   });
 
   it('waits for the writes it started when the evaluation stops half-way', async () => {
-    const experimentDir = await writeExperiment(tmp());
-    const { experiment } = await loadExperiment(experimentDir, { cwd: tmp(), env });
-    const paths = candidatePaths(path.join(tmp(), 'runs', 'r'), 0, 0);
-    const scripted = createScriptedProviders({
-      gen: async ({ request }) => {
-        const prompt = lastUserMessage(request);
-        if (prompt.includes('Bo')) {
-          await waitFor('the first output file', () => existsSync(paths.output('first', 0)));
-          throw new ProviderError('auth', 'the key was refused');
-        }
-        return 'first output';
-      },
+    const { outcome, paths } = await evaluateWith(tmp(), async (prompt, paths) => {
+      if (prompt.includes('Bo')) {
+        await waitFor('the first output file', () => existsSync(paths.output('first', 0)));
+        throw new ProviderError('auth', 'the key was refused');
+      }
+      return 'first output';
     });
-    const pool = createModelPool({
-      models: experiment.models,
-      concurrency: 2,
-      env,
-      createProvider: scripted.factory,
-    });
-    try {
-      await expect(
-        evaluateAndRecord(
-          paths,
-          {
-            experiment,
-            prompt: experiment.prompt,
-            cases: experiment.cases,
-            samples: 1,
-            sampleBase: 0,
-            seed: 1,
-          },
-          { pool, env },
-        ),
-      ).rejects.toThrow('the key was refused');
-    } finally {
-      await pool.close();
-    }
+    await expect(outcome).rejects.toThrow('the key was refused');
     // What it had is whole; nothing claims the evaluation finished.
     expect(await readFile(paths.output('first', 0), 'utf8')).toBe('first output');
     expect(existsSync(paths.output('held', 0))).toBe(false);
