@@ -132,9 +132,13 @@ await runBenchmark(
       for (let run = 0; run < runs; run += 1) {
         for (const level of levels) samples.get(level).push(await measureOnce(project, server, level, cases));
       }
-      const inRun = new Map();
-      for (const level of runLevels)
-        inRun.set(level, await measureInRun(server, level, cases, runIterations));
+      const inRun = new Map(runLevels.map((level) => [level, []]));
+      const runRepeats = smoke ? 1 : 2;
+      for (let repeat = 0; repeat < runRepeats; repeat += 1) {
+        for (const level of runLevels) {
+          inRun.get(level).push(...(await measureInRun(server, level, cases, runIterations)));
+        }
+      }
       const rows = levels.map((level) => {
         const list = samples.get(level);
         const pick = (key) => median(list.map((s) => s[key]));
@@ -286,7 +290,7 @@ await runBenchmark(
         markdownTable(header, cells),
         '',
         `Inside a \`run\` (the same ${cases} cases and judge, a scripted mutator on the same server proposing a new ` +
-          `prompt each time; ${runIterations} iterations after the baseline, one run per level): each iteration's ` +
+          `prompt each time; ${runIterations} iterations after the baseline, ${runRepeats} runs per level, interleaved): each iteration's ` +
           'evaluation from its `generating` phase to `candidate_evaluated` — what an overnight run pays per ' +
           'evaluation once the runner is warm. Same ideal.',
         '',
