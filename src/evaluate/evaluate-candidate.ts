@@ -1,5 +1,6 @@
 /**
- * One candidate prompt, evaluated: generate → check → judge → grade → score. Judge and
+ * One candidate prompt, evaluated: generate → check → judge → grade → score, each output's
+ * checks starting as soon as it is generated (`onGenerated` lets the caller write it). Judge and
  * grader failures (after their retries) make the evaluation an error of that kind — they
  * never yield a score. Failures that must stop the run (auth, credit, abort) are thrown.
  */
