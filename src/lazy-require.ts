@@ -18,3 +18,6 @@ export function lazyRequire<T>(id: string): () => T {
     return loaded;
   };
 }
+
+/** node:crypto on first use: digests and lock tokens; `show` and `runs` compute neither. */
+export const lazyCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');

@@ -61,13 +61,14 @@ export function createCandidateRecordWriter(paths: CandidatePaths): CandidateRec
   const outputsWritten = new Set<string>();
   let checksWritten = false;
   const writeOutput = (g: Generation) => {
-    outputsWritten.add(paths.output(g.caseId, g.sample));
+    const file = paths.output(g.caseId, g.sample);
+    outputsWritten.add(file);
     outputsFolder ??= mkdir(paths.outputs, { recursive: true });
     const folder = outputsFolder;
     start(
       (async () => {
         await folder;
-        await writeTextAtomic(paths.output(g.caseId, g.sample), outputText(g), { durable: false });
+        await writeTextAtomic(file, outputText(g), { durable: false });
       })(),
     );
   };

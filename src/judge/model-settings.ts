@@ -64,11 +64,10 @@ export function parseSettingsJson(text: string): SettingsParse {
     message: `the model settings on stdin are invalid (${why})`,
   });
   if (!isRecord(json)) return invalid('expected an object');
-  const record = json;
-  if (!isProviderName(record['provider'])) {
+  if (!isProviderName(json['provider'])) {
     return invalid(`provider: expected one of ${PROVIDERS.join(', ')}`);
   }
-  for (const [key, value] of Object.entries(record)) {
+  for (const [key, value] of Object.entries(json)) {
     if (key === 'provider') continue;
     const rule = RULES[key as keyof typeof RULES];
     if (rule === undefined) return invalid(`unknown key "${key}"`);
@@ -76,7 +75,7 @@ export function parseSettingsJson(text: string): SettingsParse {
     const problem = rule(value);
     if (problem !== undefined) return invalid(`${key}: ${problem}`);
   }
-  return { ok: true, settings: record as unknown as ModelSettings };
+  return { ok: true, settings: json as unknown as ModelSettings };
 }
 
 /** `anthropic:claude-sonnet-4-5`, `openai:gpt-4o-mini`, `sim` or `sim:anything`. */

@@ -25,9 +25,8 @@ export interface CachedCompletion {
 }
 
 /** A cache file's content when it is a whole, current entry (checked by hand: no zod here). */
-export function readCachedCompletion(value: unknown): CachedCompletion | undefined {
-  if (!isRecord(value)) return undefined;
-  const entry = value;
+export function readCachedCompletion(entry: unknown): CachedCompletion | undefined {
+  if (!isRecord(entry)) return undefined;
   const usage = entry['usage'];
   const valid =
     entry['v'] === 1 &&

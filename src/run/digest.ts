@@ -1,11 +1,8 @@
 /** Content digests for the manifest and events: sha256 of text, and of JSON in a canonical form. */
-import { lazyRequire } from '../lazy-require.js';
-
-// Loaded on the first digest: `show` and `runs` read runs without computing one.
-const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
+import { lazyCrypto } from '../lazy-require.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return nodeCrypto().createHash('sha256').update(data).digest('hex');
+  return lazyCrypto().createHash('sha256').update(data).digest('hex');
 }
 
 /** JSON with object keys sorted at every depth, so equal values always give equal text. */

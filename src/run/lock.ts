@@ -10,7 +10,7 @@ import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promis
 import { basename } from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { isRecord } from '../is-record.js';
-import { lazyRequire } from '../lazy-require.js';
+import { lazyCrypto } from '../lazy-require.js';
 import { isDateTime } from './date-time.js';
 import { sha256Hex } from './digest.js';
 import { isErrno } from './errno.js';
@@ -18,8 +18,7 @@ import { runPaths } from './paths.js';
 import { systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';
 
 // Only taking a lock needs randomness; reading one (show, runs) does not load crypto.
-const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
-const randomBytes = (size: number) => nodeCrypto().randomBytes(size);
+const randomBytes = (size: number) => lazyCrypto().randomBytes(size);
 
 export interface LockRecord {
   pid: number;
@@ -38,11 +37,10 @@ const LOCK_KEYS = ['pid', 'host', 'startTime', 'token', 'acquiredAt'];
  */
 export function parseLockRecord(value: unknown): LockRecord | undefined {
   if (!isRecord(value)) return undefined;
-  const record = value;
-  const keys = Object.keys(record);
-  if (keys.length !== LOCK_KEYS.length || !LOCK_KEYS.every((key) => Object.hasOwn(record, key)))
+  const keys = Object.keys(value);
+  if (keys.length !== LOCK_KEYS.length || !LOCK_KEYS.every((key) => Object.hasOwn(value, key)))
     return undefined;
-  const { pid, host, startTime, token, acquiredAt } = record;
+  const { pid, host, startTime, token, acquiredAt } = value;
   const nonEmpty = (text: unknown) => typeof text === 'string' && text.length > 0;
   const valid =
     typeof pid === 'number' &&
@@ -52,7 +50,7 @@ export function parseLockRecord(value: unknown): LockRecord | undefined {
     (startTime === null || typeof startTime === 'string') &&
     nonEmpty(token) &&
     isDateTime(acquiredAt);
-  return valid ? (record as unknown as LockRecord) : undefined;
+  return valid ? (value as unknown as LockRecord) : undefined;
 }
 
 export type LockStatus =
