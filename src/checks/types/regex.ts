@@ -1,7 +1,14 @@
-/** `regex`: the output matches a JavaScript pattern (a plain pattern string, no flags, as in promptfoo). */
+/**
+ * `regex`: the output matches a JavaScript pattern (a plain pattern string, no flags, as in
+ * promptfoo). The match is bounded in time (`timeout_s`, default 2 s): a pattern that
+ * backtracks without end fails the check instead of freezing the run.
+ */
+import { testWithin } from '../bounded-regex.js';
 import type { CheckDefinition } from '../check-definition.js';
 import { errored, verdict } from '../check-result.js';
 import { shorten } from '../check-values.js';
+
+export const REGEX_TIMEOUT_S = 2;
 
 function compile(pattern: string): RegExp | Error {
   try {
@@ -37,7 +44,18 @@ export const regexCheck: CheckDefinition = {
     const pattern = String(entry.value);
     const compiled = compile(pattern);
     if (compiled instanceof Error) return errored(`invalid regex: ${compiled.message}`);
-    const ok = compiled.test(output);
-    return verdict(ok, `output ${ok ? 'matches' : 'does not match'} /${shorten(pattern, 60)}/`);
+    const timeoutS = entry.timeout_s ?? REGEX_TIMEOUT_S;
+    const result = testWithin(compiled, output, timeoutS * 1000);
+    if (result.kind === 'timeout') {
+      return errored(
+        `/${shorten(pattern, 60)}/ did not finish within ${timeoutS}s on this output (${output.length} characters): ` +
+          'the pattern backtracks too much; avoid nested or overlapping repeats such as (a+)+ or (.*)*',
+      );
+    }
+    if (result.kind === 'failed') return errored(`the regex could not run: ${result.message}`);
+    return verdict(
+      result.matched,
+      `output ${result.matched ? 'matches' : 'does not match'} /${shorten(pattern, 60)}/`,
+    );
   },
 };
