@@ -6,7 +6,15 @@
  * never removed (~60 bytes, and ~1.2 KB while the signal has an abort listener, as an HTTP
  * request in flight does), and the sources here — the run's Ctrl-C signal, the model pool's —
  * live for the whole run: thousands of calls overnight (measured: BENCHMARKS.md, benchmark 5).
+ *
+ * A source holds one listener per call in flight, so it routinely has more than Node's default
+ * of ten (a judge keeps 16 calls in flight); each is removed when its call settles. Node's
+ * "possible memory leak" warning would be printed to the user's terminal for that, so the
+ * limit is lifted on every source linked here.
  */
+import { setMaxListeners } from 'node:events';
+
+const unbounded = new WeakSet<AbortSignal>();
 export interface LinkedSignal {
   readonly signal: AbortSignal;
   /** Removes the listener from every source; call it once the call has settled. */
@@ -28,6 +36,12 @@ export function linkSignals(...sources: readonly (AbortSignal | undefined)[]): L
   const dispose = () => {
     for (const source of live) source.removeEventListener('abort', onAbort);
   };
-  for (const source of live) source.addEventListener('abort', onAbort, { once: true });
+  for (const source of live) {
+    if (!unbounded.has(source)) {
+      setMaxListeners(0, source);
+      unbounded.add(source);
+    }
+    source.addEventListener('abort', onAbort, { once: true });
+  }
   return { signal: controller.signal, dispose };
 }

@@ -401,6 +401,8 @@ async function exercise(command: DocCommand, args: string[]): Promise<void> {
   } else {
     expect(result.exitCode, why).toBe(command.exit ?? 0);
   }
+  // Node's own warnings (a listener "leak", a deprecation) never reach the user's terminal.
+  expect(result.stderr, why).not.toMatch(/\(node:\d+\) \w*Warning/);
   if (name === 'run' && args.includes('--detach')) {
     const pid = /pid (\d+)/.exec(result.stderr);
     expect(pid, why).not.toBeNull();

@@ -14,6 +14,24 @@ function dependants(signal: AbortSignal): number {
 }
 
 describe('linkSignals', () => {
+  it('lets a source hold a listener per call in flight without Node printing a leak warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const run = new AbortController();
+      const links = Array.from({ length: 40 }, () => linkSignals(run.signal));
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(40);
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const link of links) link.dispose();
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('aborts with the reason of whichever source aborts first', () => {
     const run = new AbortController();
     const call = new AbortController();
