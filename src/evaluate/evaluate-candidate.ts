@@ -9,8 +9,10 @@ import { runChecks } from '../checks/run-checks.js';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { runGrader } from '../grader/run-grader.js';
+import type { VerifiedGrading } from '../grader/verify-grading.js';
 import { type JudgeRunResult, runJudge, startJudgeEarly } from '../judge/run-judge.js';
 import type { StartedProgram } from '../judge/run-sandboxed-program.js';
+import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';
@@ -61,8 +63,14 @@ export interface EvaluatedCandidate {
   generations: Generation[];
   scores: CandidateScores;
   judge?: Extract<JudgeRunResult, { ok: true }>;
-  gradings: { caseId: string; raw: unknown; grading: unknown }[];
+  gradings: GradedCase[];
   costUsd: number;
+}
+
+export interface GradedCase {
+  caseId: string;
+  raw: unknown;
+  grading: VerifiedGrading;
 }
 
 export interface FailedCandidate {
@@ -76,6 +84,26 @@ export interface FailedCandidate {
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
 export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps): Promise<CandidateOutcome> {
+  // Judge and graders run side by side once the outputs are in; when one of them fails, the
+  // other is stopped through this signal (the evaluation is an error either way, and its
+  // remaining calls would be paid for nothing). The run's Ctrl-C reaches both through it too.
+  const review = new AbortController();
+  const reviewSignal = linkSignals(deps.signal, review.signal);
+  try {
+    return await evaluate(input, deps, { controller: review, signal: reviewSignal.signal });
+  } finally {
+    reviewSignal.dispose();
+  }
+}
+
+interface Review {
+  /** Aborted when the judge or a grader has failed, to stop the rest. */
+  controller: AbortController;
+  /** The run's signal and the controller's, for the judge and the graders. */
+  signal: AbortSignal;
+}
+
+async function evaluate(input: EvaluateInput, deps: EvaluateDeps, review: Review): Promise<CandidateOutcome> {
   const { experiment } = input;
   const tally: Tally = { usd: 0, calls: 0 };
   const signalOpt = deps.signal ? { signal: deps.signal } : {};
@@ -89,7 +117,7 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
           judge: models.judge,
           ...(deps.pool.has('judge') ? { client: tallyClient(deps.pool.client('judge'), tally) } : {}),
           commandCwd: experiment.dir,
-          ...signalOpt,
+          signal: review.signal,
           ...cliOpt,
           ...envOpt,
         }
@@ -146,11 +174,33 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
     throw error;
   }
 
-  let judge: Extract<JudgeRunResult, { ok: true }> | undefined;
   const judged = generations.filter((g) => g.ok);
+  const graded = models.grader ? input.cases.filter((c) => c.expectations.length > 0) : [];
   // With nothing generated there is nothing to judge: every output sits at the floor (SPEC 5).
-  if (rubric && judgeOptions && judged.length === 0) await stopJudge();
-  if (rubric && judgeOptions && judged.length > 0) {
+  const judging = rubric !== undefined && judgeOptions !== undefined && judged.length > 0;
+  if (!judging) await stopJudge();
+
+  // The first of them to fail decides the error; the other is stopped.
+  let firstFailure: { who: 'judge'; message: string; error?: ProviderError } | undefined;
+  let firstGraderFailure: { who: 'grader'; message: string; error?: ProviderError } | undefined;
+  const failed = (failure: NonNullable<typeof firstFailure> | NonNullable<typeof firstGraderFailure>) => {
+    if (firstFailure === undefined && firstGraderFailure === undefined) {
+      if (failure.who === 'judge') firstFailure = failure;
+      else firstGraderFailure = failure;
+    }
+    review.controller.abort();
+  };
+
+  let gradingReported = false;
+  let gradersDone = 0;
+  const reportGrading = () => {
+    if (graded.length === 0) return;
+    gradingReported = true;
+    deps.onPhase?.('grading', { done: gradersDone, total: graded.length });
+  };
+
+  const judgeTask = async (): Promise<Extract<JudgeRunResult, { ok: true }> | undefined> => {
+    if (!judging || rubric === undefined || judgeOptions === undefined) return undefined;
     deps.onPhase?.('judging');
     const warm = await judgeStarted;
     const result = await runJudge({
@@ -161,28 +211,26 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
       ...(warm === undefined ? {} : { started: warm }),
     });
     if (!result.ok) {
-      rethrowIfFatal(result.providerError, deps.signal);
-      return {
-        ok: false,
-        errorKind: 'judge_error',
+      failed({
+        who: 'judge',
         message: result.message,
-        generations,
-        costUsd: tally.usd,
-      };
+        ...(result.providerError === undefined ? {} : { error: result.providerError }),
+      });
+      return undefined;
     }
-    judge = result;
-  }
+    // The graders may still be at work: from here on, the phase is theirs.
+    reportGrading();
+    return result;
+  };
 
-  const gradings: EvaluatedCandidate['gradings'] = [];
-  const caseGradings: CaseGrading[] = [];
-  const graded = input.cases.filter((c) => c.expectations.length > 0);
-  if (graded.length > 0 && models.grader) {
-    deps.onPhase?.('grading', { done: 0, total: graded.length });
+  const gradeTask = async (): Promise<GradedCase[]> => {
+    if (graded.length === 0 || models.grader === undefined) return [];
+    if (!judging) reportGrading();
     const grader = models.grader;
     const limit = pLimit(Math.max(1, experiment.config.concurrency));
     const results = await Promise.all(
       graded.map((testCase) =>
-        limit(async () => {
+        limit(async (): Promise<GradedCase | undefined> => {
           const outputs = generations.filter((g) => g.caseId === testCase.id && g.ok);
           // A case with no output fails all its expectations: nothing to grade (SPEC 5).
           if (outputs.length === 0) return undefined;
@@ -198,39 +246,64 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
             grader,
             ...(deps.pool.has('grader') ? { client: tallyClient(deps.pool.client('grader'), tally) } : {}),
             commandCwd: experiment.dir,
-            ...signalOpt,
+            signal: review.signal,
             ...cliOpt,
             ...envOpt,
           });
-          return { testCase, result };
+          if (!result.ok) {
+            failed({
+              who: 'grader',
+              message: `case ${testCase.id}: ${result.message}`,
+              ...(result.providerError === undefined ? {} : { error: result.providerError }),
+            });
+            return undefined;
+          }
+          gradersDone += 1;
+          if (gradingReported) reportGrading();
+          return { caseId: testCase.id, raw: result.raw, grading: result.grading };
         }),
       ),
     );
-    for (const item of results) {
-      if (item === undefined) continue;
-      const { testCase, result } = item;
-      if (!result.ok) {
-        rethrowIfFatal(result.providerError, deps.signal);
-        return {
-          ok: false,
-          errorKind: 'grader_error',
-          message: `case ${testCase.id}: ${result.message}`,
-          generations,
-          costUsd: tally.usd,
-        };
-      }
-      gradings.push({ caseId: testCase.id, raw: result.raw, grading: result.grading });
-      caseGradings.push({
-        caseId: testCase.id,
-        expectations: result.grading.expectations.map((e) => ({
-          text: e.text,
-          passed: e.passed,
-          evidence: e.evidence,
-          ...(e.flag === undefined ? {} : { flagged: true }),
-        })),
-      });
-    }
+    return results.filter((r): r is GradedCase => r !== undefined);
+  };
+
+  // Neither may outlive the evaluation: a throw from one stops the other, then is rethrown.
+  const [judgeSettled, gradeSettled] = await Promise.allSettled([
+    judgeTask().catch((error: unknown) => {
+      review.controller.abort();
+      throw error;
+    }),
+    gradeTask().catch((error: unknown) => {
+      review.controller.abort();
+      throw error;
+    }),
+  ]);
+  if (judgeSettled.status === 'rejected') throw judgeSettled.reason;
+  if (gradeSettled.status === 'rejected') throw gradeSettled.reason;
+  if (judging && !gradingReported) reportGrading();
+
+  const failure = firstFailure ?? firstGraderFailure;
+  if (failure !== undefined) {
+    rethrowIfFatal(failure.error, deps.signal);
+    return {
+      ok: false,
+      errorKind: failure.who === 'judge' ? 'judge_error' : 'grader_error',
+      message: failure.message,
+      generations,
+      costUsd: tally.usd,
+    };
   }
+  const judge = judgeSettled.value;
+  const gradings = gradeSettled.value;
+  const caseGradings: CaseGrading[] = gradings.map((graded) => ({
+    caseId: graded.caseId,
+    expectations: graded.grading.expectations.map((e) => ({
+      text: e.text,
+      passed: e.passed,
+      evidence: e.evidence,
+      ...(e.flag === undefined ? {} : { flagged: true }),
+    })),
+  }));
 
   deps.onPhase?.('scoring');
   const evaluation: Evaluation = {
