@@ -1,8 +1,9 @@
 /**
- * One candidate prompt, evaluated: generate → check → judge → grade → score, each output's
- * checks starting as soon as it is generated (`onGenerated` lets the caller write it). Judge and
- * grader failures (after their retries) make the evaluation an error of that kind — they
- * never yield a score. Failures that must stop the run (auth, credit, abort) are thrown.
+ * One candidate prompt, evaluated: generate → check → (judge ∥ grade) → score, each output's
+ * checks starting as soon as it is generated (`onGenerated` lets the caller write it), the
+ * judge and the graders side by side once every output is in. Judge and grader failures (after
+ * their retries) make the evaluation an error of the kind that failed first — they never yield
+ * a score. Failures that must stop the run (auth, credit, abort) are thrown.
  */
 import pLimit from 'p-limit';
 import { runChecks } from '../checks/run-checks.js';
@@ -96,6 +97,12 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   }
 }
 
+interface ReviewFailure {
+  who: 'judge' | 'grader';
+  message: string;
+  error?: ProviderError;
+}
+
 interface Review {
   /** Aborted when the judge or a grader has failed, to stop the rest. */
   controller: AbortController;
@@ -181,13 +188,9 @@ async function evaluate(input: EvaluateInput, deps: EvaluateDeps, review: Review
   if (!judging) await stopJudge();
 
   // The first of them to fail decides the error; the other is stopped.
-  let firstFailure: { who: 'judge'; message: string; error?: ProviderError } | undefined;
-  let firstGraderFailure: { who: 'grader'; message: string; error?: ProviderError } | undefined;
-  const failed = (failure: NonNullable<typeof firstFailure> | NonNullable<typeof firstGraderFailure>) => {
-    if (firstFailure === undefined && firstGraderFailure === undefined) {
-      if (failure.who === 'judge') firstFailure = failure;
-      else firstGraderFailure = failure;
-    }
+  let firstFailure: ReviewFailure | undefined;
+  const failed = (failure: ReviewFailure) => {
+    firstFailure ??= failure;
     review.controller.abort();
   };
 
@@ -280,9 +283,8 @@ async function evaluate(input: EvaluateInput, deps: EvaluateDeps, review: Review
   ]);
   if (judgeSettled.status === 'rejected') throw judgeSettled.reason;
   if (gradeSettled.status === 'rejected') throw gradeSettled.reason;
-  if (judging && !gradingReported) reportGrading();
 
-  const failure = firstFailure ?? firstGraderFailure;
+  const failure = firstFailure;
   if (failure !== undefined) {
     rethrowIfFatal(failure.error, deps.signal);
     return {
