@@ -5,9 +5,9 @@
  * Nothing here touches the work tree, the index or any ref.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { AutoresearchError } from '../errors.js';
+import { tempRoot } from '../temp-root.js';
 import { identityConfig } from './identity.js';
 import type { GitRepo } from './open-repo.js';
 
@@ -84,7 +84,7 @@ async function writeTreeWithBlob(
   parent: string,
   entry: { mode: string; oid: string; path: string },
 ): Promise<string> {
-  const scratch = await mkdtemp(path.join(os.tmpdir(), 'autoresearch-index-'));
+  const scratch = await mkdtemp(path.join(await tempRoot(), 'index-'));
   const indexFile = path.join(scratch, 'index');
   // A split index would leave shared-index files in .git; a private index needs none.
   const config = ['core.splitIndex=false'];

@@ -1,12 +1,13 @@
 /**
- * The folder a judge or grader process runs in (SPEC 6): a fresh directory under the OS temp
- * dir with a neutral name, holding only the files given, and a separate empty folder to
- * serve as its HOME. Both are removed afterwards, whatever happened.
+ * The folder a judge or grader process runs in (SPEC 6): a fresh directory with a neutral
+ * name in this process's temporary folder (src/temp-root.ts, under the OS temp dir),
+ * holding only the files given, and a separate empty folder to serve as its HOME. Both are
+ * removed afterwards, whatever happened; after a crash, by the next runner.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { SandboxFile } from './judge-layout.js';
+import { tempRoot } from '../temp-root.js';
 
 export interface Sandbox {
   /** The process's cwd. */
@@ -27,7 +28,7 @@ export async function createSandbox(
   files: readonly SandboxFile[],
   options: { tmpRoot?: string } = {},
 ): Promise<Sandbox> {
-  const root = options.tmpRoot ?? tmpdir();
+  const root = options.tmpRoot ?? (await tempRoot());
   const dir = await mkdtemp(join(root, 'ws-'));
   let home: string | undefined;
   const remove = async () => {

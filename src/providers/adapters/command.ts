@@ -6,9 +6,9 @@
  * so the cost is 0 with a `price:` and unknown without; `params` are not used.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
+import { tempRoot } from '../../temp-root.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { prependSystem, renderConversation } from '../process/render-prompt.js';
 import { processFailure, runProcess } from '../process/run-process.js';
@@ -45,8 +45,7 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
         throw new ProviderError('bad_request', 'provider `command` needs `command: [program, …]`');
       const prompt = prependSystem(request.system ?? entry.system, renderConversation(request.messages));
       const started = now();
-      const promptDir =
-        entry.input === 'file' ? await mkdtemp(join(tmpdir(), 'autoresearch-prompt-')) : undefined;
+      const promptDir = entry.input === 'file' ? await mkdtemp(join(await tempRoot(), 'prompt-')) : undefined;
       try {
         let args = argv.slice(1);
         if (promptDir !== undefined) {

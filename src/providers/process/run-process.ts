@@ -5,9 +5,9 @@
  * are returned, not thrown: each adapter reads them its own way.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { tempRoot } from '../../temp-root.js';
 import { clip, redactSecrets } from '../redact.js';
 import { ProviderError } from '../types.js';
 
@@ -64,7 +64,7 @@ function errnoOf(error: unknown): string | undefined {
 
 export async function runProcess(run: ProcessRun): Promise<ProcessOutcome> {
   if (run.signal?.aborted) throw new ProviderError('aborted', `${run.label}: call aborted`);
-  const tempDir = run.cwd === undefined ? await mkdtemp(join(tmpdir(), 'autoresearch-call-')) : undefined;
+  const tempDir = run.cwd === undefined ? await mkdtemp(join(await tempRoot(), 'call-')) : undefined;
   try {
     const result = await execa(run.file, [...run.args], {
       input: run.input,
