@@ -95,13 +95,14 @@ export function buildProgram(): Command {
     .option('--prompt-index <N>', 'which of the promptfoo prompts to import (0-based)', '0')
     .action(lazy('init'));
 
-  program
-    .command('validate')
-    .description('check an experiment and print the plan and a cost estimate; every problem at once')
-    .argument('<experiment>', 'a name under experiments/ or a path to a folder or experiment.yaml')
-    .option('--ping', 'make one tiny call per configured model')
-    .option('--json', 'machine-readable output')
-    .action(lazy('validate'));
+  addOverrides(
+    program
+      .command('validate')
+      .description('check an experiment and print the plan and a cost estimate; every problem at once')
+      .argument('<experiment>', 'a name under experiments/ or a path to a folder or experiment.yaml')
+      .option('--ping', 'make one tiny call per configured model')
+      .option('--json', 'machine-readable output'),
+  ).action(lazy('validate'));
 
   addOverrides(
     program

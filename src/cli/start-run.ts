@@ -9,7 +9,7 @@ import { AutoresearchError, type ExitCode } from '../errors.js';
 import { estimateCost } from '../experiment/estimate-cost.js';
 import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
-import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
+import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -38,9 +38,7 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   const term = terminal();
   const loaded = await loadExperiment(ref, { cwd: process.cwd(), env });
   const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
-  const warnings = loaded.problems.filter(
-    (p) => !(flags.provider === 'sim' && /API key|_API_KEY/.test(p.message)),
-  );
+  const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
   for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   refuseMissingKeys(experiment, env);

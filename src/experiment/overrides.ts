@@ -1,10 +1,12 @@
 /**
- * Command-line overrides for `run`, `eval` and `resume` (SPEC 11), applied to a loaded
- * experiment as a pure function. `--provider` swaps every model's provider; with `sim` an
- * external judge or grader program is replaced by the built-in one (and a note says so).
+ * Command-line overrides for `run`, `eval`, `resume` and `validate` (SPEC 11), applied to a
+ * loaded experiment as a pure function. `--provider` swaps every model's provider; with `sim`
+ * an external judge or grader program is replaced by the built-in one (and a note says so).
  */
+import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry } from './names.js';
+import { apiKeyEnvName } from '../providers/env.js';
+import { isProgramEntry, ROLES } from './names.js';
 import type { JudgeEntry, ModelEntry, ProviderName } from './schema.js';
 import type { Experiment } from './types.js';
 
@@ -110,6 +112,32 @@ export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Ov
     set('judgeSamples', samples);
   }
   return { experiment: { ...experiment, config, models }, overrides, notes };
+}
+
+/**
+ * The loader's warnings that still hold once the overrides are applied: a missing key that no
+ * model needs any more (`--provider sim`) is not worth a warning.
+ */
+export function warningsAfterOverrides(
+  problems: readonly Problem[],
+  before: Experiment,
+  after: Experiment,
+): Problem[] {
+  const stillNeeded = new Set(keyVariables(after));
+  const dropped = keyVariables(before).filter((name) => !stillNeeded.has(name));
+  return problems.filter((p) => !dropped.some((name) => p.message.includes(name)));
+}
+
+/** The API key variables the experiment's model entries read. */
+function keyVariables(experiment: Experiment): string[] {
+  const names = new Set<string>();
+  for (const role of ROLES) {
+    const entry = experiment.models[role];
+    if (entry === undefined || isProgramEntry(entry)) continue;
+    const name = apiKeyEnvName(entry);
+    if (name !== undefined) names.add(name);
+  }
+  return [...names];
 }
 
 function swapProvider(

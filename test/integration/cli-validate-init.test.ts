@@ -89,6 +89,30 @@ describe('autoresearch init and validate', () => {
     expect(validate.stdout).toContain('warning: ANTHROPIC_API_KEY is not set');
   });
 
+  it('applies the overrides of run: --provider sim drops the key warning, --iterations the cost', async () => {
+    const validate = await cli(
+      ['validate', 'hello-world', '--provider', 'sim', '--iterations', '50'],
+      project,
+    );
+    expect(validate.code).toBe(0);
+    expect(validate.stderr).toContain('note: every model is simulated');
+    expect(validate.stdout + validate.stderr).not.toContain('ANTHROPIC_API_KEY');
+    expect(validate.stdout).not.toContain('Warnings');
+    expect(validate.stdout).toMatch(/generator +sim\/claude-sonnet-4-5 +\[simulated\]/);
+    expect(validate.stdout).toMatch(/~\$0\.00 for 50 iterations/);
+    expect(validate.stdout).toMatch(/Budget +50 iterations/);
+
+    const json = await cli(['validate', 'hello-world', '--provider', 'sim', '--json'], project);
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout) as { problems: unknown[]; notes: string[] };
+    expect(result.problems).toEqual([]);
+    expect(result.notes.join('\n')).toContain('every model is simulated');
+
+    const bad = await cli(['validate', 'hello-world', '--iterations', 'many'], project);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--iterations');
+  });
+
   it('validates from a subfolder by name and prints --json', async () => {
     const { code, stdout } = await cli(
       ['validate', 'hello-world', '--json'],

@@ -7,14 +7,13 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { AutoresearchError, EXIT, type Problem } from '../../errors.js';
+import { AutoresearchError, EXIT } from '../../errors.js';
 import type { ScopeName } from '../../evaluate/eval-report.js';
 import { judgeFailUnder, parseFailUnder } from '../../evaluate/fail-under.js';
-import { keyVariables, refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
+import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { runEval } from '../../evaluate/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
-import { applyOverrides, type OverrideFlags } from '../../experiment/overrides.js';
-import type { Experiment } from '../../experiment/types.js';
+import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
@@ -53,7 +52,7 @@ export default async function evalCommand(
   const ignored = LOOP_ONLY_FLAGS.filter((flag) => flags[flag] !== undefined);
   for (const flag of LOOP_ONLY_FLAGS) delete flags[flag];
   const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
-  const warnings = relevantWarnings(loaded.problems, loaded.experiment, experiment);
+  const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors, cwd));
   for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   if (ignored.length > 0) {
@@ -124,12 +123,6 @@ export default async function evalCommand(
 }
 
 /** The loader warns about keys the configured models need; after `--provider sim` they need none. */
-function relevantWarnings(problems: readonly Problem[], before: Experiment, after: Experiment): Problem[] {
-  const stillNeeded = new Set(keyVariables(after));
-  const dropped = keyVariables(before).filter((name) => !stillNeeded.has(name));
-  return problems.filter((p) => !dropped.some((name) => p.message.includes(name)));
-}
-
 /** First SIGINT/SIGTERM aborts the evaluation (journaled as interrupted); a second exits at once. */
 function trapInterrupts(term: Terminal, controller: AbortController): () => void {
   let interrupts = 0;

@@ -1,12 +1,15 @@
 /**
- * `autoresearch validate <experiment> [--ping] [--json]`: load the experiment, print every
- * problem at once (exit 2) or the plan with calls and estimated cost (exit 0). `--ping`
- * makes one tiny call per distinct model (exit 1 if any fails; a missing key refuses, exit 2).
- * Writes nothing anywhere.
+ * `autoresearch validate <experiment> [--ping] [--json] [overrides]`: load the experiment,
+ * print every problem at once (exit 2) or the plan with calls and estimated cost (exit 0).
+ * The overrides of `run` apply, so the plan is the one that command line would get
+ * (`--provider sim`: simulated models, no key warnings; `--iterations 50`: that run's cost).
+ * `--ping` makes one tiny call per distinct model (exit 1 if any fails; a missing key
+ * refuses, exit 2). Writes nothing anywhere.
  */
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
 import { canonicalJson } from '../../experiment/cases/case-id.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
+import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
 import { isProgramEntry, ROLES } from '../../experiment/names.js';
 import type { JudgeEntry } from '../../experiment/schema.js';
@@ -17,7 +20,7 @@ import { formatPlan } from '../../ui/format-plan.js';
 import { formatProblems } from '../../ui/format-problems.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
 
-export interface ValidateOptions {
+export interface ValidateOptions extends OverrideFlags {
   ping?: boolean;
   json?: boolean;
 }
@@ -40,8 +43,16 @@ export async function runValidate(
 ): Promise<number> {
   const { term, cwd, env } = deps;
   let experiment: Experiment;
+  let notes: string[];
   try {
-    ({ experiment } = await loadExperiment(ref, { cwd, env }));
+    const { experiment: loaded } = await loadExperiment(ref, { cwd, env });
+    const { ping: _ping, json: _json, ...flags } = options;
+    const overridden = applyOverrides(loaded, flags);
+    notes = overridden.notes;
+    experiment = {
+      ...overridden.experiment,
+      warnings: warningsAfterOverrides(loaded.warnings, loaded, overridden.experiment),
+    };
   } catch (error) {
     if (error instanceof ValidationError) return reportProblems(error.problems, options, deps);
     if (error instanceof AutoresearchError && options.json) {
@@ -50,8 +61,11 @@ export async function runValidate(
     throw error;
   }
   const plan = buildPlan(experiment);
+  if (!options.json) for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
+  const notesOpt = notes.length > 0 ? { notes } : {};
   if (!options.ping) {
-    if (options.json) term.out(JSON.stringify({ ok: true, problems: plan.warnings, plan }, null, 2));
+    if (options.json)
+      term.out(JSON.stringify({ ok: true, problems: plan.warnings, ...notesOpt, plan }, null, 2));
     else term.out(formatPlan(plan, term.colors, cwd));
     return EXIT.ok;
   }
@@ -74,7 +88,7 @@ export async function runValidate(
   const results = await (deps.ping ?? pingModels)(targets, env, { cwd: experiment.dir });
   const ok = results.every((r) => r.ok);
   if (options.json) {
-    term.out(JSON.stringify({ ok, problems: plan.warnings, plan, ping: results }, null, 2));
+    term.out(JSON.stringify({ ok, problems: plan.warnings, ...notesOpt, plan, ping: results }, null, 2));
   } else {
     term.out(formatPlan(plan, term.colors, cwd));
     term.out(formatPing(results, term));
