@@ -14,7 +14,7 @@ import type { Generation } from './generate.js';
 import { join } from 'node:path';
 
 export function evaluationFile(paths: CandidatePaths): string {
-  return join(paths.dir, 'evaluation.json');
+  return paths.evaluation;
 }
 
 export async function writeCandidatePrompt(paths: CandidatePaths, prompt: string): Promise<void> {

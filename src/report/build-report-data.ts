@@ -6,7 +6,7 @@
 import { reduceRun } from '../run/reducer.js';
 import type { IterationRecord } from '../run/run-state.js';
 import { parseDecision, parseMutation } from './artifact-schemas.js';
-import { buildCaseViews } from './case-details.js';
+import { buildCaseViews, type CaseSplit, readCaseSplits } from './case-details.js';
 import { buildChart, buildSparkline, type ChartInput } from './chart-geometry.js';
 import { gatherEvalFeedback } from './eval-feedback.js';
 import { collectIterationEvents, meanCriteria, type IterationEvents } from './iteration-events.js';
@@ -46,11 +46,15 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
   const chartInputs: ChartInput[] = [];
   const parents = findParents(state.iterations);
   let incumbent: IterationRecord | null = null;
+  // An iteration without an evaluation of its own (an error) shows the splits last recorded.
+  let knownSplits: ReadonlyMap<string, CaseSplit> = new Map();
   for (const record of state.iterations) {
     const parentNumber = parents.get(record.iteration) ?? null;
     const parent = parentNumber === null ? null : (records.get(parentNumber) ?? null);
     const files = folders.get(record.iteration);
     const shown = shownCandidate(files, record.candidate);
+    const ownSplits = readCaseSplits(shown?.evaluation);
+    if (ownSplits.size > 0) knownSplits = ownSplits;
     const events = eventsByIteration.get(record.iteration) ?? { proposals: [], evaluations: [] };
     const decision = parseDecision(files?.decision ?? null);
     const duplicateOf = shown ? null : findSamePrompt(state.iterations, record);
@@ -85,7 +89,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
           ? buildDiff(parent.iteration, parentPrompt, prompt)
           : null,
       shownCandidate: shown?.candidate ?? null,
-      cases: shown ? buildCaseViews(shown) : [],
+      cases: shown ? buildCaseViews(shown, knownSplits) : [],
     });
     if (record.status === 'baseline' || record.status === 'keep') incumbent = record;
     chartInputs.push({

@@ -10,6 +10,7 @@ import {
   parseJudgeScores,
   type ReviewedGrading,
 } from './artifact-schemas.js';
+import { isRecord } from '../is-record.js';
 import type { CandidateFolder } from './run-folder.js';
 
 export interface CheckView {
@@ -43,18 +44,45 @@ export interface GradingView {
   total: number;
 }
 
+export type CaseSplit = 'train' | 'holdout';
+
 export interface CaseView {
   caseId: string;
+  /** From the candidate's evaluation.json (else the run's latest one); null when none says. */
+  split: CaseSplit | null;
   samples: SampleView[];
   grading: GradingView | null;
 }
 
-export function buildCaseViews(folder: CandidateFolder): CaseView[] {
+/**
+ * Each case's split as an evaluation recorded it (`evaluation.cases[].split` in
+ * evaluation.json); empty when the file is missing (an error, an evaluation cut short).
+ */
+export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
+  const splits = new Map<string, CaseSplit>();
+  const inner = isRecord(evaluation) ? evaluation['evaluation'] : undefined;
+  const cases = isRecord(inner) ? inner['cases'] : undefined;
+  if (!Array.isArray(cases)) return splits;
+  for (const item of cases) {
+    if (!isRecord(item) || typeof item['id'] !== 'string') continue;
+    const split = item['split'];
+    if (split === 'train' || split === 'holdout') splits.set(item['id'], split);
+  }
+  return splits;
+}
+
+/** `fallbackSplits`: the splits to show when this candidate has no evaluation.json of its own. */
+export function buildCaseViews(
+  folder: CandidateFolder,
+  fallbackSplits: ReadonlyMap<string, CaseSplit> = new Map(),
+): CaseView[] {
+  const own = readCaseSplits(folder.evaluation);
+  const splits = own.size > 0 ? own : fallbackSplits;
   const cases = new Map<string, CaseView>();
   const caseOf = (caseId: string): CaseView => {
     let view = cases.get(caseId);
     if (!view) {
-      view = { caseId, samples: [], grading: null };
+      view = { caseId, split: splits.get(caseId) ?? null, samples: [], grading: null };
       cases.set(caseId, view);
     }
     return view;

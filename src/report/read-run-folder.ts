@@ -81,15 +81,16 @@ async function readCandidate(
   problems: string[],
 ): Promise<CandidateFolder> {
   const paths = candidatePaths(runDir, iteration, candidate);
-  const [prompt, outputs, checks, judgeScores, judgeMap, grading] = await Promise.all([
+  const [prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading] = await Promise.all([
     readText(paths.prompt),
     readOutputs(paths.outputs),
     readJson(paths.checks, problems),
     readJson(paths.judgeScores, problems),
     readJson(paths.judgeMap, problems),
+    readJson(paths.evaluation, problems),
     readGrading(paths.grading, problems),
   ]);
-  return { candidate, prompt, outputs, checks, judgeScores, judgeMap, grading };
+  return { candidate, prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading };
 }
 
 async function readOutputs(dir: string): Promise<OutputFile[]> {

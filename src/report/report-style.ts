@@ -99,11 +99,13 @@ details > summary { cursor: pointer; color: var(--text); }
 details.case { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; }
 details.case > summary { font-weight: 600; }
 details.case > summary .muted { font-weight: 400; margin-left: 8px; }
+details.case > summary .tag { font-weight: 400; margin-left: 8px; }
 ul.checks, ul.verdicts { list-style: none; padding: 0; margin: 6px 0; }
 ul.checks li, ul.verdicts li { padding: 3px 0; display: flex; gap: 8px; align-items: baseline; }
 .mark { font-weight: 700; width: 1.2em; flex: none; text-align: center; }
 .mark.ok { color: #1f9d55; } .mark.no { color: #d64545; } .mark.flag { color: #d4a017; }
 .tag { font-size: 11px; border: 1px solid var(--line-strong); border-radius: 4px; padding: 0 5px; color: var(--muted); }
+.tag.holdout { color: var(--holdout); border-color: var(--holdout); }
 .chips { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0 6px; }
 .chip { font-size: 12.5px; background: var(--code-bg); border: 1px solid var(--line); border-radius: 6px; padding: 1px 8px; font-variant-numeric: tabular-nums; }
 blockquote { margin: 4px 0 0; padding: 2px 10px; border-left: 3px solid var(--line-strong); color: var(--muted); font-size: 13px; }

@@ -27,6 +27,8 @@ export interface CandidateFolder {
   checks: unknown;
   judgeScores: unknown;
   judgeMap: unknown;
+  /** evaluation.json (a finished evaluation only): the report reads each case's split from it. */
+  evaluation: unknown;
   grading: GradingEntry[];
 }
 

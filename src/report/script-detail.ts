@@ -13,7 +13,10 @@ export const SCRIPT_DETAIL = `  function kv(list, key, value) {
     kv(facts, 'Hypothesis', it.hypothesis || '—');
     kv(facts, 'Decision', [pill(it.status), it.reason ? ' ' + it.reason : '']);
     kv(facts, 'Gate failure', it.gateFailure);
-    kv(facts, 'Error', it.errorKind || it.message ? [it.errorKind, it.message].filter(Boolean).join(': ') : null);
+    // A decided iteration's message is its decision's reason, shown above; only an error's is news.
+    var failed = it.errorKind || it.status === 'error';
+    kv(facts, 'Error', failed ? [it.errorKind, it.message].filter(Boolean).join(': ') || 'error' : null);
+    kv(facts, 'Note', !failed && it.message && it.message !== it.reason ? it.message : null);
     kv(facts, 'Compared with', it.parent === null ? null : 'iteration ' + it.parent + (isNum(it.incumbentBefore) ? ' (train ' + score(it.incumbentBefore) + ')' : ''));
     kv(facts, 'Repeats', it.duplicateOf === null ? null : 'the prompt already tried in iteration ' + it.duplicateOf);
     kv(facts, 'Strategy', it.strategy);
@@ -72,7 +75,8 @@ export const SCRIPT_DETAIL = `  function kv(list, key, value) {
     return parts.join(' · ');
   }
   function renderCase(c, open) {
-    var box = el('details', 'case', el('summary', null, [c.caseId, el('span', 'muted', caseSummary(c))]));
+    var split = c.split ? el('span', 'tag' + (c.split === 'holdout' ? ' holdout' : ''), c.split) : null;
+    var box = el('details', 'case', el('summary', null, [c.caseId, split, el('span', 'muted', caseSummary(c))]));
     box.open = open;
     c.samples.forEach(function (s) {
       if (c.samples.length > 1) box.appendChild(el('h4', null, 'Sample ' + s.sample));

@@ -75,6 +75,8 @@ export interface CandidatePaths {
   checks: string;
   judgeScores: string;
   judgeMap: string;
+  /** The scoring input and scores of a finished evaluation; what a resume reads. */
+  evaluation: string;
   grading: string;
   /** `outputs/<case-id>.<sample>.txt`; samples are numbered from 0. */
   output(caseId: string, sample: number): string;
@@ -100,6 +102,7 @@ export function candidatePathsAt(dir: string): CandidatePaths {
     checks: join(dir, 'checks.json'),
     judgeScores: join(dir, 'judge-scores.json'),
     judgeMap: join(dir, 'judge-map.json'),
+    evaluation: join(dir, 'evaluation.json'),
     grading,
     output: (caseId, sample) => join(outputs, `${safeCaseId(caseId)}.${sample}.txt`),
     caseGrading: (caseId) => join(grading, `${safeCaseId(caseId)}.json`),

@@ -153,6 +153,8 @@ export class FixturePlanner {
         writeGrading(put, cp, outputs, iteration);
       }
       if (step.error) return;
+      // The part of evaluation.json the report reads (a real one also holds outputs, checks and scores).
+      this.put(cp.evaluation, { evaluation: { cases: CASES.map((c) => ({ id: c.id, split: c.split })) } });
       const score = scoreCandidate(spec.traits, outputs, jitter, this.withJudge, iteration);
       const gate = checks.find((g) => g.outcomes.some((o) => o.gate && !o.pass));
       const gateFailure = gate ? `starts-with "Subject:" failed on ${gate.caseId}` : null;
@@ -320,6 +322,8 @@ export class FixturePlanner {
         incumbentBefore: incumbent.train,
         delta: decision.delta,
         hypothesis: step.candidates[best.k]!.hypothesis,
+        // As the loop journals it: a decided iteration's message is its decision's reason.
+        message: decision.reason,
         promptSha256: sha256Hex(best.prompt),
         costUsd: cost,
         seconds,

@@ -108,6 +108,9 @@ describe('report.html in Chromium', () => {
     await detail.waitFor();
     const diff = detail.locator('pre.diff');
     expect(await diff.isVisible()).toBe(true);
+    // A keep's message is its decision, shown once, and never under "Error".
+    expect(await detail.locator('dt').allTextContents()).not.toContain('Error');
+    expect(await detail.locator('dt').allTextContents()).toContain('Decision');
     expect(await diff.locator('span.add').allTextContents()).toEqual([
       '+ End with one question proposing a 15-minute call next Tuesday.',
     ]);
@@ -115,6 +118,13 @@ describe('report.html in Chromium', () => {
     const outputs = detail.locator('pre.output');
     expect(await outputs.count()).toBe(3);
     expect(await outputs.first().isVisible()).toBe(true);
+    // Each case is labelled with its split; the holdout one stands out.
+    expect(await detail.locator('details.case summary .tag').allTextContents()).toEqual([
+      'train',
+      'holdout',
+      'train',
+    ]);
+    expect(await detail.locator('details.case summary .tag.holdout').count()).toBe(1);
     const hostile = (await outputs.first().textContent()) ?? '';
     expect(hostile).toContain(HOSTILE_SCRIPT);
     expect(hostile).toContain(HOSTILE_IMG);
@@ -129,6 +139,13 @@ describe('report.html in Chromium', () => {
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
+
+    // The error iteration says what failed.
+    await page.locator('tr.row[data-iteration="4"]').click();
+    const failed = page.locator('#detail-4');
+    await failed.waitFor();
+    expect(await failed.locator('dt', { hasText: 'Error' }).count()).toBe(1);
+    expect(await failed.locator('dd', { hasText: 'judge_error' }).count()).toBe(1);
 
     // A chart point opens its iteration too.
     await points.nth(7).click();

@@ -99,6 +99,8 @@ describe('buildReportData on a finished overnight run', () => {
   it("joins each case's output with its checks, judge scores (through judge-map.json) and grader verdicts", () => {
     const cases = iteration(full, 5).cases;
     expect(cases.map((c) => c.caseId)).toEqual(['agency-founder', 'bank-cfo', 'saas-cto']);
+    // Each case says which split it is in, as its evaluation recorded it.
+    expect(cases.map((c) => c.split)).toEqual(['train', 'holdout', 'train']);
     const agency = cases[0]!;
     expect(agency.samples[0]?.output).toContain(HOSTILE_SCRIPT);
     expect(agency.samples[0]?.output).toContain(HOSTILE_IMG);
@@ -120,6 +122,8 @@ describe('buildReportData on a finished overnight run', () => {
     expect(flagged).toMatchObject({ passed: false, flag: expect.stringContaining('not verified') });
     const error = iteration(full, 4);
     expect(error).toMatchObject({ errorKind: 'judge_error', train: null });
+    // No evaluation.json of its own: the splits last recorded.
+    expect(error.cases.map((c) => c.split)).toEqual(['train', 'holdout', 'train']);
     expect(error.cases.every((c) => c.samples.every((s) => s.judge === null && s.checks.length === 4))).toBe(
       true,
     );

@@ -26,6 +26,7 @@ describe('run paths', () => {
       checks: '/r/x/iterations/0000/candidates/2/checks.json',
       judgeScores: '/r/x/iterations/0000/candidates/2/judge-scores.json',
       judgeMap: '/r/x/iterations/0000/candidates/2/judge-map.json',
+      evaluation: '/r/x/iterations/0000/candidates/2/evaluation.json',
     });
     expect(c.output('saas-cto', 1)).toBe('/r/x/iterations/0000/candidates/2/outputs/saas-cto.1.txt');
     expect(c.caseGrading('saas-cto')).toBe('/r/x/iterations/0000/candidates/2/grading/saas-cto.json');
