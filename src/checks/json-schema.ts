@@ -3,6 +3,10 @@
  * or a string holding one as JSON/YAML. Compiled with ajv, lenient about unknown keywords and
  * formats as promptfoo is, and cached so thousands of outputs share one compilation.
  *
+ * A schema with `pattern` or `patternProperties` matches the model's strings against the
+ * user's regexes: such a schema is validated within a time limit (src/checks/bounded-run.ts),
+ * like a `regex` check; other schemas run directly.
+ *
  * ajv is required on the first compilation, not imported with this module: every experiment
  * loads the check registry, few use a schema, and ajv is the heaviest thing the checks need.
  * (A synchronous require, because validating an experiment compiles its schemas synchronously;
@@ -11,11 +15,20 @@
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { lazyRequire } from '../lazy-require.js';
+import { runWithin } from './bounded-run.js';
 import { isPlainObject } from './check-values.js';
 
 const ajvModule = lazyRequire<{ Ajv: typeof AjvClass }>('ajv');
 
-export type SchemaValidator = (data: unknown) => { valid: true } | { valid: false; errors: string };
+export type SchemaVerdict =
+  | { valid: true }
+  | { valid: false; errors: string }
+  /** The validation itself failed (ran out of time, or threw): the check cannot judge the output. */
+  | { valid: false; error: string };
+
+export type SchemaValidator = (data: unknown, timeoutMs: number) => SchemaVerdict;
+
+const USER_REGEX_KEYWORDS = /"(?:pattern|patternProperties)":/;
 
 const compiled = new Map<string, SchemaValidator | Error>();
 
@@ -51,8 +64,21 @@ export function compileSchema(schema: object | boolean): SchemaValidator | Error
     const { Ajv } = ajvModule();
     const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
     const validate: ValidateFunction = ajv.compile(schema);
-    result = (data) =>
+    const check = (data: unknown): SchemaVerdict =>
       validate(data) ? { valid: true } : { valid: false, errors: ajv.errorsText(validate.errors) };
+    result = USER_REGEX_KEYWORDS.test(key)
+      ? (data, timeoutMs) => {
+          const bounded = runWithin(() => check(data), timeoutMs);
+          if (bounded.kind === 'done') return bounded.value;
+          return {
+            valid: false,
+            error:
+              bounded.kind === 'timeout'
+                ? `validating against the schema did not finish within ${timeoutMs / 1000}s: one of its patterns backtracks too much; avoid nested or overlapping repeats such as (a+)+`
+                : `the schema could not be applied: ${bounded.message}`,
+          };
+        }
+      : (data) => check(data);
   } catch (error) {
     result = toError(error);
   }

@@ -2,6 +2,7 @@
  * `contains-json`: the output holds a JSON object or list somewhere (a ```json fence or a
  * bare span) and, when `value` holds a schema, at least one of them conforms to it.
  */
+import { MATCH_TIMEOUT_S } from '../bounded-run.js';
 import type { CheckDefinition } from '../check-definition.js';
 import { errored, failed, passed } from '../check-result.js';
 import { findJsonValues } from '../find-json.js';
@@ -22,10 +23,13 @@ export const containsJsonCheck: CheckDefinition = {
     if (values.length === 0) return failed('output contains no JSON object or list');
     if (validator === undefined)
       return passed(`output contains JSON (${values.length} value${values.length === 1 ? '' : 's'})`);
+    const timeoutMs = (entry.timeout_s ?? MATCH_TIMEOUT_S) * 1000;
     let lastErrors = '';
     for (const value of values) {
-      const result = validator(value);
+      const result = validator(value, timeoutMs);
       if (result.valid) return passed('output contains JSON matching the schema');
+      // A schema that ran out of time on one value would on the next: say so at once.
+      if ('error' in result) return errored(result.error);
       lastErrors = result.errors;
     }
     return failed(`output contains JSON, but none matches the schema: ${lastErrors}`);

@@ -1,4 +1,5 @@
 /** `is-json`: the whole output parses as JSON and, when `value` holds a schema, conforms to it. */
+import { MATCH_TIMEOUT_S } from '../bounded-run.js';
 import type { CheckDefinition, CheckIssue } from '../check-definition.js';
 import { errored, failed, passed } from '../check-result.js';
 import { shorten } from '../check-values.js';
@@ -41,9 +42,9 @@ export const isJsonCheck: CheckDefinition = {
     const validator = schemaValidatorFor(entry.value);
     if (validator === undefined) return passed('output is valid JSON');
     if (validator instanceof Error) return errored(`invalid JSON schema: ${validator.message}`);
-    const result = validator(data);
-    return result.valid
-      ? passed('output is valid JSON matching the schema')
-      : failed(`output JSON does not match the schema: ${result.errors}`);
+    const result = validator(data, (entry.timeout_s ?? MATCH_TIMEOUT_S) * 1000);
+    if (result.valid) return passed('output is valid JSON matching the schema');
+    if ('error' in result) return errored(result.error);
+    return failed(`output JSON does not match the schema: ${result.errors}`);
   },
 };

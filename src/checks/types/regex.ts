@@ -3,12 +3,12 @@
  * promptfoo). The match is bounded in time (`timeout_s`, default 2 s): a pattern that
  * backtracks without end fails the check instead of freezing the run.
  */
-import { testWithin } from '../bounded-regex.js';
+import { MATCH_TIMEOUT_S, runWithin } from '../bounded-run.js';
 import type { CheckDefinition } from '../check-definition.js';
 import { errored, verdict } from '../check-result.js';
 import { shorten } from '../check-values.js';
 
-export const REGEX_TIMEOUT_S = 2;
+export const REGEX_TIMEOUT_S = MATCH_TIMEOUT_S;
 
 function compile(pattern: string): RegExp | Error {
   try {
@@ -45,7 +45,7 @@ export const regexCheck: CheckDefinition = {
     const compiled = compile(pattern);
     if (compiled instanceof Error) return errored(`invalid regex: ${compiled.message}`);
     const timeoutS = entry.timeout_s ?? REGEX_TIMEOUT_S;
-    const result = testWithin(compiled, output, timeoutS * 1000);
+    const result = runWithin(() => compiled.test(output), timeoutS * 1000);
     if (result.kind === 'timeout') {
       return errored(
         `/${shorten(pattern, 60)}/ did not finish within ${timeoutS}s on this output (${output.length} characters): ` +
@@ -54,8 +54,8 @@ export const regexCheck: CheckDefinition = {
     }
     if (result.kind === 'failed') return errored(`the regex could not run: ${result.message}`);
     return verdict(
-      result.matched,
-      `output ${result.matched ? 'matches' : 'does not match'} /${shorten(pattern, 60)}/`,
+      result.value,
+      `output ${result.value ? 'matches' : 'does not match'} /${shorten(pattern, 60)}/`,
     );
   },
 };

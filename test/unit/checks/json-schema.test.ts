@@ -18,14 +18,14 @@ describe('JSON schemas', () => {
   it('tolerates unknown keywords and formats, as promptfoo does', () => {
     const validate = compileSchema({ type: 'string', format: 'email', example: 'a@b.c' });
     expect(validate).not.toBeInstanceOf(Error);
-    if (!(validate instanceof Error)) expect(validate('x')).toEqual({ valid: true });
+    if (!(validate instanceof Error)) expect(validate('x', 1000)).toEqual({ valid: true });
   });
 
   it('keeps two schemas with the same $id apart', () => {
     const a = compileSchema({ $id: 'x', type: 'string' });
     const b = compileSchema({ $id: 'x', type: 'number' });
     if (a instanceof Error || b instanceof Error) throw new Error('both compile');
-    expect(a('s')).toEqual({ valid: true });
-    expect(b('s')).toMatchObject({ valid: false, errors: 'data must be number' });
+    expect(a('s', 1000)).toEqual({ valid: true });
+    expect(b('s', 1000)).toMatchObject({ valid: false, errors: 'data must be number' });
   });
 });
