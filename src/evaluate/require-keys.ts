@@ -5,6 +5,7 @@
  */
 import { AutoresearchError } from '../errors.js';
 import { isProgramEntry } from '../experiment/names.js';
+import { keyVariables as keyVariablesOf } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
 
@@ -40,12 +41,5 @@ export function refuseMissingEvalKeys(experiment: Experiment, env: NodeJS.Proces
 
 /** The key variables the eval roles read, for messages about rejected keys or exhausted credit. */
 export function keyVariables(experiment: Experiment): string[] {
-  const names = new Set<string>();
-  for (const role of EVAL_ROLES) {
-    const entry = experiment.models[role];
-    if (entry === undefined || isProgramEntry(entry)) continue;
-    const name = apiKeyEnvName(entry);
-    if (name !== undefined) names.add(name);
-  }
-  return [...names];
+  return keyVariablesOf(experiment, EVAL_ROLES);
 }

@@ -6,7 +6,7 @@
 import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';
 import { apiKeyEnvName } from '../providers/env.js';
-import { isProgramEntry, ROLES } from './names.js';
+import { isProgramEntry, ROLES, type Role } from './names.js';
 import type { JudgeEntry, ModelEntry, ProviderName } from './schema.js';
 import type { Experiment } from './types.js';
 
@@ -128,10 +128,10 @@ export function warningsAfterOverrides(
   return problems.filter((p) => !dropped.some((name) => p.message.includes(name)));
 }
 
-/** The API key variables the experiment's model entries read. */
-function keyVariables(experiment: Experiment): string[] {
+/** The API key variables the model entries of these roles read. */
+export function keyVariables(experiment: Experiment, roles: readonly Role[] = ROLES): string[] {
   const names = new Set<string>();
-  for (const role of ROLES) {
+  for (const role of roles) {
     const entry = experiment.models[role];
     if (entry === undefined || isProgramEntry(entry)) continue;
     const name = apiKeyEnvName(entry);

@@ -2,7 +2,7 @@
  * Judges that misbehave never produce a score (issue 4): every fault is retried and then
  * reported as a judge_error, and a judge's own arithmetic is ignored in favour of ours.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRubric } from '../../src/experiment/rubric.js';
 import type { Rubric } from '../../src/experiment/types.js';
 import { runJudge } from '../../src/judge/run-judge.js';
+import { isAlive } from '../helpers/process-alive.js';
 
 const FAULT = resolve('test/fixtures/judges/fault-judge.mjs');
 const rubric = parseRubric('rubric.md', '## Criteria\n\n### Clarity\n\n### Tone\n').rubric as Rubric;
@@ -44,20 +45,6 @@ function judgeWith(
     ...(extra.attempts === undefined ? {} : { attempts: extra.attempts }),
     ...(extra.signal === undefined ? {} : { signal: extra.signal }),
   });
-}
-
-/** A killed process whose parent is gone may linger as a zombie when PID 1 does not reap (containers). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 describe('judge faults', () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxedProgram } from '../../src/judge/run-sandboxed-program.js';
+import { isAlive } from '../helpers/process-alive.js';
 
 // Notes when it started and what its folder held then, waits for stdin, then reports what
 // it read and what the folder holds now. Its pid goes to the file its argument names (outside
@@ -37,15 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitForFile(file: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -15,24 +15,11 @@ import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import { createScriptedProviders } from '../helpers/scripted-provider.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { isAlive } from '../helpers/process-alive.js';
 
 const JUDGE = path.resolve('test/fixtures/judges/fault-judge.mjs');
 const GRADER = path.resolve('test/fixtures/graders/fixture-grader.mjs');
 const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'sk-test-not-a-real-key' };
-
-/** A killed process whose parent is gone may linger as a zombie when PID 1 does not reap (containers). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 async function evaluateWith(dir: string, judgeMode: string, graderMode: string) {
   const markers = path.join(dir, 'markers');
