@@ -188,9 +188,9 @@ async function evaluate(input: EvaluateInput, deps: EvaluateDeps, review: Review
   if (!judging) await stopJudge();
 
   // The first of them to fail decides the error; the other is stopped.
-  let firstFailure: ReviewFailure | undefined;
+  const failures: ReviewFailure[] = [];
   const failed = (failure: ReviewFailure) => {
-    firstFailure ??= failure;
+    failures.push(failure);
     review.controller.abort();
   };
 
@@ -284,8 +284,11 @@ async function evaluate(input: EvaluateInput, deps: EvaluateDeps, review: Review
   if (judgeSettled.status === 'rejected') throw judgeSettled.reason;
   if (gradeSettled.status === 'rejected') throw gradeSettled.reason;
 
-  const failure = firstFailure;
+  const [failure] = failures;
   if (failure !== undefined) {
+    // Whichever side met it, a failure that must stop the run (auth, credit) does.
+    const stopping = failures.find((f) => f.error?.stopsRun);
+    if (stopping?.error !== undefined) throw stopping.error;
     rethrowIfFatal(failure.error, deps.signal);
     return {
       ok: false,
