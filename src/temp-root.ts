@@ -32,7 +32,11 @@ let root: Promise<string> | undefined;
 
 /** This process's temporary folder, made on first use (stale ones are swept then, in the background). */
 export function tempRoot(): Promise<string> {
-  root ??= makeRoot();
+  // A failure (a full disk, too many open files) is not remembered: the next caller tries again.
+  root ??= makeRoot().catch((error: unknown) => {
+    root = undefined;
+    throw error;
+  });
   return root;
 }
 
