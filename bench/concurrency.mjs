@@ -26,7 +26,12 @@ import { runBenchmark } from './lib/harness.mjs';
 import { measureJudgeStart } from './lib/judge-start.mjs';
 import { createProject, fakeServerModels } from './lib/project.mjs';
 import { markdownTable, textTable } from './lib/table.mjs';
-import { median, ms, ratio, verdict } from './lib/stats.mjs';
+import { median, ms, verdict } from './lib/stats.mjs';
+
+/** Three decimals, rounded down: 0.9497 shows as 0.949, never as a 0.950 that missed 0.95. */
+function efficiency(value) {
+  return Number.isFinite(value) ? (Math.floor(value * 1000) / 1000).toFixed(3) : 'n/a';
+}
 
 const TARGET = 0.95;
 const TARGET_LEVELS = [8, 16];
@@ -177,7 +182,7 @@ await runBenchmark(
         r.level,
         ms(r.ideal),
         ms(r.measured),
-        ratio(r.efficiency, 3),
+        efficiency(r.efficiency),
         `${ms(r.generation)} (${ms(r.perStage)})`,
         ms(r.between),
         `${ms(r.judging)} (${ms(r.perStage)})`,
@@ -225,8 +230,8 @@ await runBenchmark(
         ms(r.ideal),
         ms(r.measured),
         ms(r.fastest),
-        ratio(r.efficiency, 3),
-        r.eachRun.map((e) => ratio(e, 3)).join(', '),
+        efficiency(r.efficiency),
+        r.eachRun.map((e) => efficiency(e)).join(', '),
         r.count,
         TARGET_LEVELS.includes(r.level) ? `>= ${TARGET}: ${verdict(r.efficiency >= TARGET)}` : '',
       ]);
@@ -254,7 +259,7 @@ await runBenchmark(
         const inRunText =
           warm === undefined
             ? ''
-            : `The same evaluation inside a \`run\` takes ${ms(warm.measured)} (efficiency ${ratio(warm.efficiency, 3)}, ` +
+            : `The same evaluation inside a \`run\` takes ${ms(warm.measured)} (efficiency ${efficiency(warm.efficiency)}, ` +
               `${verdict(warm.efficiency >= TARGET)}): \`eval\` is one evaluation in a fresh process, so every path ` +
               "of the runner's — HTTP client and server, the judge proxy, hashing, the records — runs for the first " +
               'time, interpreted before V8 has compiled it (profiled: the proxy took ~1.5–2 ms of CPU per judge call ' +
@@ -281,7 +286,7 @@ await runBenchmark(
       for (const r of runRows.filter((w) => TARGET_LEVELS.includes(w.level) && w.efficiency < TARGET)) {
         findings.push(
           `Missed at ${r.level} inside a \`run\`: ${ms(r.measured - r.ideal)} over the ideal (fastest evaluation ` +
-            `${ms(r.fastest)}, efficiency ${ratio(r.ideal / r.fastest, 3)}). Where a warm evaluation's time goes, timed ` +
+            `${ms(r.fastest)}, efficiency ${efficiency(r.ideal / r.fastest)}). Where a warm evaluation's time goes, timed ` +
             'with marks in runner and judge over 5 iterations of such a run (a throwaway build): the two stages run ' +
             '~30 ms (generation) and ~45 ms (judge calls) over their three latencies each, the per-wave handling ' +
             'above; after the last generation, the sandbox files take ~6–20 ms, the judge ~25–35 ms from its ' +
