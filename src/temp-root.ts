@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { isRecord } from './is-record.js';
 import {
   currentProcessIdentity,
+  lookForProcess,
   type ProcessIdentity,
   type ProcessProbe,
   systemProbe,
@@ -93,11 +94,8 @@ async function isStale(dir: string, probe: ProcessProbe, now: () => number): Pro
     const { mtimeMs } = await stat(dir);
     return now() - mtimeMs > UNOWNED_GRACE_MS;
   }
-  // Another machine's process cannot be checked from here (a shared temp dir).
-  if (owner.host !== probe.host) return false;
-  const seen = await probe.inspect(owner.pid);
-  if (!seen.alive) return true;
-  return owner.startTime !== null && seen.startTime !== null && owner.startTime !== seen.startTime;
+  // Another machine's process (a shared temp dir) cannot be checked from here: left alone.
+  return (await lookForProcess(owner, probe)).state === 'gone';
 }
 
 async function readOwner(dir: string): Promise<ProcessIdentity | undefined> {

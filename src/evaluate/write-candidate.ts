@@ -13,10 +13,6 @@ import type { CandidateOutcome } from './evaluate-candidate.js';
 import type { Generation } from './generate.js';
 import { join } from 'node:path';
 
-export function evaluationFile(paths: CandidatePaths): string {
-  return paths.evaluation;
-}
-
 export async function writeCandidatePrompt(paths: CandidatePaths, prompt: string): Promise<void> {
   await writeTextAtomic(paths.prompt, prompt);
 }
@@ -99,7 +95,7 @@ export function createCandidateRecordWriter(paths: CandidatePaths): CandidateRec
           }
         }
         start(
-          writeJsonAtomic(evaluationFile(paths), {
+          writeJsonAtomic(paths.evaluation, {
             evaluation: outcome.evaluation,
             scores: outcome.scores,
             costUsd: outcome.costUsd,

@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { evaluationFile } from '../evaluate/write-candidate.js';
 import { candidatePaths } from '../run/paths.js';
 import type { RunState } from '../run/run-state.js';
 import { Evaluation, SplitScore } from '../scoring/index.js';
@@ -32,7 +31,7 @@ export async function loadCandidateEvaluation(
   candidate: number,
 ): Promise<z.infer<typeof EvaluationFile>> {
   const paths = candidatePaths(runDir, iteration, candidate);
-  return EvaluationFile.parse(JSON.parse(await readFile(evaluationFile(paths), 'utf8')));
+  return EvaluationFile.parse(JSON.parse(await readFile(paths.evaluation, 'utf8')));
 }
 
 export async function loadIncumbent(runDir: string, state: RunState): Promise<IncumbentView> {

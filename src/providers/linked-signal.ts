@@ -14,7 +14,6 @@
  */
 import { setMaxListeners } from 'node:events';
 
-const unbounded = new WeakSet<AbortSignal>();
 export interface LinkedSignal {
   readonly signal: AbortSignal;
   /** Removes the listener from every source; call it once the call has settled. */
@@ -37,10 +36,7 @@ export function linkSignals(...sources: readonly (AbortSignal | undefined)[]): L
     for (const source of live) source.removeEventListener('abort', onAbort);
   };
   for (const source of live) {
-    if (!unbounded.has(source)) {
-      setMaxListeners(0, source);
-      unbounded.add(source);
-    }
+    setMaxListeners(0, source);
     source.addEventListener('abort', onAbort, { once: true });
   }
   return { signal: controller.signal, dispose };

@@ -71,13 +71,8 @@ export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
   return splits;
 }
 
-/** `fallbackSplits`: the splits to show when this candidate has no evaluation.json of its own. */
-export function buildCaseViews(
-  folder: CandidateFolder,
-  fallbackSplits: ReadonlyMap<string, CaseSplit> = new Map(),
-): CaseView[] {
-  const own = readCaseSplits(folder.evaluation);
-  const splits = own.size > 0 ? own : fallbackSplits;
+/** `splits`: each case's split, as readCaseSplits read it (for this candidate, or the latest recorded). */
+export function buildCaseViews(folder: CandidateFolder, splits: ReadonlyMap<string, CaseSplit>): CaseView[] {
   const cases = new Map<string, CaseView>();
   const caseOf = (caseId: string): CaseView => {
     let view = cases.get(caseId);

@@ -15,7 +15,7 @@ import { isDateTime } from './date-time.js';
 import { sha256Hex } from './digest.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
-import { systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';
+import { lookForProcess, systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';
 
 // Only taking a lock needs randomness; reading one (show, runs) does not load crypto.
 const randomBytes = (size: number) => lazyCrypto().randomBytes(size);
@@ -137,13 +137,9 @@ type Verdict = Exclude<LockStatus, { state: 'none' }>;
 
 async function judge(holder: LockRecord | null, probe: ProcessProbe): Promise<Verdict> {
   if (holder === null) return { state: 'stale', holder, reason: 'the lock file is unreadable' };
-  if (holder.host !== probe.host) return { state: 'held', holder, verified: false };
-  const seen = await probe.inspect(holder.pid);
-  if (!seen.alive) return { state: 'stale', holder, reason: `process ${holder.pid} is gone` };
-  if (holder.startTime !== null && seen.startTime !== null && seen.startTime !== holder.startTime) {
-    return { state: 'stale', holder, reason: `pid ${holder.pid} now belongs to a different process` };
-  }
-  return { state: 'held', holder, verified: true };
+  const found = await lookForProcess(holder, probe);
+  if (found.state === 'gone') return { state: 'stale', holder, reason: found.reason };
+  return { state: 'held', holder, verified: found.state === 'running' };
 }
 
 type Claim =

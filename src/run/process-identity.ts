@@ -25,6 +25,24 @@ export interface ProcessProbe {
   inspect(pid: number): Promise<ProcessSighting>;
 }
 
+/**
+ * Whether a recorded process still runs: `elsewhere` when it was on another host (it cannot be
+ * checked from here), `gone` (with the reason) when it exited or its pid now names another
+ * process. Shared by the run lock and the temporary-folder sweep.
+ */
+export async function lookForProcess(
+  owner: ProcessIdentity,
+  probe: ProcessProbe,
+): Promise<{ state: 'running' } | { state: 'elsewhere' } | { state: 'gone'; reason: string }> {
+  if (owner.host !== probe.host) return { state: 'elsewhere' };
+  const seen = await probe.inspect(owner.pid);
+  if (!seen.alive) return { state: 'gone', reason: `process ${owner.pid} is gone` };
+  if (owner.startTime !== null && seen.startTime !== null && seen.startTime !== owner.startTime) {
+    return { state: 'gone', reason: `pid ${owner.pid} now belongs to a different process` };
+  }
+  return { state: 'running' };
+}
+
 export async function currentProcessIdentity(): Promise<ProcessIdentity> {
   return { pid: process.pid, host: hostname(), startTime: await readProcessStartTime(process.pid) };
 }
