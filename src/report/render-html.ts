@@ -1,18 +1,19 @@
 /**
  * Report model → one self-contained HTML file: the stylesheet, the data as an inert JSON
- * block and the script that draws the page, all inline. A Content-Security-Policy admits only
- * that one script (by hash) and no network at all, so even text that somehow became markup
- * could neither run nor load anything.
+ * block and the script that draws the page (src/report/browser/, built into
+ * dist/report-page/), all inline. A Content-Security-Policy admits only that one script (by
+ * hash) and no network at all, so even text that somehow became markup could neither run
+ * nor load anything.
  */
 import { createHash } from 'node:crypto';
 import { embedJson } from './embed-json.js';
+import { readPageAssets } from './page-assets.js';
 import type { ReportData } from './report-data.js';
-import { REPORT_SCRIPT } from './report-script.js';
-import { REPORT_CSS } from './report-style.js';
 
 export function renderReportHtml(data: ReportData): string {
-  if (/<\/script/i.test(REPORT_SCRIPT))
-    throw new Error('the report script must not contain a closing script tag');
+  const { script, style } = readPageAssets();
+  if (/<\/script/i.test(script)) throw new Error('the report script must not contain a closing script tag');
+  if (/<\/style/i.test(style)) throw new Error('the report stylesheet must not contain a closing style tag');
   const title = `${data.overview.experiment ?? 'run'} · ${data.overview.id} · autoresearch report`;
   return `<!doctype html>
 <html lang="en">
@@ -23,12 +24,12 @@ export function renderReportHtml(data: ReportData): string {
 <meta name="referrer" content="no-referrer">
 <meta name="generator" content="autoresearch ${escapeHtml(data.toolVersion)}">
 <title>${escapeHtml(title)}</title>
-<style>${REPORT_CSS}</style>
+<style>${style}</style>
 </head>
 <body>
 <main id="app"><noscript>This report draws itself with a small inline script: enable JavaScript to read it.</noscript></main>
 <script type="application/json" id="report-data">${embedJson(data)}</script>
-<script>${REPORT_SCRIPT}</script>
+<script>${script}</script>
 </body>
 </html>
 `;
@@ -36,7 +37,7 @@ export function renderReportHtml(data: ReportData): string {
 
 /** Only the inline script runs; styles are inline; the served page may ask its own server for status. */
 export function contentSecurityPolicy(): string {
-  const hash = createHash('sha256').update(REPORT_SCRIPT, 'utf8').digest('base64');
+  const hash = createHash('sha256').update(readPageAssets().script, 'utf8').digest('base64');
   return [
     "default-src 'none'",
     `script-src 'sha256-${hash}'`,

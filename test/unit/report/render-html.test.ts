@@ -7,10 +7,11 @@ import { buildReportData } from '../../../src/report/build-report-data.js';
 import { embedJson } from '../../../src/report/embed-json.js';
 import { readRunFolder } from '../../../src/report/read-run-folder.js';
 import type { ReportData } from '../../../src/report/report-data.js';
+import { readPageAssets } from '../../../src/report/page-assets.js';
 import { contentSecurityPolicy, escapeHtml, renderReportHtml } from '../../../src/report/render-html.js';
-import { REPORT_SCRIPT } from '../../../src/report/report-script.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT, writeFixtureRun } from '../../helpers/fixture-run.js';
 
+const REPORT_SCRIPT = readPageAssets().script;
 let runsDir: string;
 let data: ReportData;
 let html: string;

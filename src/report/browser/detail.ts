@@ -1,0 +1,234 @@
+/**
+ * One iteration's detail: facts, proposals, the prompt diff against its parent, and each
+ * case's output with its checks, judge scores and grader verdicts.
+ */
+import type { CaseView, GradingView } from '../case-details.js';
+import type { IterationView, PromptDiffView } from '../report-data.js';
+import { type Child, el, pill } from './dom.js';
+import { isNum, score, sortedEntries } from './format.js';
+
+function kv(list: HTMLElement, key: string, value: Child | Child[]): void {
+  if (value === null || value === undefined || value === '') return;
+  list.appendChild(el('dt', null, key));
+  list.appendChild(el('dd', null, value));
+}
+
+export function renderDetail(it: IterationView): HTMLElement {
+  const box = el('div', 'detailbody');
+  const facts = el('dl', 'kv');
+  kv(facts, 'Hypothesis', it.hypothesis || '—');
+  kv(facts, 'Decision', [pill(it.status), it.reason ? ' ' + it.reason : '']);
+  kv(facts, 'Gate failure', it.gateFailure);
+  // A decided iteration's message is its decision's reason, shown above; only an error's is news.
+  const failed = it.errorKind || it.status === 'error';
+  kv(facts, 'Error', failed ? [it.errorKind, it.message].filter(Boolean).join(': ') || 'error' : null);
+  kv(facts, 'Note', !failed && it.message && it.message !== it.reason ? it.message : null);
+  kv(
+    facts,
+    'Compared with',
+    it.parent === null
+      ? null
+      : 'iteration ' +
+          it.parent +
+          (isNum(it.incumbentBefore) ? ' (train ' + score(it.incumbentBefore) + ')' : ''),
+  );
+  kv(
+    facts,
+    'Repeats',
+    it.duplicateOf === null ? null : 'the prompt already tried in iteration ' + it.duplicateOf,
+  );
+  kv(facts, 'Strategy', it.strategy);
+  kv(facts, 'Commit', it.commit ? el('span', 'mono', it.commit) : null);
+  const criteria = sortedEntries(it.criteria);
+  kv(
+    facts,
+    'Judge criteria',
+    criteria.length
+      ? el(
+          'span',
+          'chips',
+          criteria.map(([k, v]) => el('span', 'chip', k + ' ' + v.toFixed(2))),
+        )
+      : null,
+  );
+  box.appendChild(facts);
+  if (it.proposals.length > 1) box.appendChild(renderProposals(it));
+  if (it.diff) {
+    box.appendChild(
+      el(
+        'h3',
+        null,
+        'Prompt change against iteration ' +
+          it.diff.parent +
+          (it.diff.identical ? '' : ' (+' + it.diff.added + ' −' + it.diff.removed + ' lines)'),
+      ),
+    );
+    box.appendChild(renderDiff(it.diff));
+  }
+  if (it.prompt !== null) {
+    const full = el('details', 'prompt', [
+      el('summary', null, it.diff ? 'Whole prompt' : 'Prompt'),
+      el('pre', null, it.prompt),
+    ]);
+    if (!it.diff) full.open = true;
+    box.appendChild(full);
+  }
+  box.appendChild(
+    el(
+      'h3',
+      null,
+      'Outputs' +
+        (it.shownCandidate !== null && it.proposals.length > 1 ? ' of candidate ' + it.shownCandidate : ''),
+    ),
+  );
+  if (!it.cases.length) box.appendChild(el('p', 'empty', 'No outputs were recorded for this iteration.'));
+  it.cases.forEach((c, index) => {
+    box.appendChild(renderCase(c, it.cases.length <= 6 || index === 0));
+  });
+  return box;
+}
+
+function renderProposals(it: IterationView): HTMLElement {
+  const table = el('table', null, [
+    el(
+      'thead',
+      null,
+      el('tr', null, [
+        el('th', 'r', 'Candidate'),
+        el('th', 'r', 'Train'),
+        el('th', 'r', 'Holdout'),
+        el('th', null, 'Hypothesis'),
+      ]),
+    ),
+  ]);
+  const body = el('tbody');
+  for (const p of it.proposals) {
+    const note = p.duplicate ? ' (duplicate)' : p.gateFailure ? ' (gate failed)' : '';
+    body.appendChild(
+      el('tr', null, [
+        el('td', 'r', (p.decided ? '● ' : '') + p.candidate),
+        el('td', 'r', score(p.train)),
+        el('td', 'r', score(p.holdout)),
+        el('td', null, (p.hypothesis || '—') + note),
+      ]),
+    );
+  }
+  table.appendChild(body);
+  return el('div', null, [el('h3', null, 'Proposals (● decided)'), el('div', 'tablewrap', table)]);
+}
+
+function renderDiff(diff: PromptDiffView): HTMLElement {
+  if (diff.identical) return el('p', 'note', 'Same prompt as iteration ' + diff.parent + '.');
+  const pre = el('pre', 'diff');
+  for (const h of diff.hunks) {
+    pre.appendChild(
+      el(
+        'span',
+        'hunk',
+        '@@ -' + h.oldStart + ',' + h.oldLines + ' +' + h.newStart + ',' + h.newLines + ' @@',
+      ),
+    );
+    for (const line of h.lines) {
+      const mark = line.op === 'add' ? '+ ' : line.op === 'remove' ? '- ' : '  ';
+      pre.appendChild(el('span', line.op, mark + line.text));
+    }
+  }
+  return pre;
+}
+
+function caseSummary(c: CaseView): string {
+  const parts: string[] = [];
+  const checks = c.samples.flatMap((s) => s.checks);
+  if (checks.length) parts.push(checks.filter((k) => k.pass).length + '/' + checks.length + ' checks');
+  const judged = c.samples.flatMap((s) => (s.judge ? [s.judge] : []));
+  if (judged.length) {
+    const avg = judged.reduce((sum, judge) => sum + judge.average, 0) / judged.length;
+    parts.push('judge ' + avg.toFixed(2) + '/5');
+  }
+  if (c.grading) parts.push(c.grading.passed + '/' + c.grading.total + ' expectations');
+  return parts.join(' · ');
+}
+
+function renderCase(c: CaseView, open: boolean): HTMLElement {
+  const split = c.split ? el('span', 'tag' + (c.split === 'holdout' ? ' holdout' : ''), c.split) : null;
+  const box = el(
+    'details',
+    'case',
+    el('summary', null, [c.caseId, split, el('span', 'muted', caseSummary(c))]),
+  );
+  box.open = open;
+  for (const s of c.samples) {
+    if (c.samples.length > 1) box.appendChild(el('h4', null, 'Sample ' + s.sample));
+    if (s.output === null)
+      box.appendChild(el('p', 'empty', 'No output was recorded (the generation failed).'));
+    else box.appendChild(el('pre', 'output', s.output));
+    if (s.truncated)
+      box.appendChild(el('p', 'note', 'Cut for the report; the whole output is in the run folder.'));
+    if (s.checks.length) {
+      box.appendChild(
+        el(
+          'ul',
+          'checks',
+          s.checks.map((k) =>
+            el('li', null, [
+              el('span', 'mark ' + (k.pass ? 'ok' : 'no'), k.pass ? '✓' : '✗'),
+              el('span', 'mono', k.name),
+              k.gate ? el('span', 'tag', 'gate') : null,
+              k.error ? el('span', 'tag', 'error') : null,
+              el('span', 'muted', k.reason),
+            ]),
+          ),
+        ),
+      );
+    }
+    if (s.judge) {
+      box.appendChild(
+        el('div', 'chips', [
+          el('span', 'chip', 'judge ' + s.judge.average.toFixed(2) + '/5'),
+          ...sortedEntries(s.judge.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
+        ]),
+      );
+      box.appendChild(el('blockquote', null, s.judge.reasoning));
+    }
+  }
+  if (c.grading) box.appendChild(renderGrading(c.grading));
+  return box;
+}
+
+function renderGrading(g: GradingView): HTMLElement {
+  const wrap = el('div', null, el('h4', null, 'Grader verdicts (' + g.passed + '/' + g.total + ' passed)'));
+  wrap.appendChild(
+    el(
+      'ul',
+      'verdicts',
+      g.expectations.map((e) => {
+        const mark = e.flag
+          ? el('span', 'mark flag', '⚑')
+          : el('span', 'mark ' + (e.passed ? 'ok' : 'no'), e.passed ? '✓' : '✗');
+        const body = el('div', null, [el('div', null, e.text)]);
+        if (e.evidence) body.appendChild(el('blockquote', null, e.evidence));
+        if (e.flag) body.appendChild(el('div', 'note', 'Flagged: ' + e.flag));
+        return el('li', null, [mark, body]);
+      }),
+    ),
+  );
+  if (g.claims.length) {
+    wrap.appendChild(el('h4', null, 'Claims checked by the grader'));
+    wrap.appendChild(
+      el(
+        'ul',
+        'verdicts',
+        g.claims.map((claim) =>
+          el('li', null, [
+            el('span', 'mark ' + (claim.verified ? 'ok' : 'no'), claim.verified ? '✓' : '✗'),
+            el('div', null, [
+              el('div', null, claim.claim + ' (' + claim.type + ')'),
+              claim.evidence ? el('blockquote', null, claim.evidence) : null,
+            ]),
+          ]),
+        ),
+      ),
+    );
+  }
+  return wrap;
+}

@@ -1,0 +1,67 @@
+/** Numbers, dates and statuses as the page prints them. */
+
+export function isNum(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+export function score(v: number | null | undefined): string {
+  return isNum(v) ? v.toFixed(3) : '–';
+}
+
+export function signed(v: number | null | undefined): string {
+  if (!isNum(v)) return '–';
+  const r = Math.round(v * 1000) / 1000;
+  return (r > 0 ? '+' : r < 0 ? '−' : '±') + Math.abs(r).toFixed(3);
+}
+
+export function usd(v: number): string {
+  return v > 0 && v < 0.01 ? '<$0.01' : '$' + v.toFixed(2);
+}
+
+function pad(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return s + 's';
+  const m = Math.floor(s / 60);
+  if (m < 60) return m + 'm ' + pad(s % 60) + 's';
+  return Math.floor(m / 60) + 'h ' + pad(m % 60) + 'm';
+}
+
+/** Local time, to the minute: the reader's clock, not the run's. */
+export function when(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return (
+    d.getFullYear() +
+    '-' +
+    pad(d.getMonth() + 1) +
+    '-' +
+    pad(d.getDate()) +
+    ' ' +
+    pad(d.getHours()) +
+    ':' +
+    pad(d.getMinutes())
+  );
+}
+
+/** `from → to`, the date said once when both fall on the same day. */
+export function span(from: string | null, to: string | null): string {
+  const a = when(from);
+  const b = when(to);
+  if (!a) return '';
+  if (!b || a === b) return 'started ' + a;
+  return a + ' → ' + (a.slice(0, 10) === b.slice(0, 10) ? b.slice(11) : b);
+}
+
+export function statusLabel(status: string): string {
+  return status.replace(/_/g, ' ');
+}
+
+/** A record's entries in key order, so criteria always print in the same order. */
+export function sortedEntries<T>(record: Record<string, T>): [string, T][] {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

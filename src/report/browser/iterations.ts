@@ -1,0 +1,126 @@
+/**
+ * The iteration table, and opening or closing a row's detail (the hash keeps the open
+ * iteration across reloads of the served page).
+ */
+import type { Signals } from '../../run/run-state.js';
+import { renderDetail } from './detail.js';
+import { add, deltaNode, el, pill, section } from './dom.js';
+import { duration, isNum, score, usd } from './format.js';
+import { bestIteration, byIteration, data } from './page-data.js';
+
+function hasSignal(key: keyof Signals): boolean {
+  return data.iterations.some((it) => isNum(it.signals[key]));
+}
+
+const NUMERIC_COLUMNS = new Set(['#', 'Train', 'Holdout', 'Δ', 'checks', 'judge', 'Expect.', 'Cost', 'Time']);
+
+export function renderTable(): HTMLElement {
+  const box = section('Iterations', 'iterations');
+  box.appendChild(
+    el(
+      'p',
+      'note',
+      'Click a row for its hypothesis, prompt diff, outputs, checks, judge scores and grader verdicts.',
+    ),
+  );
+  const signals = (['checks', 'judge', 'expectations'] as const).filter(hasSignal);
+  const head = ['', '#', 'Status', 'Train', 'Holdout', 'Δ'].concat(
+    signals.map((s) => (s === 'expectations' ? 'Expect.' : s)),
+    ['Cost', 'Time', 'Commit', 'Hypothesis'],
+  );
+  const table = el('table', 'iter');
+  table.appendChild(
+    el(
+      'thead',
+      null,
+      el(
+        'tr',
+        null,
+        head.map((h) => el('th', NUMERIC_COLUMNS.has(h) ? 'r' : null, h)),
+      ),
+    ),
+  );
+  const body = el('tbody');
+  for (const it of data.iterations) {
+    const row = el('tr', 'row' + (it.iteration === bestIteration ? ' incumbent' : ''));
+    row.id = 'iteration-' + it.iteration;
+    row.setAttribute('data-iteration', String(it.iteration));
+    row.tabIndex = 0;
+    const cells = [
+      el('td', 'twisty', '▸'),
+      el('td', 'r it', (it.iteration === bestIteration ? '★ ' : '') + it.iteration),
+      el('td', null, pill(it.status)),
+      el('td', 'r', score(it.train)),
+      el('td', 'r', score(it.holdout)),
+      el('td', 'r', deltaNode(it.delta)),
+    ];
+    for (const s of signals) cells.push(el('td', 'r', score(it.signals[s])));
+    const hypothesis =
+      it.hypothesis ||
+      (it.errorKind
+        ? it.errorKind + (it.message ? ': ' + it.message : '')
+        : it.message || (it.status === 'baseline' ? 'the starting prompt' : ''));
+    const hypothesisCell = el('td', 'hyp', hypothesis);
+    hypothesisCell.title = hypothesis;
+    cells.push(
+      el('td', 'r', usd(it.costUsd)),
+      el('td', 'r', duration(it.seconds)),
+      el('td', 'mono', it.commit ? it.commit.slice(0, 7) : ''),
+      hypothesisCell,
+    );
+    add(row, cells);
+    row.addEventListener('click', () => toggleIteration(it.iteration));
+    row.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        toggleIteration(it.iteration);
+      }
+    });
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  box.appendChild(el('div', 'tablewrap', table));
+  return box;
+}
+
+function toggleIteration(n: number): void {
+  const row = document.getElementById('iteration-' + n);
+  if (row?.classList.contains('open')) closeIteration(n);
+  else openIteration(n, false);
+}
+
+function closeIteration(n: number): void {
+  const row = document.getElementById('iteration-' + n);
+  const detail = document.getElementById('detail-' + n);
+  if (detail) detail.parentNode?.removeChild(detail);
+  if (row) {
+    row.classList.remove('open');
+    setTwisty(row, '▸');
+  }
+}
+
+export function openIteration(n: number, scroll: boolean): void {
+  const row = document.getElementById('iteration-' + n);
+  const it = byIteration.get(n);
+  if (!row || !it) return;
+  if (!row.classList.contains('open')) {
+    const detail = el('tr', 'detail');
+    detail.id = 'detail-' + n;
+    const cell = el('td', null, renderDetail(it));
+    cell.colSpan = row.children.length;
+    detail.appendChild(cell);
+    row.parentNode?.insertBefore(detail, row.nextSibling);
+    row.classList.add('open');
+    setTwisty(row, '▾');
+  }
+  try {
+    history.replaceState(null, '', '#iteration-' + n);
+  } catch {
+    // A page opened from file:// may refuse to change its own address; the row still opens.
+  }
+  if (scroll) row.scrollIntoView({ block: 'start', behavior: 'smooth' });
+}
+
+function setTwisty(row: HTMLElement, mark: string): void {
+  if (row.firstChild) row.firstChild.textContent = mark;
+}

@@ -1,0 +1,188 @@
+/**
+ * The page's head (status, simulated label, score cards) and the score chart, placed from
+ * the precomputed geometry (chart-geometry.ts); every point opens its iteration.
+ */
+import type { IterationView } from '../report-data.js';
+import type { RunOverview } from '../overview.js';
+import { add, type Child, deltaNode, el, section, statusColor, svg } from './dom.js';
+import { duration, isNum, score, signed, span, statusLabel, usd } from './format.js';
+import { openIteration } from './iterations.js';
+import { byIteration, data, LIVE, STATUS_ORDER } from './page-data.js';
+
+export function renderHeader(): HTMLElement {
+  const o = data.overview;
+  const head = el('div', 'head', [
+    el('h1', null, o.experiment || o.id),
+    el('span', 'runid mono', o.id),
+    el('span', 'badge ' + o.status, o.status),
+    o.simulated.length ? el('span', 'badge sim', 'simulated: ' + o.simulated.join(', ')) : null,
+    LIVE ? el('span', 'badge live', 'live') : null,
+  ]);
+  let stop: string | undefined;
+  const at = o.current
+    ? 'iteration ' +
+      o.current.iteration +
+      (o.current.phase ? ', ' + o.current.phase : '') +
+      (o.current.progress ? ' ' + o.current.progress.done + '/' + o.current.progress.total : '')
+    : '';
+  if (o.stopReason) stop = 'Stopped (' + statusLabel(o.stopReason) + '): ' + o.stopMessage;
+  else if (o.status === 'crashed')
+    stop =
+      'No stop was recorded and no process holds the run: it crashed or was killed' +
+      (at ? ' during ' + at : '') +
+      '. Resume it to continue.';
+  else if (at) stop = 'In progress: ' + at;
+  const wrap = el('header', null, [head, stop ? el('div', 'stopline', stop) : null]);
+  if (o.simulated.length) {
+    wrap.appendChild(
+      el('p', 'stopline', 'Simulated models produced these results; they say nothing about real models.'),
+    );
+  }
+  wrap.appendChild(renderCards(o));
+  return wrap;
+}
+
+function scoreCard(label: string, split: 'train' | 'holdout', o: RunOverview): HTMLElement {
+  const source = o.final
+    ? { baseline: o.final.baseline, best: o.final.best }
+    : { baseline: o.baseline, best: o.best };
+  const from = source.baseline ? source.baseline[split] : null;
+  const to = source.best ? source.best[split] : null;
+  if (!isNum(from) && !isNum(to)) {
+    return card(label, '–', split === 'holdout' ? 'no holdout cases' : 'no score yet');
+  }
+  const subs: Child[] = [
+    el('span', null, [
+      deltaNode(isNum(from) && isNum(to) ? to - from : null),
+      ' · ' + (o.final ? 'fresh final evaluation' : 'as decided during the run'),
+    ]),
+  ];
+  if (o.final && o.best && o.baseline) {
+    subs.push(el('div', null, 'during the run: ' + score(o.baseline[split]) + ' → ' + score(o.best[split])));
+  }
+  return card(label, score(from) + ' → ' + score(to), subs);
+}
+
+function card(label: string, value: string, sub: Child | Child[], cls?: string): HTMLElement {
+  return el('div', 'card' + (cls ? ' ' + cls : ''), [
+    el('div', 'label', label),
+    el('div', 'value', value),
+    sub ? el('div', 'sub', sub) : null,
+  ]);
+}
+
+function renderCards(o: RunOverview): HTMLElement {
+  const counts = STATUS_ORDER.filter((s) => o.counts[s] > 0 && s !== 'baseline')
+    .map((s) => o.counts[s] + ' ' + statusLabel(s))
+    .join(' · ');
+  const roles = (Object.keys(o.costByRole) as (keyof RunOverview['costByRole'])[])
+    .filter((r) => o.costByRole[r].calls > 0 || o.costByRole[r].usd > 0)
+    .map((r) => r + ' ' + usd(o.costByRole[r].usd))
+    .join(' · ');
+  const margin = o.noiseMargin;
+  return el('div', 'cards', [
+    scoreCard('Train score', 'train', o),
+    scoreCard('Holdout score', 'holdout', o),
+    card('Iterations', String(o.iterations), counts || 'none finished yet'),
+    card('Cost', usd(o.costUsd), o.calls + ' calls' + (roles ? ' · ' + roles : '')),
+    card('Active time', duration(o.activeSeconds), span(o.startedAt, o.endedAt)),
+    card(
+      'Noise margin',
+      margin ? '±' + margin.train.toFixed(3) : '–',
+      margin
+        ? isNum(margin.holdout)
+          ? 'holdout ±' + margin.holdout.toFixed(3)
+          : 'train only'
+        : 'not measured yet',
+    ),
+    card(
+      'Branch',
+      o.branch || 'none',
+      o.branch ? 'one commit per keep' : 'commits are off (not a git repository)',
+      'wide',
+    ),
+  ]);
+}
+
+function pointTitle(it: IterationView): string {
+  const parts = ['Iteration ' + it.iteration, statusLabel(it.status)];
+  if (isNum(it.train)) parts.push('train ' + score(it.train));
+  if (isNum(it.holdout)) parts.push('holdout ' + score(it.holdout));
+  if (isNum(it.delta)) parts.push('Δ ' + signed(it.delta));
+  const text = parts.join(' · ');
+  return it.hypothesis ? text + '\n' + it.hypothesis : text;
+}
+
+export function renderChart(): HTMLElement {
+  const c = data.chart;
+  const box = section('Scores', 'scores');
+  box.appendChild(
+    el(
+      'p',
+      'note',
+      'Train score of each iteration (its decided candidate). Hover a point for details; click it to open the iteration.',
+    ),
+  );
+  if (!data.iterations.length) {
+    box.appendChild(el('p', 'empty', 'No iteration has finished yet.'));
+    return box;
+  }
+  const chart = svg('svg', {
+    viewBox: '0 0 ' + c.width + ' ' + c.height,
+    class: 'chart',
+    role: 'img',
+    'aria-label': 'Train score per iteration',
+  });
+  for (const t of c.yTicks) {
+    chart.appendChild(svg('line', { x1: c.plot.left, x2: c.plot.right, y1: t.y, y2: t.y, class: 'grid' }));
+    chart.appendChild(svg('text', { x: c.plot.left - 8, y: t.y + 4, 'text-anchor': 'end' }, t.label));
+  }
+  chart.appendChild(
+    svg('line', { x1: c.plot.left, x2: c.plot.right, y1: c.plot.bottom, y2: c.plot.bottom, class: 'axis' }),
+  );
+  for (const t of c.xTicks) {
+    chart.appendChild(svg('text', { x: t.x, y: c.plot.bottom + 18, 'text-anchor': 'middle' }, t.label));
+  }
+  if (c.bandPath) chart.appendChild(svg('path', { d: c.bandPath, class: 'band' }));
+  if (c.holdoutPath) chart.appendChild(svg('path', { d: c.holdoutPath, class: 'holdoutline' }));
+  if (c.bestPath) chart.appendChild(svg('path', { d: c.bestPath, class: 'bestline' }));
+  for (const p of c.points) {
+    const it = byIteration.get(p.iteration);
+    const dot = svg(
+      'circle',
+      {
+        cx: p.x,
+        cy: p.y,
+        r: p.scored ? 5.5 : 4.5,
+        class: 'pt' + (p.scored ? '' : ' unscored'),
+        'data-iteration': p.iteration,
+      },
+      it ? [svg('title', {}, pointTitle(it))] : null,
+    );
+    if (p.scored) dot.style.fill = statusColor(p.status);
+    else dot.style.stroke = statusColor(p.status);
+    dot.addEventListener('click', () => openIteration(p.iteration, true));
+    chart.appendChild(dot);
+  }
+  box.appendChild(chart);
+  const present = STATUS_ORDER.filter((s) => data.overview.counts[s] > 0);
+  const legend = el(
+    'div',
+    'legend',
+    present.map((s) => {
+      const sw = el('i', 'sw');
+      sw.style.background = statusColor(s);
+      return el('span', null, [sw, statusLabel(s)]);
+    }),
+  );
+  add(legend, [
+    el('span', null, [el('i', 'sw line'), 'best so far (train)']),
+    c.holdoutPath ? el('span', null, [el('i', 'sw dash'), 'best so far (holdout)']) : null,
+    c.bandPath ? el('span', null, [el('i', 'sw bandsw'), 'noise margin']) : null,
+    data.iterations.some((it) => !isNum(it.train))
+      ? el('span', null, 'hollow: no score (error, duplicate, interrupted)')
+      : null,
+  ]);
+  box.appendChild(legend);
+  return box;
+}
