@@ -5,6 +5,8 @@ const jsonReport = process.env['AUTORESEARCH_TEST_JSON'];
 
 export default defineConfig({
   test: {
+    // Builds dist/ first (incrementally): integration tests run the built CLI.
+    globalSetup: ['test/build-before-tests.ts'],
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,7 +1,7 @@
 /**
  * The package's own folder (where its package.json says `"name": "autoresearch"`), found by
- * walking up from this module. The walk, not a fixed `../`, because the same code runs from
- * src/ under vitest, from dist/ as compiled, and from a bundled chunk in dist/cli/chunks/.
+ * walking up from this module: the same code runs from src/ under vitest and from dist/ as
+ * compiled.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

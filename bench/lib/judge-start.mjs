@@ -1,30 +1,21 @@
 /**
  * The judge process start cost: the built-in judge started the way the runner starts it
- * (`node dist/cli/builtin-main.js judge outputs --rubric rubric.md`, model settings on stdin, an
+ * (`node dist/cli/main.js judge outputs --rubric rubric.md`, model settings on stdin, an
  * Anthropic base URL and key in the environment, HOME an empty folder), timed from spawn to
  * its first model request reaching the fake server — Node's own start, loading the CLI and
  * the judge, reading settings, rubric and outputs. Beside it, with the same clock, a bare
  * `node -e 0` (the part no code of ours can remove) and the whole judge run.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CLI, REPO } from './paths.mjs';
 import { median } from './stats.mjs';
 
-// The judge as the runner starts it (src/judge/cli-entry.ts): through builtin-main.js beside the
-// CLI's entry when the build has one, else the CLI itself.
-const BUILTIN_ENTRY = join(dirname(CLI), 'builtin-main.js');
-const JUDGE_ARGV = [
-  process.execPath,
-  existsSync(BUILTIN_ENTRY) ? BUILTIN_ENTRY : CLI,
-  'judge',
-  'outputs',
-  '--rubric',
-  'rubric.md',
-];
+// The judge as the runner starts it (src/judge/plan-program.ts): the CLI's own judge command.
+const JUDGE_ARGV = [process.execPath, CLI, 'judge', 'outputs', '--rubric', 'rubric.md'];
 
 function run(argv, { cwd, env, input, holdInputMs = 0 }) {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
  * by someone else cannot pull the files away mid-run).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,5 +40,7 @@ function newestMtime(dir) {
 export function buildIsStale() {
   const src = join(REPO, 'src');
   if (!existsSync(src) || !existsSync(CLI)) return false;
-  return newestMtime(src) > statSync(CLI).mtimeMs;
+  // The build is incremental: an unchanged output keeps its time, the build record is renewed.
+  const record = join(dirname(dirname(CLI)), '.tsbuildinfo');
+  return newestMtime(src) > statSync(existsSync(record) ? record : CLI).mtimeMs;
 }

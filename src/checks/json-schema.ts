@@ -6,19 +6,11 @@
  * A schema with `pattern` or `patternProperties` matches the model's strings against the
  * user's regexes: such a schema is validated within a time limit (src/checks/bounded-run.ts),
  * like a `regex` check; other schemas run directly.
- *
- * ajv is required on the first compilation, not imported with this module: every experiment
- * loads the check registry, few use a schema, and ajv is the heaviest thing the checks need.
- * (A synchronous require, because validating an experiment compiles its schemas synchronously;
- * the bundler leaves it to Node, which loads ajv from node_modules.)
  */
-import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { lazyRequire } from '../lazy-require.js';
 import { runWithin } from './bounded-run.js';
 import { isPlainObject } from './check-values.js';
-
-const ajvModule = lazyRequire<{ Ajv: typeof AjvClass }>('ajv');
 
 export type SchemaVerdict =
   | { valid: true }
@@ -61,7 +53,6 @@ export function compileSchema(schema: object | boolean): SchemaValidator | Error
   let result: SchemaValidator | Error;
   try {
     // One ajv per schema: two schemas sharing an `$id` must not collide in one instance.
-    const { Ajv } = ajvModule();
     const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
     const validate: ValidateFunction = ajv.compile(schema);
     const check = (data: unknown): SchemaVerdict =>

@@ -21,7 +21,7 @@ try {
   }
 }
 // Every command awaits its own work, so it is done here. Without an explicit exit a process that
-// made HTTP calls lingers until fetch's idle timers run out (up to a second): a cost each judge
-// and grader subprocess would add to every evaluation (see BENCHMARKS.md, benchmark 2).
+// made HTTP calls lingers until idle sockets time out, a wait each judge and grader subprocess
+// would add to every evaluation.
 await flushProcessOutput();
 process.exit();

@@ -1,10 +1,10 @@
 /**
  * The command tree. It only declares commands and flags; each command's work lives in
- * `commands/<name>.ts`, loaded on demand so `--help` and read commands start fast.
+ * `commands/<name>.ts`, imported when that command runs, so `--help` and the read commands
+ * load none of what `run` needs.
  */
 import { Command, Option } from 'commander';
 import { handleFatal } from './handle-fatal.js';
-import { configureZodFor } from './zod-mode.js';
 import { VERSION } from '../version.js';
 
 /** A command's default export: its arguments as commander passes them; returns the exit code. */
@@ -12,7 +12,7 @@ type Action = (...args: never[]) => Promise<number | undefined>;
 
 /**
  * Each command's module, imported only when that command runs. Spelled out (not a template
- * path) so the compiler checks every file exists and the bundler can split on each.
+ * path) so the compiler checks every file exists.
  */
 const COMMANDS = {
   apply: () => import('./commands/apply.js'),
@@ -35,7 +35,6 @@ const COMMANDS = {
 function lazy(name: keyof typeof COMMANDS): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     try {
-      configureZodFor(name);
       const mod = await COMMANDS[name]();
       // commander passes each action the arguments its declaration promises.
       const code = await (mod.default as (...a: unknown[]) => Promise<number | undefined>)(...args);

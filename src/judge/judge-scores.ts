@@ -6,10 +6,7 @@ export const JUDGE_SCORES_FILE = 'judge-scores.json';
 export const SCORE_MIN = 1;
 export const SCORE_MAX = 5;
 
-/**
- * The file's shape. (Its zod schema, for readers that must tolerate anything, lives with the
- * report's readers: the judge process itself loads no zod.)
- */
+/** The file's shape. (Its zod schema, for readers that must tolerate anything, lives with the report's readers.) */
 export interface JudgeScoresFile {
   quality_score: number;
   per_output: {

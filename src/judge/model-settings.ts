@@ -2,56 +2,51 @@
  * The model settings the built-in judge and grader read as JSON on stdin (SPEC 6), or build
  * from `--model provider:model` when run by hand.
  */
+import * as z from 'zod';
 import { PROVIDERS } from '../experiment/names.js';
-import { isRecord } from '../is-record.js';
 import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
-export interface ModelSettings {
-  provider: ProviderName;
-  model?: string;
-  temperature?: number;
-  max_tokens?: number;
-  /** Judge only: independent scorings per output, averaged. */
-  samples?: number;
-  params?: Record<string, unknown>;
-  /** Calls in flight at once inside the judge. */
-  concurrency?: number;
-  timeout_s?: number;
-  max_retries?: number;
-}
+const wholeAtLeast = (min: number) => {
+  const problem = `expected a whole number >= ${min}`;
+  return z.int({ error: problem }).min(min, problem).optional();
+};
+
+/** The settings: a known provider, every other key optional and valid, nothing else. */
+export const ModelSettings = z.strictObject(
+  {
+    provider: z.enum(PROVIDERS, { error: `expected one of ${PROVIDERS.join(', ')}` }),
+    model: z.string({ error: 'expected a model name' }).min(1, 'expected a model name').optional(),
+    temperature: z
+      .number({ error: 'expected a number from 0 to 2' })
+      .min(0, 'expected a number from 0 to 2')
+      .max(2, 'expected a number from 0 to 2')
+      .optional(),
+    max_tokens: wholeAtLeast(1),
+    /** Judge only: independent scorings per output, averaged. */
+    samples: wholeAtLeast(1),
+    params: z.record(z.string(), z.unknown(), { error: 'expected an object' }).optional(),
+    /** Calls in flight at once inside the judge. */
+    concurrency: wholeAtLeast(1),
+    timeout_s: z
+      .number({ error: 'expected a positive number' })
+      .positive('expected a positive number')
+      .optional(),
+    max_retries: wholeAtLeast(0),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `unknown key "${issue.keys[0] ?? ''}"` : 'expected an object',
+  },
+);
+export type ModelSettings = z.infer<typeof ModelSettings>;
 
 export type SettingsParse = { ok: true; settings: ModelSettings } | { ok: false; message: string };
 
-function isProviderName(value: unknown): value is ProviderName {
-  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value);
+function isProviderName(value: string): value is ProviderName {
+  return (PROVIDERS as readonly string[]).includes(value);
 }
 
-type Rule = (value: unknown) => string | undefined;
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const wholeAtLeast =
-  (min: number): Rule =>
-  (value) =>
-    isNumber(value) && Number.isInteger(value) && value >= min
-      ? undefined
-      : `expected a whole number >= ${min}`;
-
-/** Each key the settings may hold, and what it must be. Any other key is refused. */
-const RULES: Record<Exclude<keyof ModelSettings, 'provider'>, Rule> = {
-  model: (value) => (typeof value === 'string' && value !== '' ? undefined : 'expected a model name'),
-  temperature: (value) =>
-    isNumber(value) && value >= 0 && value <= 2 ? undefined : 'expected a number from 0 to 2',
-  max_tokens: wholeAtLeast(1),
-  samples: wholeAtLeast(1),
-  params: (value) => (isRecord(value) ? undefined : 'expected an object'),
-  concurrency: wholeAtLeast(1),
-  timeout_s: (value) => (isNumber(value) && value > 0 ? undefined : 'expected a positive number'),
-  max_retries: wholeAtLeast(0),
-};
-
-/**
- * The settings JSON on stdin, checked by hand (the judge and grader processes load no zod):
- * a known provider, every other key from RULES and valid, nothing else.
- */
+/** The settings JSON on stdin. */
 export function parseSettingsJson(text: string): SettingsParse {
   let json: unknown;
   try {
@@ -59,23 +54,14 @@ export function parseSettingsJson(text: string): SettingsParse {
   } catch {
     return { ok: false, message: 'the model settings on stdin are not valid JSON' };
   }
-  const invalid = (why: string): SettingsParse => ({
+  const parsed = ModelSettings.safeParse(json);
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
+  return {
     ok: false,
-    message: `the model settings on stdin are invalid (${why})`,
-  });
-  if (!isRecord(json)) return invalid('expected an object');
-  if (!isProviderName(json['provider'])) {
-    return invalid(`provider: expected one of ${PROVIDERS.join(', ')}`);
-  }
-  for (const [key, value] of Object.entries(json)) {
-    if (key === 'provider') continue;
-    const rule = RULES[key as keyof typeof RULES];
-    if (rule === undefined) return invalid(`unknown key "${key}"`);
-    if (value === undefined) continue;
-    const problem = rule(value);
-    if (problem !== undefined) return invalid(`${key}: ${problem}`);
-  }
-  return { ok: true, settings: json as unknown as ModelSettings };
+    message: `the model settings on stdin are invalid (${where}${issue?.message ?? 'not valid'})`,
+  };
 }
 
 /** `anthropic:claude-sonnet-4-5`, `openai:gpt-4o-mini`, `sim` or `sim:anything`. */

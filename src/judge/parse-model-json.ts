@@ -5,10 +5,7 @@
  */
 export type ModelJson<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/**
- * What a reply is checked against: a zod schema, or a hand-written check with the same
- * `safeParse` (the judge's, so its process loads no zod).
- */
+/** What a reply is checked against: the part of a zod schema this module uses. */
 export interface ShapeCheck<T> {
   safeParse(
     value: unknown,

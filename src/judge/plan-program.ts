@@ -8,7 +8,7 @@ import { isProgramEntry } from '../experiment/names.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';
-import { resolveBuiltinEntry, resolveCliEntry } from './cli-entry.js';
+import { resolveCliEntry } from './cli-entry.js';
 import { proxiedSettings } from './model-settings.js';
 import { resolveProgramArgv } from './resolve-program-argv.js';
 import type { SandboxedProgramRun } from './run-sandboxed-program.js';
@@ -47,11 +47,7 @@ export function planProgram(entry: JudgeEntry, options: PlanOptions): PlannedPro
     ...(entry.samples === undefined ? {} : { samples: entry.samples }),
   });
   return {
-    argv: [
-      process.execPath,
-      resolveBuiltinEntry(options.cliEntry ?? resolveCliEntry()),
-      ...options.builtinArgs,
-    ],
+    argv: [process.execPath, options.cliEntry ?? resolveCliEntry(), ...options.builtinArgs],
     input: JSON.stringify(settings),
     cliAgent: false,
     timeoutMs: options.timeoutMs,

@@ -3,53 +3,37 @@
  * the rubric, the criterion keys and that output. The instructions (system prompt) live in
  * src/judge/; this module fixes the structure both the judge and the `sim` model rely on.
  */
+import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';
-import { isRecord } from '../is-record.js';
 
 export const JUDGE_OUTPUT_LABEL = 'OUTPUT';
 const RUBRIC_OPEN = '<rubric>';
 const RUBRIC_CLOSE = '</rubric>';
 const KEYS_PREFIX = 'Criterion keys (score every one of them, and no others): ';
 
-export interface JudgeCallReply {
-  /** Every criterion key, an integer 1..5. */
-  criteria_scores: Record<string, number>;
-  /** Trimmed, not empty. */
-  reasoning: string;
-}
+const SCORE_PROBLEM = 'expected a score from 1 to 5';
 
-type Issue = { path: string[]; message: string };
-type ReplyParse = { success: true; data: JudgeCallReply } | { success: false; error: { issues: Issue[] } };
-
-/**
- * Checks a judge reply's shape (written by hand, not with zod, so the judge process starts
- * without loading it; the same `safeParse` contract). Extra keys are dropped, as zod's
- * object() would.
- */
-export const JudgeCallReply = {
-  safeParse(value: unknown): ReplyParse {
-    const fail = (path: string[], message: string): ReplyParse => ({
-      success: false,
-      error: { issues: [{ path, message }] },
-    });
-    if (!isRecord(value)) return fail([], 'expected an object');
-    const scores = value['criteria_scores'];
-    if (!isRecord(scores)) return fail(['criteria_scores'], 'expected an object of scores');
-    for (const [key, score] of Object.entries(scores)) {
-      if (typeof score !== 'number' || !Number.isInteger(score)) {
-        return fail(['criteria_scores', key], 'expected an integer');
-      }
-      if (score < 1 || score > 5) return fail(['criteria_scores', key], 'expected a score from 1 to 5');
-    }
-    const reasoning = value['reasoning'];
-    if (typeof reasoning !== 'string') return fail(['reasoning'], 'expected a string');
-    if (reasoning.trim() === '') return fail(['reasoning'], 'expected some reasoning, not an empty string');
-    return {
-      success: true,
-      data: { criteria_scores: { ...(scores as Record<string, number>) }, reasoning: reasoning.trim() },
-    };
+/** A judge reply's shape. Extra keys are dropped; the caller checks the criterion keys. */
+export const JudgeCallReply = z.object(
+  {
+    /** Every criterion key, an integer 1..5. */
+    criteria_scores: z.record(
+      z.string(),
+      z
+        .number({ error: 'expected an integer' })
+        .int({ error: 'expected an integer' })
+        .min(1, SCORE_PROBLEM)
+        .max(5, SCORE_PROBLEM),
+      { error: 'expected an object of scores' },
+    ),
+    reasoning: z
+      .string({ error: 'expected a string' })
+      .trim()
+      .min(1, 'expected some reasoning, not an empty string'),
   },
-};
+  { error: 'expected an object' },
+);
+export type JudgeCallReply = z.infer<typeof JudgeCallReply>;
 
 export interface JudgeCallInput {
   rubric: string;

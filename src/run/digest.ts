@@ -1,8 +1,8 @@
 /** Content digests for the manifest and events: sha256 of text, and of JSON in a canonical form. */
-import { lazyCrypto } from '../lazy-require.js';
+import { createHash } from 'node:crypto';
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return lazyCrypto().createHash('sha256').update(data).digest('hex');
+  return createHash('sha256').update(data).digest('hex');
 }
 
 /** JSON with object keys sorted at every depth, so equal values always give equal text. */

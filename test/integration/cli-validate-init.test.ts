@@ -1,6 +1,6 @@
 /**
- * The built CLI as a user runs it (`node dist/cli/main.js`, built by `npm run build` or the
- * pretest step): --help, init, validate ok and bad, --json, --ping against a loopback fake.
+ * The built CLI as a user runs it (`node dist/cli/main.js`, brought up to date by vitest's
+ * global setup): --help, init, validate ok and bad, --json, --ping against a loopback fake.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

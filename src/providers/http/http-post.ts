@@ -3,18 +3,13 @@
  * text.
  *
  * Not fetch, because every judge and grader subprocess makes its calls through this module and
- * Node's fetch (undici) is expensive in a short-lived process: loading it costs ~45 ms, and its
+ * Node's fetch (undici) is expensive in a short-lived process: loading it is slow, and its
  * WebAssembly HTTP parser is recompiled in the background after the first response, which
- * holds the process's exit for ~250 ms more (measured: BENCHMARKS.md, benchmarks 1 and 2).
- * node:http is part of Node's start-up snapshot and parses in C.
+ * holds the process's exit. node:http is part of Node's start-up snapshot and parses in C.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { lazyRequire } from '../../lazy-require.js';
-
-// node:https (and with it tls) is loaded on the first https call: the judge and grader
-// processes speak plain http to the runner's loopback proxy and never need it.
-const nodeHttps = lazyRequire<typeof import('node:https')>('node:https');
+import { request as httpsRequest } from 'node:https';
 
 /** What postJson needs of response headers (a fetch `Headers` has the same shape). */
 export interface HeaderReader {
@@ -70,7 +65,7 @@ function readBody(response: IncomingMessage): Promise<string> {
 
 export function httpPost(url: string, options: HttpPostOptions): Promise<HttpAnswer> {
   const target = new URL(url);
-  const request = target.protocol === 'https:' ? nodeHttps().request : httpRequest;
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const body = Buffer.from(options.body, 'utf8');
   return new Promise((resolve, reject) => {
     const req = request(

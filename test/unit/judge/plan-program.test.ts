@@ -1,23 +1,15 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planProgram } from '../../../src/judge/plan-program.js';
-import { useTempDir } from '../../helpers/temp-dir.js';
-
-const tmp = useTempDir('ar-plan-program-');
-beforeEach(async () => {
-  await writeFile(join(tmp(), 'main.js'), '');
-});
 
 const judge = { provider: 'sim', model: 'sim-1' } as const;
+const CLI_ENTRY = '/opt/autoresearch/dist/cli/main.js';
 const builtinArgs = ['judge', 'outputs', '--rubric', 'rubric.md'];
-const options = () => ({ builtinArgs, timeoutMs: 1000, cliEntry: join(tmp(), 'main.js') });
+const options = () => ({ builtinArgs, timeoutMs: 1000, cliEntry: CLI_ENTRY });
 
 describe('planProgram for a built-in program', () => {
-  it('starts builtin-main.js beside the CLI’s entry when the build has one', async () => {
-    await writeFile(join(tmp(), 'builtin-main.js'), '');
+  it('starts the CLI’s own command with the same Node binary', () => {
     const plan = planProgram(judge, options());
-    expect(plan.argv).toEqual([process.execPath, join(tmp(), 'builtin-main.js'), ...builtinArgs]);
+    expect(plan.argv).toEqual([process.execPath, CLI_ENTRY, ...builtinArgs]);
     // Its settings still come on stdin (the proxy's wire, whatever the run's provider).
     expect(JSON.parse(plan.input ?? '')).toHaveProperty('provider');
   });
@@ -34,16 +26,7 @@ describe('planProgram for a built-in program', () => {
     expect(settings().concurrency).toBe(2);
   });
 
-  it('falls back to the CLI itself when it has none', () => {
-    expect(planProgram(judge, options()).argv).toEqual([
-      process.execPath,
-      join(tmp(), 'main.js'),
-      ...builtinArgs,
-    ]);
-  });
-
-  it('runs a judge command of the user’s as given, whatever the build has', async () => {
-    await writeFile(join(tmp(), 'builtin-main.js'), '');
+  it('runs a judge command of the user’s as given', () => {
     const plan = planProgram({ command: ['my-judge', '--strict'] }, options());
     expect(plan.argv).toEqual(['my-judge', '--strict']);
     expect(plan.input).toBeUndefined();
