@@ -1,15 +1,14 @@
-/** Content digests for the manifest and events: sha256 of text, and of JSON in a canonical form. */
-import { lazyCrypto } from '../lazy-require.js';
+/**
+ * JSON with object keys sorted at every depth (and undefined members dropped), so equal values
+ * always give equal text: what content hashes and "did this change" comparisons are taken over.
+ */
+import { sha256Hex } from './sha256.js';
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return lazyCrypto().createHash('sha256').update(data).digest('hex');
-}
-
-/** JSON with object keys sorted at every depth, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return JSON.stringify(sortKeys(value)) ?? 'null';
 }
 
+/** sha256 (hex) of the canonical JSON of a value. */
 export function sha256Json(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
