@@ -2,15 +2,8 @@
  * JSON with object keys sorted at every depth (and undefined members dropped), so equal values
  * always give equal text: what content hashes and "did this change" comparisons are taken over.
  */
-import { sha256Hex } from './sha256.js';
-
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-/** sha256 (hex) of the canonical JSON of a value. */
-export function sha256Json(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
 }
 
 function sortKeys(value: unknown): unknown {

@@ -3,7 +3,7 @@
  * endpoint, every parameter, the exact messages — plus the sample index, so repeated samples
  * stay independent while re-running finished work is free. Keys and secrets never enter it.
  */
-import { sha256Json } from '../canonical-json.js';
+import { sha256Json } from '../sha256.js';
 import type { ModelEntry } from '../experiment/schema.js';
 import { endpointKey } from './limiter.js';
 import type { CompletionRequest } from './types.js';

@@ -1,4 +1,4 @@
-import { sha256Json } from '../../canonical-json.js';
+import { sha256Json } from '../../sha256.js';
 
 /**
  * `case-<first 8 hex of sha256(vars)>`: stable across file formats (vars are hashed as the
