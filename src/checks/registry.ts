@@ -4,7 +4,7 @@
  */
 import type { CheckEntry } from '../experiment/schema.js';
 import type { CheckDefinition, CheckIssue } from './check-definition.js';
-import { closestName } from './closest-name.js';
+import { suggestNearest } from '../did-you-mean.js';
 import { commandCheck } from './types/command.js';
 import { containsCheck, icontainsCheck } from './types/contains.js';
 import { containsJsonCheck } from './types/contains-json.js';
@@ -69,7 +69,7 @@ export function validateCheckEntry(entry: CheckEntry): CheckIssue[] {
   const found = findCheck(entry.type);
   if (found === undefined) {
     const { negated, base } = parseCheckType(entry.type);
-    const suggestion = closestName(base, CHECK_TYPE_NAMES);
+    const suggestion = suggestNearest(base, CHECK_TYPE_NAMES);
     return [
       {
         keyPath: 'type',

@@ -15,7 +15,7 @@ import { parseBudgetOverride } from '../loop/budget.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
 import type { GitInfo, RunEvent, RunEventBody } from '../run/events.js';
-import { sha256Json } from '../run/digest.js';
+import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { readJournal } from '../run/journal.js';
 import { acquireRunLock } from '../run/lock.js';

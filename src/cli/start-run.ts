@@ -15,7 +15,7 @@ import { createRunBranch, openRepo } from '../git/index.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { createKillPoint } from '../loop/kill-point.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
-import { sha256Json } from '../run/digest.js';
+import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock } from '../run/lock.js';
 import { writeManifest } from '../run/manifest.js';

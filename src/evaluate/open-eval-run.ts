@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Experiment } from '../experiment/types.js';
 import { createRunRecorder, type EventListener, type RunRecorder } from '../loop/run-recorder.js';
-import { sha256Json } from '../run/digest.js';
+import { sha256Json } from '../sha256.js';
 import { isErrno } from '../run/errno.js';
 import type { SpendRole } from '../run/events.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import type { Problem } from '../errors.js';
-import { suggestNearest } from './did-you-mean.js';
+import { suggestNearest } from '../did-you-mean.js';
 import { formatKeyPath, hasPath, type KeyPath, readAtPath } from './key-path.js';
 import type { Position } from './yaml-source.js';
 

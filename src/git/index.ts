@@ -46,7 +46,6 @@ export {
   classifyPromptDrift,
   type PromptDrift,
   readWorkingPrompt,
-  sha256Hex,
   writePromptAtomically,
 } from './prompt-file.js';
 export { readFileAt, readPromptAt } from './read-at.js';

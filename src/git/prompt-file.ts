@@ -3,14 +3,9 @@
  * the run started (by the sha256 the run recorded), and replace it atomically. These work
  * with or without git.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
-
-/** sha256 (hex) of the text's UTF-8 bytes, or of the given bytes. */
-export function sha256Hex(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
-}
+import { writeFileAtomic } from '../atomic-file.js';
+import { sha256Hex } from '../sha256.js';
 
 async function readBytes(path: string): Promise<Buffer | null> {
   try {
@@ -44,5 +39,5 @@ export async function checkPromptDrift(path: string, startSha256: string): Promi
 
 /** Write via a temporary file and rename, keeping the file's mode, so a crash never leaves half a prompt. */
 export async function writePromptAtomically(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, text, { encoding: 'utf8' });
+  await writeFileAtomic(path, text, { userFile: true });
 }

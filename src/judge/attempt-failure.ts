@@ -1,16 +1,16 @@
 /** Why one judge or grader attempt produced nothing usable, in words for the run record. */
 import { clip } from '../providers/redact.js';
 import { ProviderError } from '../providers/types.js';
-import type { SandboxedOutcome } from './spawn-sandboxed.js';
+import type { ProcessResult } from '../process/run-process.js';
 
 /** The process-level failure of an attempt, or undefined when it exited 0 in time. */
 export function describeProcessFailure(
-  outcome: SandboxedOutcome,
+  outcome: ProcessResult,
   who: string,
   timeoutMs: number,
 ): string | undefined {
-  if (outcome.spawnError !== undefined)
-    return `the ${who} program could not be started (${outcome.spawnError})`;
+  if (outcome.startError !== undefined)
+    return `the ${who} program could not be started (${outcome.startError.message})`;
   if (outcome.aborted) return `the ${who} was interrupted`;
   if (outcome.timedOut)
     return `the ${who} did not finish within ${Math.round(timeoutMs / 1000)} s and was killed`;

@@ -9,7 +9,7 @@
  * a malformed reply, land on distinct cache entries, while a later evaluation of the same
  * text starts again at 0 and is served from the cache. Judges need no extra header for it.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { linkSignals } from '../providers/linked-signal.js';
@@ -23,6 +23,7 @@ import {
   type WireRequest,
   wireError,
 } from './proxy-wire.js';
+import { sha256Hex } from '../sha256.js';
 import type { ProxyAccess } from './sandbox-env.js';
 
 export interface ModelProxy extends ProxyAccess {
@@ -87,7 +88,7 @@ function send(res: ServerResponse, reply: WireReply): void {
 }
 
 function requestKey(request: WireRequest): string {
-  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+  return sha256Hex(JSON.stringify(request));
 }
 
 export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {

@@ -1,8 +1,10 @@
 /**
  * Models asked for "one JSON object and nothing else" sometimes wrap it in a code fence or a
- * sentence. Take the outermost object from the text; anything still unparseable is a
- * malformed reply the caller retries.
+ * sentence. Take the one object from the text; none, more than one, or one of the wrong
+ * shape is a malformed reply the caller retries.
  */
+import { findJsonObjects } from '../find-json.js';
+
 export type ModelJson<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** What a reply is checked against: the part of a zod schema this module uses. */
@@ -14,23 +16,18 @@ export interface ShapeCheck<T> {
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
-export function extractJsonObject(text: string): unknown {
-  const fenced = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/.exec(text);
-  const body = fenced?.[1] ?? text;
-  const start = body.indexOf('{');
-  const end = body.lastIndexOf('}');
-  if (start < 0 || end <= start) return undefined;
-  try {
-    return JSON.parse(body.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
+/** The reply's one JSON object, or undefined when it holds none or more than one. */
+export function extractJsonObject(text: string): Record<string, unknown> | undefined {
+  const objects = findJsonObjects(text);
+  return objects.length === 1 ? objects[0] : undefined;
 }
 
 export function parseModelJson<T>(text: string, schema: ShapeCheck<T>): ModelJson<T> {
-  const json = extractJsonObject(text);
-  if (json === undefined) return { ok: false, problem: 'the reply holds no JSON object' };
-  const parsed = schema.safeParse(json);
+  const objects = findJsonObjects(text);
+  if (objects.length === 0) return { ok: false, problem: 'the reply holds no JSON object' };
+  if (objects.length > 1)
+    return { ok: false, problem: `the reply holds ${objects.length} JSON objects, not one` };
+  const parsed = schema.safeParse(objects[0]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where =

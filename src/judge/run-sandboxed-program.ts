@@ -5,12 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';
 import { type ModelProxy, startModelProxy } from './model-proxy.js';
 import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
 import { buildSandboxEnv } from './sandbox-env.js';
-import { type SandboxedOutcome, spawnSandboxed } from './spawn-sandboxed.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];
@@ -31,7 +31,7 @@ export interface SandboxedProgramRun {
 }
 
 export interface SandboxedProgramOutcome {
-  process: SandboxedOutcome;
+  process: ProcessResult;
   /** The result file's text; undefined when the program wrote none. */
   resultText: string | undefined;
   /** Model calls the proxy passed on that failed. */
@@ -68,13 +68,12 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
   try {
     proxy = await proxyFor(run);
     const env = programEnv(run, sandbox, proxy);
-    const outcome = await spawnSandboxed({
-      argv: run.argv,
+    const outcome = await runProgram(run.argv, {
       cwd: sandbox.dir,
       env,
       ...(run.input === undefined ? {} : { input: run.input }),
       timeoutMs: run.timeoutMs,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      signal: run.signal,
     });
     return {
       process: outcome,
@@ -85,6 +84,26 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
     await proxy?.close();
     await sandbox.remove();
   }
+}
+
+/** The program in argv form; an empty argv is a program that could not start. */
+async function runProgram(
+  argv: readonly string[],
+  options: Omit<ProcessRun, 'file' | 'args'>,
+): Promise<ProcessResult> {
+  const [file, ...args] = argv;
+  if (file === undefined) {
+    return {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      stdout: '',
+      stderr: '',
+      startError: { code: undefined, message: 'no program given' },
+    };
+  }
+  return runProcess({ file, args, ...options });
 }
 
 async function readResultFile(dir: string, file: string): Promise<string | undefined> {
@@ -125,24 +144,23 @@ export async function startSandboxedProgram(
     await proxy?.close();
     await sandbox.remove();
   };
-  let running: Promise<SandboxedOutcome>;
+  let running: Promise<ProcessResult>;
   try {
     proxy = await proxyFor(run);
     const env = programEnv(run, sandbox, proxy);
-    running = spawnSandboxed({
-      argv: run.argv,
+    running = runProgram(run.argv, {
       cwd: sandbox.dir,
       env,
-      inputGate: gate,
+      input: gate,
       timeoutMs: run.timeoutMs,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      signal: run.signal,
     });
   } catch (error) {
     await cleanUp();
     throw error;
   }
   let used = false;
-  const settle = async (): Promise<SandboxedOutcome> => {
+  const settle = async (): Promise<ProcessResult> => {
     try {
       return await running;
     } finally {

@@ -8,7 +8,7 @@
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
 import { MutatorReply } from '../protocol/mutation.js';
 import { maxCharsFor } from './build-feedback.js';
-import { findJsonObjects } from './find-json-objects.js';
+import { findJsonObjects } from '../find-json.js';
 import { PROMPT_LABEL } from './mutator-prompt.js';
 import { hashPrompt } from './prompt-hash.js';
 import { countChars, cutText, toOneLine } from './text.js';

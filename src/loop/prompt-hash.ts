@@ -5,7 +5,7 @@
  * and tabs removed from every line, trailing blank lines removed. The prompt itself is kept
  * exactly as proposed; only its hash is normalised.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.js';
 
 export function normalisePromptForHash(prompt: string): string {
   return prompt
@@ -16,5 +16,5 @@ export function normalisePromptForHash(prompt: string): string {
 
 /** sha256 (hex) of the normalised prompt; build every `triedHashes` set with this function. */
 export function hashPrompt(prompt: string): string {
-  return createHash('sha256').update(normalisePromptForHash(prompt), 'utf8').digest('hex');
+  return sha256Hex(normalisePromptForHash(prompt));
 }

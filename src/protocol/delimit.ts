@@ -3,10 +3,10 @@
  * the text itself: the text cannot guess the tag, so it cannot close the fence and pose as
  * instructions, and the same text always gets the same request (cache keys stay stable).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.js';
 
 export function fenceTag(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+  return sha256Hex(text).slice(0, 10);
 }
 
 export function openMarker(label: string, tag: string): string {

@@ -3,22 +3,10 @@
  * endpoint, every parameter, the exact messages — plus the sample index, so repeated samples
  * stay independent while re-running finished work is free. Keys and secrets never enter it.
  */
-import { createHash } from 'node:crypto';
+import { sha256Json } from '../sha256.js';
 import type { ModelEntry } from '../experiment/schema.js';
 import { endpointKey } from './limiter.js';
 import type { CompletionRequest } from './types.js';
-
-/** JSON with object keys sorted, so `{a, b}` and `{b, a}` hash alike. */
-export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The effective inputs of a call, the entry's defaults filled in as the adapters fill them. */
 export function cacheKeyMaterial(entry: ModelEntry, request: CompletionRequest, env: NodeJS.ProcessEnv) {
@@ -42,7 +30,5 @@ export function computeCacheKey(
   request: CompletionRequest,
   env: NodeJS.ProcessEnv,
 ): string {
-  return createHash('sha256')
-    .update(stableStringify(cacheKeyMaterial(entry, request, env)))
-    .digest('hex');
+  return sha256Json(cacheKeyMaterial(entry, request, env));
 }

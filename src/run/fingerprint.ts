@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import type { Experiment } from '../experiment/types.js';
-import { canonicalJson, sha256Hex, sha256Json } from './digest.js';
+import { canonicalJson } from '../canonical-json.js';
+import { sha256Hex, sha256Json } from '../sha256.js';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
 

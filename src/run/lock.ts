@@ -12,7 +12,7 @@ import { basename } from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import { isDateTime } from './date-time.js';
-import { sha256Hex } from './digest.js';
+import { sha256Hex } from '../sha256.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
 import { lookForProcess, systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
-import { canonicalJson } from './digest.js';
+import { canonicalJson } from '../canonical-json.js';
 import { isErrno } from './errno.js';
 import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';

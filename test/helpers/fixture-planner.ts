@@ -4,7 +4,7 @@
  * artifact files each one leaves, on a clock that advances a little with every event.
  */
 import { decide, marginFrom } from '../../src/loop/decide.js';
-import { sha256Hex } from '../../src/run/digest.js';
+import { sha256Hex } from '../../src/sha256.js';
 import { stampEvent, type RunEvent, type RunEventBody } from '../../src/run/events.js';
 import { candidatePaths, iterationPaths } from '../../src/run/paths.js';
 import { reduceRun } from '../../src/run/reducer.js';

@@ -5,7 +5,7 @@
  * iteration without mutation.json or decision.json.
  */
 import { join } from 'node:path';
-import { sha256Hex } from '../../src/run/digest.js';
+import { sha256Hex } from '../../src/sha256.js';
 
 export const HOSTILE_SCRIPT = '</script><script>window.__pwned = 1; alert(1)</script>';
 export const HOSTILE_IMG = '<img src=x onerror="window.__pwned = 2; alert(1)">';

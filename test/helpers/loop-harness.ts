@@ -21,7 +21,7 @@ import type { LoopDeps } from '../../src/loop/loop-deps.js';
 import { type LoopEnd, runLoop } from '../../src/loop/run-loop.js';
 import { createRunRecorder, type RunRecorder } from '../../src/loop/run-recorder.js';
 import { createModelPool, type ModelPool } from '../../src/providers/model-pool.js';
-import { sha256Json } from '../../src/run/digest.js';
+import { sha256Json } from '../../src/sha256.js';
 import type { RunEvent } from '../../src/run/events.js';
 import { readJournal } from '../../src/run/journal.js';
 import {

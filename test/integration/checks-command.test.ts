@@ -1,8 +1,11 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/run-checks.js';
 import type { CheckEntry } from '../../src/experiment/schema.js';
+import { isAlive } from '../helpers/process-alive.js';
 
 const baseDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/checks');
 const node = process.execPath;
@@ -76,6 +79,28 @@ describe('command checks', () => {
     expect(outcome).toMatchObject({ pass: false, score: 0, error: true });
     expect(outcome.reason).toContain('timed out after 0.5s');
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('passes at once when the program exits 0 leaving a process in the background, which is killed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ar-check-background-'));
+    const pidFile = path.join(dir, 'pid');
+    try {
+      const started = Date.now();
+      const outcome = await judge({
+        type: 'command',
+        value: ['sh', '-c', 'sleep 300 & echo $! > "$0"', pidFile],
+        timeout_s: 20,
+      });
+      expect(outcome).toMatchObject({ pass: true, score: 1 });
+      expect(outcome.error).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(5000);
+      const pid = Number(await readFile(pidFile, 'utf8'));
+      for (let waited = 0; isAlive(pid) && waited < 3000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(isAlive(pid)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails when the program cannot start', async () => {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { type CheckResult, errored } from '../check-result.js';
-import { loadExeca } from '../load-execa.js';
+import { runProcess } from '../../process/run-process.js';
 import { DESCRIBE_SOURCE, lastLines, parseDescription, readScriptResult } from './script-result.js';
 
 const RUNNER_SOURCE = `import fs from 'node:fs';
@@ -53,23 +53,24 @@ export interface FileCheckInput {
 export async function runFile(input: FileCheckInput): Promise<CheckResult> {
   const { file, exportName } = parseFileReference(input.reference);
   const absolute = path.resolve(input.baseDir, file);
-  const execa = await loadExeca();
-  const result = await execa(process.execPath, ['--input-type=module', '-e', RUNNER_SOURCE], {
+  const result = await runProcess({
+    file: process.execPath,
+    args: ['--input-type=module', '-e', RUNNER_SOURCE],
     cwd: input.baseDir,
     env: input.env,
-    extendEnv: false,
     input: JSON.stringify({ file: absolute, exportName, output: input.output, vars: input.vars }),
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    timeout: input.timeoutMs,
-    forceKillAfterDelay: 1000,
-    reject: false,
-    ...(input.signal ? { cancelSignal: input.signal } : {}),
+    resultPipe: true,
+    timeoutMs: input.timeoutMs,
+    signal: input.signal,
   });
   if (result.timedOut) return errored(`${file} timed out after ${input.timeoutMs / 1000}s`);
-  if (result.isCanceled) return errored(`${file} was cancelled`);
-  const description = parseDescription(result.stdio[3]);
+  if (result.aborted) return errored(`${file} was cancelled`);
+  const description = parseDescription(result.resultPipe);
   if (description !== undefined) return readScriptResult(description, input.threshold);
-  const stderr = typeof result.stderr === 'string' ? lastLines(result.stderr) : '';
-  const status = result.exitCode !== undefined ? `exited with code ${result.exitCode}` : result.shortMessage;
+  const stderr = lastLines(result.stderr);
+  const status =
+    result.exitCode !== null
+      ? `exited with code ${result.exitCode}`
+      : (result.startError?.message ?? `was killed by ${result.signal ?? 'a signal'}`);
   return errored(`${file} ${status} without a result${stderr ? `: ${stderr}` : ''}`);
 }

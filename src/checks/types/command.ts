@@ -5,10 +5,10 @@
  * any other exit fails with the last lines of stderr. Default timeout 30 s (`timeout_s`).
  */
 import type { CheckDefinition } from '../check-definition.js';
-import { loadExeca } from '../load-execa.js';
 import { type CheckResult, errored, failed, passed } from '../check-result.js';
 import { isPlainObject, shorten } from '../check-values.js';
 import { lastLines, readObjectResult } from '../javascript/script-result.js';
+import { runProcess } from '../../process/run-process.js';
 
 export const COMMAND_TIMEOUT_S = 30;
 
@@ -60,31 +60,28 @@ export const commandCheck: CheckDefinition = {
     if (argv === undefined) return errored('command needs an argv list in value');
     const [program, ...args] = argv as [string, ...string[]];
     const timeoutS = entry.timeout_s ?? COMMAND_TIMEOUT_S;
-    const execa = await loadExeca();
-    const result = await execa(program, args, {
+    const result = await runProcess({
+      file: program,
+      args,
       cwd: context.baseDir,
       env: { ...context.env, AUTORESEARCH_VARS: JSON.stringify(context.vars) },
-      extendEnv: false,
       input: output,
-      timeout: timeoutS * 1000,
-      forceKillAfterDelay: 2000,
-      reject: false,
-      ...(context.signal ? { cancelSignal: context.signal } : {}),
+      timeoutMs: timeoutS * 1000,
+      signal: context.signal,
     });
     if (result.timedOut) return errored(`${program} timed out after ${timeoutS}s`);
-    if (result.isCanceled) return errored(`${program} was cancelled`);
-    const stderr = lastLines(String(result.stderr ?? ''));
-    if (result.exitCode === undefined) {
-      const why = result.signal
-        ? `was killed by ${result.signal}`
-        : `could not start: ${result.shortMessage}`;
+    if (result.aborted) return errored(`${program} was cancelled`);
+    const stderr = lastLines(result.stderr);
+    if (result.exitCode === null) {
+      const why =
+        result.startError !== undefined
+          ? `could not start: ${result.startError.message}`
+          : `was killed by ${result.signal ?? 'a signal'}`;
       return errored(`${program} ${why}${stderr ? `: ${stderr}` : ''}`);
     }
     if (result.exitCode !== 0) {
       return failed(`${program} exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
     }
-    return (
-      readJsonVerdict(String(result.stdout ?? ''), entry.threshold) ?? passed(`${program} exited with code 0`)
-    );
+    return readJsonVerdict(result.stdout, entry.threshold) ?? passed(`${program} exited with code 0`);
   },
 };

@@ -5,7 +5,7 @@
 import { MATCH_TIMEOUT_S } from '../bounded-run.js';
 import type { CheckDefinition } from '../check-definition.js';
 import { errored, failed, passed } from '../check-result.js';
-import { findJsonValues } from '../find-json.js';
+import { findJsonValues } from '../../find-json.js';
 import { schemaValidatorFor } from '../json-schema.js';
 import { describeSchema, validateSchemaValue } from './is-json.js';
 

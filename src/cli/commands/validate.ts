@@ -7,7 +7,7 @@
  * refuses, exit 2). Writes nothing anywhere.
  */
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
-import { canonicalJson } from '../../experiment/cases/case-id.js';
+import { canonicalJson } from '../../canonical-json.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';

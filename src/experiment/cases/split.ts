@@ -4,7 +4,7 @@
  * round(share × cases), always leaving at least one train case. Ranking by hash, not by
  * position, means adding a case never reorders the others: only the count can move.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../sha256.js';
 import type { Split } from '../types.js';
 
 export interface SplitInput {
@@ -24,7 +24,7 @@ export interface SplitResult {
 }
 
 export function rankKey(seed: number, id: string): string {
-  return createHash('sha256').update(`${seed}:${id}`).digest('hex');
+  return sha256Hex(`${seed}:${id}`);
 }
 
 export function assignSplits(cases: readonly SplitInput[], share: number, seed: number): SplitResult {

@@ -15,7 +15,7 @@ import type { ModelEntry } from '../../experiment/schema.js';
 import { costOf, costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
 import { renderConversation } from '../process/render-prompt.js';
-import { processFailure, runProcess, tailOf } from '../process/run-process.js';
+import { callProcess, processFailure, tailOf } from '../process/call-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError } from '../types.js';
 import { claudeBinary } from './cli-binaries.js';
@@ -120,7 +120,7 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
     async complete(request) {
       const started = now();
       const file = claudeBinary(entry, deps.env);
-      const outcome = await runProcess({
+      const outcome = await callProcess({
         file,
         args: buildClaudeArgs(entry, request.system ?? entry.system, request.params),
         input: renderConversation(request.messages),

@@ -13,7 +13,7 @@ import type { ModelEntry } from '../../experiment/schema.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
 import { renderConversation } from '../process/render-prompt.js';
-import { processFailure, runProcess } from '../process/run-process.js';
+import { callProcess, processFailure } from '../process/call-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError, type Usage } from '../types.js';
 import type { ProcessProviderDeps } from './claude-cli.js';
@@ -110,7 +110,7 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
     model,
     async complete(request) {
       const started = now();
-      const outcome = await runProcess({
+      const outcome = await callProcess({
         file: codexBinary(entry, deps.env),
         args: buildCodexArgs(entry, request.system ?? entry.system, request.params),
         input: renderConversation(request.messages),

@@ -11,7 +11,7 @@ import type { ModelEntry } from '../../experiment/schema.js';
 import { tempRoot } from '../../temp-root.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { prependSystem, renderConversation } from '../process/render-prompt.js';
-import { processFailure, runProcess } from '../process/run-process.js';
+import { callProcess, processFailure } from '../process/call-process.js';
 import { type Provider, ProviderError } from '../types.js';
 import { DEFAULT_PROCESS_TIMEOUT_S, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
@@ -53,7 +53,7 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
           await writeFile(path, prompt, 'utf8');
           args = substitutePromptFile(args, path);
         }
-        const outcome = await runProcess({
+        const outcome = await callProcess({
           file,
           args,
           input: promptDir === undefined ? prompt : '',

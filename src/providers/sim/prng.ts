@@ -2,7 +2,7 @@
  * The simulator's only source of randomness: a mulberry32 generator seeded from a sha256 of
  * the inputs, so the same request always yields the same reply and nothing reads Math.random.
  */
-import { createHash } from 'node:crypto';
+import { sha256Bytes } from '../../sha256.js';
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -19,7 +19,7 @@ export interface Rng {
 
 /** A 32-bit seed from any JSON-serialisable parts. */
 export function seedFrom(...parts: unknown[]): number {
-  return createHash('sha256').update(JSON.stringify(parts)).digest().readUInt32LE(0);
+  return sha256Bytes(JSON.stringify(parts)).readUInt32LE(0);
 }
 
 export function createRng(seed: number): Rng {

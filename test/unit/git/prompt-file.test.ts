@@ -6,9 +6,9 @@ import {
   checkPromptDrift,
   classifyPromptDrift,
   readWorkingPrompt,
-  sha256Hex,
   writePromptAtomically,
 } from '../../../src/git/prompt-file.js';
+import { sha256Hex } from '../../../src/sha256.js';
 
 let dir: string;
 beforeEach(async () => {

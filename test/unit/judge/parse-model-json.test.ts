@@ -17,3 +17,16 @@ describe('parseModelJson', () => {
     expect(parseModelJson('{"a":5}', Shape)).toEqual({ ok: true, value: { a: 5 } });
   });
 });
+
+describe('parseModelJson on model habits', () => {
+  const Shape = z.object({ a: z.string() });
+
+  it('takes raw line breaks inside strings, and refuses a reply holding two objects', () => {
+    expect(parseModelJson('{"a": "two\nlines"}', Shape)).toEqual({ ok: true, value: { a: 'two\nlines' } });
+    expect(parseModelJson('e.g. {"a": "x"}, so: {"a": "y"}', Shape)).toMatchObject({
+      ok: false,
+      problem: /2 JSON objects/,
+    });
+    expect(extractJsonObject('the {{topic}} part, then {"a": "z"}')).toEqual({ a: 'z' });
+  });
+});

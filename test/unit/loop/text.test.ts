@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonObjects } from '../../../src/loop/find-json-objects.js';
+import { findJsonObjects } from '../../../src/find-json.js';
 import { hashPrompt, normalisePromptForHash } from '../../../src/loop/prompt-hash.js';
 import { countChars, cutText, toOneLine } from '../../../src/loop/text.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../../src/experiment/schema.js';
-import { computeCacheKey, stableStringify } from '../../../src/providers/cache-key.js';
+import { canonicalJson } from '../../../src/canonical-json.js';
+import { computeCacheKey } from '../../../src/providers/cache-key.js';
 
 const entry: ModelEntry = {
   provider: 'anthropic',
@@ -12,7 +13,7 @@ const request = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('computeCacheKey', () => {
   it('is stable for the same call and independent of key order', () => {
-    expect(stableStringify({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
     expect(computeCacheKey(entry, request, {})).toBe(
       computeCacheKey({ ...entry, params: { top_p: 0.9 } }, { ...request }, {}),
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCliFailure } from '../../../src/providers/process/classify-cli-failure.js';
 import { prependSystem, renderConversation } from '../../../src/providers/process/render-prompt.js';
-import { tailOf } from '../../../src/providers/process/run-process.js';
+import { tailOf } from '../../../src/providers/process/call-process.js';
 import { redactSecrets } from '../../../src/providers/redact.js';
 
 describe('renderConversation', () => {

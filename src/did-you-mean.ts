@@ -1,4 +1,4 @@
-/** Near-miss suggestions for unknown keys and values ("did you mean `description`?"). */
+/** "Did you mean …": the known name nearest to a mistyped key, value or check type, when it is near enough to be a typo. */
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
 export function measureEditDistance(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonValues } from '../../../src/checks/find-json.js';
+import { findJsonValues } from '../../src/find-json.js';
 
 describe('findJsonValues', () => {
   it('finds objects and lists in prose, ignoring brackets inside strings', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureEditDistance, suggestNearest } from '../../../src/experiment/did-you-mean.js';
+import { measureEditDistance, suggestNearest } from '../../src/did-you-mean.js';
 
 describe('measureEditDistance', () => {
   it('counts insertions, deletions, substitutions and transpositions', () => {
