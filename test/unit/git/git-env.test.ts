@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanGitEnv } from '../../../src/git/run-git.js';
+import { cleanGitEnv } from '../../../src/git/git-env.js';
 
 describe('cleanGitEnv', () => {
   it('drops inherited GIT_* variables but keeps where the user config lives', () => {
