@@ -2,7 +2,7 @@
  * The model settings the built-in judge and grader read as JSON on stdin (SPEC 6), or build
  * from `--model provider:model` when run by hand.
  */
-import { PROVIDERS } from '../experiment/names.js';
+import { PROVIDERS } from '../experiment/provider-names.js';
 import { isRecord } from '../is-record.js';
 import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
