@@ -29,7 +29,8 @@ export interface GitResult {
 export type GitRunner = (args: readonly string[], options?: GitRunOptions) => Promise<GitResult>;
 
 // Plumbing is fast; this only stops a filter or lock that never returns from hanging a run.
-const GIT_TIMEOUT_MS = 120_000;
+// simple-git counts it from the last output git wrote, then kills the process.
+const GIT_SILENCE_LIMIT_MS = 120_000;
 
 // simple-git writes stdin only when given something truthy: an empty string would leave it
 // open, an empty buffer closes it, so nothing can wait on it.
@@ -53,7 +54,12 @@ interface Outcome {
 }
 
 /** Turns a finished git process into a typed error, or null when its exit code is an answer. */
-function classify(args: readonly string[], outcome: Outcome, ok: readonly number[], cause: unknown) {
+function classify(
+  args: readonly string[],
+  outcome: Outcome,
+  ok: readonly number[],
+  cause: unknown,
+): AutoresearchError | null {
   // A negative code is the errno of a spawn that never started (-2: git not on PATH).
   if (outcome.exitCode !== null && outcome.exitCode < 0) return new GitUnavailableError(cause);
   if (outcome.exitCode === null) {
@@ -69,28 +75,29 @@ export function createGitRunner(cwd: string, env: NodeJS.ProcessEnv): GitRunner 
     const ok = options.okExitCodes ?? [0];
     let outcome: Outcome = { exitCode: null, stderr: '' };
     let failure: AutoresearchError | null = null;
-    const git = simpleGit({
-      baseDir: cwd,
-      config: [...(options.config ?? [])],
-      allowEnvironment: ALLOWED_GIT_VARIABLES,
-      unsafe: UNSAFE,
-      timeout: { block: GIT_TIMEOUT_MS },
-      input: () => options.input ?? CLOSED_STDIN,
-      // Called for every finished process, failed or not: the exit code decides, not stderr.
-      // simple-git rethrows what this returns wrapped in its own error; the catch below
-      // throws the typed original instead.
-      errors: (error, result) => {
-        const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null;
-        outcome = { exitCode, stderr: Buffer.concat(result.stdErr).toString('utf8') };
-        failure = classify(args, outcome, ok, error);
-        return failure ?? undefined;
-      },
-    }).env(cleanGitEnv(env, options.indexFile));
     try {
+      const git = simpleGit({
+        baseDir: cwd,
+        config: [...(options.config ?? [])],
+        allowEnvironment: ALLOWED_GIT_VARIABLES,
+        unsafe: UNSAFE,
+        timeout: { block: GIT_SILENCE_LIMIT_MS },
+        input: () => options.input ?? CLOSED_STDIN,
+        // Called for every finished process, failed or not: the exit code decides, not stderr.
+        // simple-git rethrows what this returns wrapped in its own error; the catch below
+        // throws the typed original instead.
+        errors: (error, result) => {
+          const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null;
+          outcome = { exitCode, stderr: Buffer.concat(result.stdErr).toString('utf8') };
+          failure = classify(args, outcome, ok, error);
+          return failure ?? undefined;
+        },
+      }).env(cleanGitEnv(env, options.indexFile));
       const stdout = await git.raw([...args]);
       return { exitCode: outcome.exitCode ?? 0, stdout, stderr: outcome.stderr };
     } catch (error) {
-      // No failure recorded: simple-git refused before starting git (one of its guards).
+      // No failure recorded: simple-git refused before starting git (one of its guards, or
+      // the folder is gone).
       throw (
         failure ??
         new GitCommandError(args, undefined, error instanceof Error ? error.message : String(error))

@@ -59,6 +59,12 @@ describe('createGitRunner (simple-git)', () => {
     await expect(git(['rev-parse', 'HEAD'])).rejects.toBeInstanceOf(GitUnavailableError);
   });
 
+  it('reports a folder that disappeared as a failed git command', async () => {
+    const temp = await setup();
+    const git = createGitRunner(temp.path('gone'), temp.env);
+    await expect(git(['rev-parse', 'HEAD'])).rejects.toBeInstanceOf(GitCommandError);
+  });
+
   it('passes a private index, -c settings and the user config paths through simple-git’s guards', async () => {
     const temp = await setup();
     const globalConfig = path.join(temp.home, 'work.gitconfig');
