@@ -5,8 +5,8 @@
  * closing summary.
  */
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
-import { ROLES } from '../experiment/names.js';
-import { isProgramEntry } from '../experiment/names.js';
+import { ROLES } from '../experiment/roles.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import { createModelPool } from '../providers/model-pool.js';

@@ -4,7 +4,7 @@
  * an evaluation calls count: the mutator is never used by `eval`.
  */
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import { keyVariables as keyVariablesOf } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';

@@ -10,7 +10,8 @@
  * score); Ctrl-C journals it as interrupted; auth and credit failures stop it and throw.
  */
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry, type Role } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
+import type { Role } from '../experiment/roles.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { Experiment } from '../experiment/types.js';
 import { evaluateProposal } from '../loop/evaluate-proposal.js';

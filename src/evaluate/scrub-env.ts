@@ -3,7 +3,7 @@
  * minus every API key the experiment's models use, so a check script never holds a secret.
  */
 import { apiKeyEnvName } from '../providers/env.js';
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { ResolvedModels } from '../experiment/types.js';
 

@@ -2,7 +2,8 @@
  * Model calls an experiment makes (issue 2): per evaluation of one candidate, per iteration,
  * for the baseline and for the final check. The plan and the cost estimate both use these.
  */
-import { isProgramEntry, type Role } from './names.js';
+import { isProgramEntry } from './program-entry.js';
+import type { Role } from './roles.js';
 import type { Experiment } from './types.js';
 
 export type RoleCounts = Record<Role, number>;

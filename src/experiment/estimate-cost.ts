@@ -6,7 +6,8 @@
  */
 import { costOf, resolvePrice } from '../providers/prices.js';
 import type { CallCounts } from './count-calls.js';
-import { isProgramEntry, ROLES, type Role } from './names.js';
+import { isProgramEntry } from './program-entry.js';
+import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry } from './schema.js';
 import { renderTemplate } from './template.js';
 import type { Experiment } from './types.js';

@@ -1,15 +1,15 @@
 /**
  * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
  * and duplicate keys, the strict schema, files, cases, the rubric, the prompt against the
- * cases, checks, models and scoring. Parts that are fine are checked even when others are
+ * cases, checks, models and scoring. Parts that are fine are validated even when others are
  * not. Returns the experiment and its warnings, or throws a ValidationError holding all of
  * them (errors and warnings). Reads files; writes nothing.
  */
 import { dirname, extname, resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
-import { checkCheckEntries } from './check-entries.js';
-import { checkPrompt } from './check-prompt.js';
-import { checkScoring } from './check-scoring.js';
+import { validateCheckEntries } from './validate-check-entries.js';
+import { validatePrompt } from './validate-prompt.js';
+import { validateScoring } from './validate-scoring.js';
 import { type DraftCase, isCaseFormat, loadCases } from './cases/load-cases.js';
 import type { KeyPath } from './key-path.js';
 import {
@@ -21,7 +21,7 @@ import {
 } from './partial-config.js';
 import { readSourceFile } from './read-source.js';
 import { resolveExperimentFile } from './resolve-ref.js';
-import { checkModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
+import { validateModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
 import { parseRubric } from './rubric.js';
 import { ExperimentFile } from './schema.js';
 import { placeCases } from './place-cases.js';
@@ -97,7 +97,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     drafts = loaded.cases;
     for (const c of drafts) {
       problems.push(
-        ...checkCheckEntries(c.checks, {
+        ...validateCheckEntries(c.checks, {
           file: casesSource.path,
           base: [c.index, 'checks'],
           locate: (path) => c.locate(path.slice(1)),
@@ -114,10 +114,10 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   }
 
   if (prompt && casesSource && drafts)
-    problems.push(...checkPrompt(prompt.path, prompt.text, casesSource.path, drafts));
+    problems.push(...validatePrompt(prompt.path, prompt.text, casesSource.path, drafts));
 
   const checks = readCheckEntries(raw);
-  problems.push(...checkCheckEntries(checks, { ...where, base: ['checks'] }));
+  problems.push(...validateCheckEntries(checks, { ...where, base: ['checks'] }));
 
   const placed =
     casesSource && drafts && drafts.length > 0
@@ -126,7 +126,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   if (placed) problems.push(...placed.problems);
 
   const configured = readConfiguredModels(raw);
-  problems.push(...checkModelEntries(configured, where));
+  problems.push(...validateModelEntries(configured, where));
   const needs = {
     hasRubric: partial.rubric !== undefined,
     hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),
@@ -142,7 +142,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
       judge: needs.hasRubric,
       expectations: needs.hasExpectations,
     };
-    problems.push(...checkScoring(readWeights(partial), signals, where));
+    problems.push(...validateScoring(readWeights(partial), signals, where));
   }
 
   if (problems.some((p) => p.severity === 'error')) return fail();

@@ -6,7 +6,8 @@
 import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';
 import { apiKeyEnvName } from '../providers/env.js';
-import { isProgramEntry, ROLES, type Role } from './names.js';
+import { isProgramEntry } from './program-entry.js';
+import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry, ModelEntry, ProviderName } from './schema.js';
 import type { Experiment } from './types.js';
 

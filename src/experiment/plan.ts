@@ -8,7 +8,8 @@ import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
-import { isProgramEntry, ROLES, type Role } from './names.js';
+import { isProgramEntry } from './program-entry.js';
+import { ROLES, type Role } from './roles.js';
 import { findPlaceholders } from './template.js';
 import type { Experiment } from './types.js';
 

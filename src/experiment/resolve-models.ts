@@ -7,7 +7,8 @@
 import type { Problem } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
 import type { KeyPath } from './key-path.js';
-import { isProgramEntry, ROLES, type Role } from './names.js';
+import { isProgramEntry } from './program-entry.js';
+import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';
 import type { Position } from './yaml-source.js';
@@ -33,7 +34,7 @@ const ONLY_FOR: Partial<Record<keyof ModelEntry, readonly string[]>> = {
   binary: ['claude-cli', 'codex-cli'],
 };
 
-export function checkModelEntries(models: ConfiguredModels, where: Where): Problem[] {
+export function validateModelEntries(models: ConfiguredModels, where: Where): Problem[] {
   const problems: Problem[] = [];
   const error = (path: KeyPath, message: string, hint?: string): void => {
     problems.push({

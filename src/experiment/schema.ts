@@ -4,9 +4,11 @@
  * error, reported with a "did you mean" by the loader.
  */
 import * as z from 'zod';
-import { PROVIDERS } from './names.js';
+import { PROVIDERS } from './provider-names.js';
 
-export { isProgramEntry, PROVIDERS, ROLES, type Role } from './names.js';
+export { isProgramEntry } from './program-entry.js';
+export { PROVIDERS } from './provider-names.js';
+export { ROLES, type Role } from './roles.js';
 
 export const ProviderName = z.enum(PROVIDERS);
 export type ProviderName = z.infer<typeof ProviderName>;

@@ -2,7 +2,7 @@
  * Who the run's commits are by (SPEC 9): the user's effective git config (repository,
  * then global, then system), field by field, else `autoresearch <autoresearch@localhost>`.
  */
-import type { GitRunner } from './run-git.js';
+import type { GitRunner } from './git-runner.js';
 
 export interface CommitIdentity {
   name: string;

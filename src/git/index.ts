@@ -1,7 +1,7 @@
 /**
- * The git layer of a run (SPEC 9). Everything is plumbing: objects are hashed into the
- * store, trees are built in a throw-away index file, commits are made with `commit-tree`
- * and only the run branch moves, by compare-and-swap. The user's working tree, index,
+ * The git layer of a run (SPEC 9). Everything is plumbing, run through simple-git's `raw`
+ * (git-runner.ts): objects are hashed into the store, trees are built in a throw-away index
+ * file, commits are made with `commit-tree` and only the run branch moves, by compare-and-swap. The user's working tree, index,
  * HEAD and checked-out branch are never written (no checkout, worktree or stash).
  *
  *   openRepo(dir, { env? })                  → GitRepo | null   (null: not in a work tree, or no git:

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { GitCommandError, GitUnavailableError } from './git-errors.js';
 import { type CommitIdentity, resolveIdentity } from './identity.js';
-import { createGitRunner, type GitRunner } from './run-git.js';
+import { createGitRunner, type GitRunner } from './git-runner.js';
 
 export interface GitRepo {
   /** Absolute, symlink-free path of the work tree's top folder. */

@@ -5,7 +5,7 @@
  * verifies every PASS against the outputs. Anything invalid is retried, then reported as a
  * `grader_error`.
  */
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../judge/plan-program.js';
 import { runProgramAttempts } from '../judge/run-attempts.js';

@@ -3,7 +3,7 @@
  * from `--model provider:model` when run by hand.
  */
 import * as z from 'zod';
-import { PROVIDERS } from '../experiment/names.js';
+import { PROVIDERS } from '../experiment/provider-names.js';
 import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
 const wholeAtLeast = (min: number) => {

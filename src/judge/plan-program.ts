@@ -4,7 +4,7 @@
  * runs the user's argv, relative paths anchored at the project root.
  */
 import { existsSync } from 'node:fs';
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { ModelClient } from '../providers/types.js';
 import type { SandboxFile } from './judge-layout.js';

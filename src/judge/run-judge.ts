@@ -5,7 +5,7 @@
  * validates the file it writes, recomputes every number and maps files back to cases.
  * Anything invalid is retried, then reported as a `judge_error`: never a score.
  */
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { Rubric } from '../experiment/types.js';
 import type { ProviderError } from '../providers/types.js';

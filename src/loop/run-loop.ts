@@ -8,7 +8,7 @@
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
-import { ROLES, type Role } from '../experiment/names.js';
+import { ROLES, type Role } from '../experiment/roles.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';

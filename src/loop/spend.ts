@@ -1,5 +1,5 @@
 /** Spend events for a stretch of work: the ledger's growth per role since a snapshot. */
-import { ROLES } from '../experiment/names.js';
+import { ROLES } from '../experiment/roles.js';
 import type { LedgerSnapshot } from '../providers/ledger.js';
 import type { Phase, RunEventBody } from '../run/events.js';
 

@@ -5,7 +5,8 @@
  * signal (Ctrl-C) or calling close() aborts every call in flight; aborted calls are never
  * retried.
  */
-import { isProgramEntry, ROLES, type Role } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
+import { ROLES, type Role } from '../experiment/roles.js';
 import type { JudgeEntry, ModelEntry } from '../experiment/schema.js';
 import { computeCacheKey } from './cache-key.js';
 import { type CachedCompletion, createFileCache, type ResponseCache, toCached } from './cache.js';

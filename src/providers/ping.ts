@@ -2,7 +2,7 @@
  * `validate --ping`: one tiny call per configured model, no retries and no cache, reporting
  * the round-trip time or the exact failure (missing key, rejected key, unknown model, …).
  */
-import { isProgramEntry } from '../experiment/names.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry, ModelEntry } from '../experiment/schema.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';
 import { ProviderError } from './types.js';

@@ -6,7 +6,7 @@
  * this check to them, accepting and refusing exactly what they do over valid events and
  * damaged copies.
  */
-import { ROLES } from '../experiment/names.js';
+import { ROLES } from '../experiment/roles.js';
 import { isDateTime } from './date-time.js';
 import type { RunEvent } from './events.js';
 import {

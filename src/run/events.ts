@@ -5,7 +5,7 @@
  * instead of misreading it.
  */
 import * as z from 'zod';
-import { ROLES } from '../experiment/names.js';
+import { ROLES } from '../experiment/roles.js';
 import {
   ERROR_KINDS,
   EVENT_VERSION,

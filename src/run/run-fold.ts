@@ -3,7 +3,7 @@
  * so a long run costs O(1) per event instead of re-folding the whole journal on every emit.
  * Every state() is a snapshot: applying later events never changes one handed out before.
  */
-import { ROLES } from '../experiment/names.js';
+import { ROLES } from '../experiment/roles.js';
 import { isFinishingReason } from './event-names.js';
 import type { EventOf, RunEvent } from './events.js';
 import {

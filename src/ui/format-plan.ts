@@ -1,6 +1,6 @@
 /** The text `validate` prints on success: the plan of a run, its calls and its estimated cost. */
 import type { Plan } from '../experiment/plan.js';
-import { ROLES, type Role } from '../experiment/names.js';
+import { ROLES, type Role } from '../experiment/roles.js';
 import { formatProblem } from './format-problems.js';
 import type { Colors } from './terminal.js';
 

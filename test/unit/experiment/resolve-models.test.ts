@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkModelEntries,
+  validateModelEntries,
   describeModelOrigins,
   findModelWarnings,
   resolveModels,
@@ -15,10 +15,10 @@ const generator: ModelEntry = {
   max_tokens: 500,
 };
 
-describe('checkModelEntries', () => {
+describe('validateModelEntries', () => {
   it('accepts well-formed entries for every provider', () => {
     expect(
-      checkModelEntries(
+      validateModelEntries(
         {
           generator,
           mutator: { provider: 'openai', model: 'gpt-4o-mini' },
@@ -29,15 +29,15 @@ describe('checkModelEntries', () => {
       ),
     ).toEqual([]);
     expect(
-      checkModelEntries({ generator: { provider: 'claude-cli', binary: '/opt/claude' } }, where),
+      validateModelEntries({ generator: { provider: 'claude-cli', binary: '/opt/claude' } }, where),
     ).toEqual([]);
     expect(
-      checkModelEntries({ generator: { provider: 'sim' }, judge: { provider: 'sim', samples: 3 } }, where),
+      validateModelEntries({ generator: { provider: 'sim' }, judge: { provider: 'sim', samples: 3 } }, where),
     ).toEqual([]);
   });
 
   it('requires model for anthropic and openai, command for command', () => {
-    const problems = checkModelEntries(
+    const problems = validateModelEntries(
       {
         generator: { provider: 'anthropic' },
         mutator: { provider: 'openai' },
@@ -53,7 +53,7 @@ describe('checkModelEntries', () => {
   });
 
   it('allows samples on the judge only', () => {
-    const problems = checkModelEntries(
+    const problems = validateModelEntries(
       { generator: { provider: 'sim', samples: 2 }, grader: { provider: 'sim', samples: 2 } },
       where,
     );
@@ -61,7 +61,7 @@ describe('checkModelEntries', () => {
   });
 
   it('refuses provider-specific keys on other providers', () => {
-    const problems = checkModelEntries(
+    const problems = validateModelEntries(
       { generator: { provider: 'sim', command: ['x'], binary: 'y' } },
       where,
     );

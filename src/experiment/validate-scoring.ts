@@ -1,7 +1,7 @@
 /**
- * The score must be computable: at least one signal (checks, judge, expectations) exists and
- * the signals that exist do not all weigh zero — missing signals are dropped and the rest
- * renormalised (SPEC 3), so zero over zero would leave nothing to optimise.
+ * Validating that the score is computable: at least one signal (checks, judge, expectations)
+ * exists and the signals that exist do not all weigh zero — missing signals are dropped and
+ * the rest renormalised (SPEC 3), so zero over zero would leave nothing to optimise.
  */
 import type { Problem } from '../errors.js';
 import type { KeyPath } from './key-path.js';
@@ -10,7 +10,7 @@ import type { Position } from './yaml-source.js';
 
 export type Signal = keyof Weights;
 
-export function checkScoring(
+export function validateScoring(
   weights: Weights,
   present: Readonly<Record<Signal, boolean>>,
   where: { file: string; locate(path: KeyPath): Position },

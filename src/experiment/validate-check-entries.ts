@@ -1,7 +1,7 @@
 /**
- * Checks as written in experiment.yaml (global) and in cases (per case): each entry that
- * passed the schema is checked against the check registry (known type, `not-` prefix,
- * value shapes, regexes that compile, JSON schemas that are valid).
+ * Validating the checks as written in experiment.yaml (global) and in cases (per case): each
+ * entry that passed the schema is validated against the check registry (known type, `not-`
+ * prefix, value shapes, regexes that compile, JSON schemas that are valid).
  */
 import { validateCheckEntry } from '../checks/registry.js';
 import type { Problem } from '../errors.js';
@@ -17,7 +17,7 @@ export interface CheckLocation {
 }
 
 /** `entries` may hold undefined where an entry already failed the schema (reported elsewhere). */
-export function checkCheckEntries(
+export function validateCheckEntries(
   entries: readonly (CheckEntry | undefined)[],
   where: CheckLocation,
 ): Problem[] {

@@ -1,6 +1,6 @@
 /**
- * The prompt template against the cases (SPEC 3): every placeholder needs a value in every
- * case, keep markers must balance, and a var no placeholder uses is probably a typo.
+ * Validating the prompt template against the cases (SPEC 3): every placeholder needs a value
+ * in every case, keep markers must balance, and a var no placeholder uses is probably a typo.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
@@ -10,7 +10,7 @@ const PLACEHOLDER_AT = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 /** Double braces that are not a placeholder (e.g. `{{ user-name }}`): sent literally. */
 const NEAR_PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
-export function checkPrompt(
+export function validatePrompt(
   promptFile: string,
   prompt: string,
   casesFile: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../../src/experiment/cases/load-cases.js';
-import { checkPrompt } from '../../../src/experiment/check-prompt.js';
+import { validatePrompt } from '../../../src/experiment/validate-prompt.js';
 
 const CASES = `- id: a
   vars: { topic: x, audience: y }
@@ -11,15 +11,15 @@ const CASES = `- id: a
 `;
 const { cases } = loadCases('/c.yaml', CASES);
 
-describe('checkPrompt', () => {
+describe('validatePrompt', () => {
   it('accepts a prompt whose placeholders every case fills', () => {
-    expect(checkPrompt('/p.md', 'About {{topic}} for {{audience}}.', '/c.yaml', cases.slice(0, 1))).toEqual(
-      [],
-    );
+    expect(
+      validatePrompt('/p.md', 'About {{topic}} for {{audience}}.', '/c.yaml', cases.slice(0, 1)),
+    ).toEqual([]);
   });
 
   it('names the case and placeholder without a value, at the case', () => {
-    const problems = checkPrompt('/p.md', '{{topic}} for {{ audience }}', '/c.yaml', cases);
+    const problems = validatePrompt('/p.md', '{{topic}} for {{ audience }}', '/c.yaml', cases);
     const errors = problems.filter((p) => p.severity === 'error');
     expect(errors).toEqual([
       expect.objectContaining({
@@ -31,7 +31,7 @@ describe('checkPrompt', () => {
   });
 
   it('reports a placeholder no case fills once, at the prompt line', () => {
-    const problems = checkPrompt('/p.md', 'Intro\n\n{{tone}} and {{topic}}', '/c.yaml', cases);
+    const problems = validatePrompt('/p.md', 'Intro\n\n{{tone}} and {{topic}}', '/c.yaml', cases);
     expect(problems.filter((p) => p.severity === 'error')).toEqual([
       expect.objectContaining({
         message: '{{tone}} has no value in any of the 3 cases',
@@ -41,7 +41,7 @@ describe('checkPrompt', () => {
   });
 
   it('warns once per var no placeholder uses', () => {
-    const problems = checkPrompt('/p.md', '{{topic}}', '/c.yaml', cases);
+    const problems = validatePrompt('/p.md', '{{topic}}', '/c.yaml', cases);
     expect(problems.map((p) => [p.severity, p.keyPath, p.message])).toEqual([
       [
         'warning',
@@ -53,14 +53,19 @@ describe('checkPrompt', () => {
   });
 
   it('refuses unbalanced keep markers at their line', () => {
-    const problems = checkPrompt('/p.md', '{{topic}}\n<!-- keep -->\nkept\n', '/c.yaml', cases.slice(0, 1));
+    const problems = validatePrompt(
+      '/p.md',
+      '{{topic}}\n<!-- keep -->\nkept\n',
+      '/c.yaml',
+      cases.slice(0, 1),
+    );
     expect(problems.find((p) => p.severity === 'error')).toMatchObject({
       location: { file: '/p.md', line: 2 },
     });
   });
 
   it('warns about double braces that are not placeholders', () => {
-    const problems = checkPrompt(
+    const problems = validatePrompt(
       '/p.md',
       '{{topic}} {{audience}} {{user-name}}',
       '/c.yaml',
@@ -75,6 +80,6 @@ describe('checkPrompt', () => {
   });
 
   it('refuses an empty prompt', () => {
-    expect(checkPrompt('/p.md', '  \n', '/c.yaml', [])[0]?.message).toBe('the prompt file is empty');
+    expect(validatePrompt('/p.md', '  \n', '/c.yaml', [])[0]?.message).toBe('the prompt file is empty');
   });
 });
