@@ -29,6 +29,7 @@ import { timeGenerations } from './case-timing.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
 import type { EvalReport } from './eval-report.js';
 import { openEvalRun } from './open-eval-run.js';
+import { createSandboxedReview } from './sandboxed-review.js';
 import { EVAL_ROLES, keyVariables } from './require-keys.js';
 
 export interface RunEvalInput {
@@ -112,7 +113,10 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
           signal: deps.signal,
           stopRequested: () => false,
           env: deps.env,
-          ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+          ...createSandboxedReview(experiment, timed.pool, {
+            env: deps.env,
+            ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+          }),
         },
         { iteration: ITERATION, candidate: CANDIDATE, prompt: experiment.prompt, sampleBase: 0 },
       );

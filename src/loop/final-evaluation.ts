@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
-import type { LoopDeps } from './loop-deps.js';
+import { type LoopDeps, reviewParts } from './loop-deps.js';
 import { spendSince } from './spend.js';
 
 /** Far past any sample index the run used, so the final draws are fresh. */
@@ -43,7 +43,7 @@ export async function runFinalEvaluation(
         pool: deps.pool,
         signal: deps.signal,
         env: deps.env,
-        ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+        ...reviewParts(deps),
       },
     );
     if (!outcome.ok) return { train: null, holdout: null };
