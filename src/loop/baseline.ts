@@ -7,6 +7,7 @@ import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
+import { finishIteration } from './finish-iteration.js';
 import type { LoopDeps } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
 import { spendSince } from './spend.js';
@@ -36,7 +37,6 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
     ),
   );
   const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
-  const costUsd = spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0);
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {
@@ -45,20 +45,13 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       errorKind: failed.errorKind,
       reason: failed.message,
     });
-    await recorder.emit(...spend, {
-      type: 'iteration_finished',
+    await finishIteration(recorder, {
       iteration,
       status: 'error',
-      candidate: null,
-      train: null,
-      holdout: null,
-      incumbentBefore: null,
-      delta: null,
       errorKind: failed.errorKind,
       message: failed.message,
-      hypothesis: null,
       promptSha256: hashPrompt(prompt),
-      costUsd,
+      spend,
       seconds,
     });
     return { ok: false, message: `the baseline could not be evaluated: ${failed.message}` };
@@ -78,33 +71,31 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
     margin,
     mean,
   });
-  await recorder.emit(
+  await finishIteration(
+    recorder,
     {
-      type: 'noise_margin',
-      iteration,
-      train: margin.train,
-      holdout: hasHoldout ? margin.holdout : null,
-      repeats: scored.map((_o, i) => ({
-        train: noise.train[i] ?? null,
-        holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
-      })),
-      mean: { train: mean.train, holdout: mean.holdout },
-    },
-    ...spend,
-    {
-      type: 'iteration_finished',
       iteration,
       status: 'baseline',
       candidate: 0,
       train: mean.train,
       holdout: mean.holdout,
-      incumbentBefore: null,
-      delta: null,
-      hypothesis: null,
       promptSha256: hashPrompt(prompt),
-      costUsd,
+      spend,
       seconds,
     },
+    [
+      {
+        type: 'noise_margin',
+        iteration,
+        train: margin.train,
+        holdout: hasHoldout ? margin.holdout : null,
+        repeats: scored.map((_o, i) => ({
+          train: noise.train[i] ?? null,
+          holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
+        })),
+        mean: { train: mean.train, holdout: mean.holdout },
+      },
+    ],
   );
   deps.checkpoint?.('finished');
   await writeBest(deps.runDir, prompt);

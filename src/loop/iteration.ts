@@ -11,6 +11,7 @@ import { buildMutatorFeedback } from './build-feedback.js';
 import { trainCaseResults } from './case-results.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
+import { finishIteration, type IterationEnd } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
 import type { LoopDeps } from './loop-deps.js';
 import { type Proposal, proposeCandidates } from './propose.js';
@@ -96,25 +97,15 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   const proposals = attempts.flatMap((a) => (a.ok ? [a.proposal] : []));
   const finish = async (
     status: IterationStatus,
-    fields: Partial<Extract<RunEventBody, { type: 'iteration_finished' }>> = {},
+    fields: Omit<IterationEnd, 'iteration' | 'status' | 'spend' | 'seconds'> = {},
   ) => {
-    const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-    const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
-    const costUsd = spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0);
-    await recorder.emit(...spend, {
-      type: 'iteration_finished',
+    await finishIteration(recorder, {
       iteration,
       status,
-      candidate: null,
-      train: null,
-      holdout: null,
       incumbentBefore: incumbent.train,
-      delta: null,
-      hypothesis: null,
-      promptSha256: null,
       ...fields,
-      costUsd,
-      seconds,
+      spend: spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration }),
+      seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
     });
     deps.checkpoint?.('finished');
     await writeResultsTsv(deps.runDir, recorder.state());

@@ -1,7 +1,7 @@
 /**
  * The loop, as the product describes it:
  *
- *   baseline ─▶ [ propose ─▶ evaluate ─▶ decide ─▶ record/commit ] × N ─▶ final check
+ *   baseline ─▶ [ propose ─▶ evaluate ─▶ decide ─▶ record/commit ] × N ─▶ final evaluation
  *
  * It stops at the first budget limit, on `autoresearch stop`, on Ctrl-C (journaling the
  * iteration as interrupted), on auth/credit failures and after 3 error iterations in a row —
@@ -18,6 +18,7 @@ import type { RunState } from '../run/run-state.js';
 import { runBaseline } from './baseline.js';
 import { checkBudget, estimateNextIteration } from './budget.js';
 import { runFinalEvaluation } from './final-evaluation.js';
+import { finishIteration } from './finish-iteration.js';
 import { type IncumbentView, loadIncumbent } from './incumbent.js';
 import { runIteration } from './iteration.js';
 import type { LoopDeps } from './loop-deps.js';
@@ -68,7 +69,7 @@ async function iterate(deps: LoopDeps): Promise<LoopEnd> {
     }
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
-      if (verdict.reason !== 'errors') await finalCheck(deps, incumbent);
+      if (verdict.reason !== 'errors') await finalEvaluationWithinBudget(deps, incumbent);
       deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
@@ -108,11 +109,11 @@ function budgetVerdict(deps: LoopDeps, state: RunState, incumbent: IncumbentView
   });
 }
 
-async function finalCheck(deps: LoopDeps, incumbent: IncumbentView): Promise<void> {
+async function finalEvaluationWithinBudget(deps: LoopDeps, incumbent: IncumbentView): Promise<void> {
   const state = deps.recorder.state();
   const baselineIteration = state.baseline?.iteration ?? 0;
   const baselinePrompt = await readFile(candidatePaths(deps.runDir, baselineIteration, 0).prompt, 'utf8');
-  // The budget covers the final check too: skip it (and say so) rather than overspend.
+  // The budget covers the final evaluation too: skip it (and say so) rather than overspend.
   const usd = deps.experiment.config.budget.usd;
   if (usd !== undefined) {
     const { search } = deps.experiment.config;
@@ -166,24 +167,15 @@ async function markOpenIterationInterrupted(
 ): Promise<void> {
   const open = deps.recorder.state().open;
   if (!open) return;
-  await deps.recorder.emit(
-    ...spend.map((s) => ({ type: 'spend' as const, ...s, iteration: open.iteration })),
-    {
-      type: 'iteration_finished',
-      iteration: open.iteration,
-      status: 'interrupted',
-      candidate: null,
-      train: null,
-      holdout: null,
-      incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
-      delta: null,
-      message,
-      hypothesis: open.proposals[0]?.hypothesis ?? null,
-      promptSha256: null,
-      costUsd: spend.reduce((sum, s) => sum + s.usd, 0),
-      seconds: Math.max(0, (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000),
-    },
-  );
+  await finishIteration(deps.recorder, {
+    iteration: open.iteration,
+    status: 'interrupted',
+    incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
+    message,
+    hypothesis: open.proposals[0]?.hypothesis ?? null,
+    spend: spend.map((s) => ({ type: 'spend' as const, ...s, iteration: open.iteration })),
+    seconds: (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000,
+  });
 }
 
 function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefined {
