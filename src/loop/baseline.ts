@@ -8,18 +8,16 @@ import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
 import { finishIteration } from './finish-iteration.js';
-import type { LoopDeps } from './loop-deps.js';
+import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
-import { spendSince } from './spend.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
-export async function runBaseline(deps: LoopDeps, prompt: string): Promise<BaselineResult> {
+export async function runBaseline(deps: LoopRun, prompt: string): Promise<BaselineResult> {
   const { experiment, recorder } = deps;
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
   const startedAt = deps.now();
-  const spendBefore = deps.pool.ledger.snapshot();
   const repeats = search.min_improvement === 'auto' ? search.noise_repeats : 1;
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
@@ -36,7 +34,7 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       }),
     ),
   );
-  const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
+  const spend = deps.spend.take({ iteration });
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {

@@ -13,10 +13,9 @@ import { type Decision, type DecisionSide, decide, pickBestCandidate } from './d
 import { evaluateProposal } from './evaluate-proposal.js';
 import { finishIteration, type IterationEnd } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
-import type { LoopDeps } from './loop-deps.js';
+import type { LoopRun } from './loop-deps.js';
 import { type Proposal, proposeCandidates } from './propose.js';
 import { recordKeep } from './record-keep.js';
-import { spendSince } from './spend.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
 import { currentMargin, historyOf } from './loop-state.js';
@@ -30,12 +29,11 @@ interface Scored {
   chars: number;
 }
 
-export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Promise<IncumbentView> {
+export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Promise<IncumbentView> {
   const { experiment, recorder } = deps;
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
   const startedAt = deps.now();
-  const spendBefore = deps.pool.ledger.snapshot();
   const state = recorder.state();
   const strategy = replayStrategy(
     state.iterations.map((it) => it.status),
@@ -104,7 +102,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
       status,
       incumbentBefore: incumbent.train,
       ...fields,
-      spend: spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration }),
+      spend: deps.spend.take({ iteration }),
       seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
     });
     deps.checkpoint?.('finished');

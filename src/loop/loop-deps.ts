@@ -9,6 +9,7 @@ import type { Grader } from '../grader/grader.js';
 import type { Judge } from '../judge/judge.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { SpendMeter } from './spend.js';
 
 export interface GitBinding {
   repo: GitRepo;
@@ -39,6 +40,11 @@ export interface LoopDeps {
   checkpoint?: (point: string) => void;
   /** Called (throttled by the callee) after records change: the report refresher. */
   onRecordsChanged?: () => void;
+}
+
+/** The deps within one runLoop call, with the meter that journals the ledger's growth. */
+export interface LoopRun extends LoopDeps {
+  spend: SpendMeter;
 }
 
 /** The judge and grader of the deps, for an evaluation. */

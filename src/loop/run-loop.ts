@@ -8,7 +8,6 @@
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
-import { ROLES, type Role } from '../experiment/names.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -21,7 +20,8 @@ import { runFinalEvaluation } from './final-evaluation.js';
 import { finishIteration } from './finish-iteration.js';
 import { type IncumbentView, loadIncumbent } from './incumbent.js';
 import { runIteration } from './iteration.js';
-import type { LoopDeps } from './loop-deps.js';
+import type { LoopDeps, LoopRun } from './loop-deps.js';
+import { createSpendMeter } from './spend.js';
 import { reconcileLastKeep } from './record-keep.js';
 
 export interface LoopEnd {
@@ -31,9 +31,9 @@ export interface LoopEnd {
 }
 
 export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
-  const journaledAtStart = deps.recorder.state().spend;
+  const run: LoopRun = { ...deps, spend: createSpendMeter(deps.pool.ledger) };
   try {
-    const end = await iterate(deps);
+    const end = await iterate(run);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     await writeResultsTsv(deps.runDir, deps.recorder.state());
     deps.onRecordsChanged?.();
@@ -41,14 +41,14 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
   } catch (error) {
     const end = classifyFailure(error, deps.signal);
     if (!end) throw error;
-    await markOpenIterationInterrupted(deps, end.message, unjournaledSpend(deps, journaledAtStart));
+    await markOpenIterationInterrupted(run, end.message);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     await writeResultsTsv(deps.runDir, deps.recorder.state());
     return end;
   }
 }
 
-async function iterate(deps: LoopDeps): Promise<LoopEnd> {
+async function iterate(deps: LoopRun): Promise<LoopEnd> {
   const { recorder, experiment } = deps;
   let state = recorder.state();
   if (state.open)
@@ -109,7 +109,7 @@ function budgetVerdict(deps: LoopDeps, state: RunState, incumbent: IncumbentView
   });
 }
 
-async function finalEvaluationWithinBudget(deps: LoopDeps, incumbent: IncumbentView): Promise<void> {
+async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentView): Promise<void> {
   const state = deps.recorder.state();
   const baselineIteration = state.baseline?.iteration ?? 0;
   const baselinePrompt = await readFile(candidatePaths(deps.runDir, baselineIteration, 0).prompt, 'utf8');
@@ -142,29 +142,8 @@ async function readIncumbentPrompt(runDir: string, state: RunState): Promise<str
   return readFile(candidatePaths(runDir, incumbent.iteration, record?.candidate ?? 0).prompt, 'utf8');
 }
 
-/** What this session paid that no `spend` event holds yet: the calls of an iteration cut short. */
-function unjournaledSpend(
-  deps: LoopDeps,
-  atStart: RunState['spend'],
-): { role: Role; usd: number; calls: number }[] {
-  const now = deps.recorder.state().spend;
-  const ledger = deps.pool.ledger.snapshot();
-  return ROLES.flatMap((role) => {
-    const paid = ledger.byRole[role];
-    if (!paid) return [];
-    const journaled = now.byRole[role].usd - atStart.byRole[role].usd;
-    const journaledCalls = now.byRole[role].calls - atStart.byRole[role].calls;
-    const usd = Math.max(0, paid.usd - journaled);
-    const calls = Math.max(0, paid.calls - journaledCalls);
-    return calls > 0 || usd > 0 ? [{ role, usd, calls }] : [];
-  });
-}
-
-async function markOpenIterationInterrupted(
-  deps: LoopDeps,
-  message: string,
-  spend: { role: Role; usd: number; calls: number }[] = [],
-): Promise<void> {
+/** What the open iteration paid so far is journaled with it: the meter holds every call since the last take. */
+async function markOpenIterationInterrupted(deps: LoopRun, message: string): Promise<void> {
   const open = deps.recorder.state().open;
   if (!open) return;
   await finishIteration(deps.recorder, {
@@ -173,7 +152,7 @@ async function markOpenIterationInterrupted(
     incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
     message,
     hypothesis: open.proposals[0]?.hypothesis ?? null,
-    spend: spend.map((s) => ({ type: 'spend' as const, ...s, iteration: open.iteration })),
+    spend: deps.spend.take({ iteration: open.iteration }),
     seconds: (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000,
   });
 }
