@@ -12,13 +12,13 @@ import type { Judge, JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { Phase } from '../run/events.js';
-import type { Evaluation } from '../scoring/index.js';
 import { generateAndCheck } from './generate-and-check.js';
 import type { Generation } from './generate.js';
 import { type GradedCase, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
-import { type CandidateScores, scoreCandidate } from './score-candidate.js';
+import type { CandidateResult } from './candidate-result.js';
+import { scoreCandidate } from './score-candidate.js';
 
-export type { CandidateScores } from './score-candidate.js';
+export type { CandidateScores } from './candidate-result.js';
 export type { GradedCase } from './review-outputs.js';
 
 export interface EvaluateInput {
@@ -48,14 +48,12 @@ export interface EvaluateDeps {
   onChecked?: (checks: readonly SampleChecks[]) => void;
 }
 
-export interface EvaluatedCandidate {
+/** The candidate's result, with what the record folder shows beside it. */
+export interface EvaluatedCandidate extends CandidateResult {
   ok: true;
-  evaluation: Evaluation;
   generations: Generation[];
-  scores: CandidateScores;
   judge?: JudgeSuccess;
   gradings: GradedCase[];
-  costUsd: number;
 }
 
 export interface FailedCandidate {

@@ -4,21 +4,10 @@
  */
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
-import {
-  type CaseGrading,
-  type Evaluation,
-  type SplitScore,
-  scoreSplit,
-  toScoringCases,
-} from '../scoring/index.js';
+import { type CaseGrading, type Evaluation, scoreSplit, toScoringCases } from '../scoring/index.js';
+import type { CandidateResult } from './candidate-result.js';
 import type { Generation } from './generate.js';
 import type { GradedCase, JudgeSuccess } from './review-outputs.js';
-
-export interface CandidateScores {
-  train: SplitScore;
-  holdout: SplitScore;
-  all: SplitScore;
-}
 
 export interface ScoreInput {
   experiment: Experiment;
@@ -32,7 +21,7 @@ export interface ScoreInput {
   gradings: readonly GradedCase[];
 }
 
-export function scoreCandidate(input: ScoreInput): { evaluation: Evaluation; scores: CandidateScores } {
+export function scoreCandidate(input: ScoreInput): Omit<CandidateResult, 'costUsd'> {
   const { experiment, judge } = input;
   const rubric = experiment.rubric;
   const gradings: CaseGrading[] = input.gradings.map((graded) => ({

@@ -3,6 +3,7 @@
  * when min_improvement is a number). Its mean is the incumbent's score; the spread of the
  * repeats sets the noise margin a candidate must beat.
  */
+import { standingOf } from '../evaluate/candidate-result.js';
 import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
@@ -55,10 +56,11 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
     return { ok: false, message: `the baseline could not be evaluated: ${failed.message}` };
   }
   const scored = outcomes.flatMap((o) => (o.ok ? [o] : []));
+  const standings = scored.map((o) => standingOf(o.scores));
   const hasHoldout = experiment.cases.some((c) => c.split === 'holdout');
   const noise = {
-    train: scored.map((o) => o.scores.train.total ?? 0),
-    holdout: hasHoldout ? scored.map((o) => o.scores.holdout.total ?? 0) : [],
+    train: standings.map((s) => s.train),
+    holdout: hasHoldout ? standings.map((s) => s.holdout ?? 0) : [],
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);

@@ -4,6 +4,7 @@
  * figures are the honest before/after that heads the summary and the report.
  */
 import { join } from 'node:path';
+import { standingOf } from '../evaluate/candidate-result.js';
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
@@ -45,8 +46,7 @@ export async function runFinalEvaluation(
       },
     );
     if (!outcome.ok) return { train: null, holdout: null };
-    const hasHoldout = outcome.scores.holdout.cases.length > 0;
-    return { train: outcome.scores.train.total, holdout: hasHoldout ? outcome.scores.holdout.total : null };
+    return { train: outcome.scores.train.total, holdout: standingOf(outcome.scores).holdout };
   };
   const same = prompts.baseline === prompts.best;
   const [baseline, best] = await Promise.all([

@@ -3,6 +3,7 @@
  * (generate, check, judge, grade, score) → pick the best → decide against the incumbent
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
+import { standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
 import { writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
@@ -227,11 +228,16 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
 }
 
 function toScored(proposal: Proposal, outcome: EvaluatedCandidate): Scored {
-  const eligible = !outcome.scores.all.gateFailed;
-  const train = outcome.scores.train.total ?? 0;
+  const standing = standingOf(outcome.scores);
   const chars = countChars(proposal.prompt);
-  const holdout = outcome.scores.holdout.cases.length > 0 ? outcome.scores.holdout.total : null;
-  return { proposal, outcome, train, eligible, chars, side: { train, holdout, eligible, chars } };
+  return {
+    proposal,
+    outcome,
+    train: standing.train,
+    eligible: standing.eligible,
+    chars,
+    side: { ...standing, chars },
+  };
 }
 
 function averageSides(a: DecisionSide, b: DecisionSide): DecisionSide {
