@@ -10,6 +10,7 @@ import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import { createModelPool } from '../providers/model-pool.js';
+import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import { createKillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -107,6 +108,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       signal: controller.signal,
       stopRequested: () => isStopRequested(runDir, input.lock.record.token),
       env: input.env,
+      ...createSandboxedReview(experiment, pool, { env: input.env }),
       ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
       ...(checkpoint ? { checkpoint } : {}),
       onRecordsChanged: refreshReport,

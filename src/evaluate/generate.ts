@@ -22,7 +22,7 @@ export interface GenerateInput {
   prompt: string;
   cases: readonly Case[];
   samples: number;
-  /** Sample indices start here: fresh samples for noise repeats, confirmations and the final check. */
+  /** Sample indices start here: fresh samples for noise repeats, confirmations and the final evaluation. */
   sampleBase: number;
   client: ModelClient;
   signal?: AbortSignal;

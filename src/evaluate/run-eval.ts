@@ -21,7 +21,7 @@ import { spendSince } from '../loop/spend.js';
 import { emptyTotals } from '../providers/ledger.js';
 import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
 import { ProviderError } from '../providers/types.js';
-import type { RunEventBody, SpendRole } from '../run/events.js';
+import type { SpendRole } from '../run/events.js';
 import { iterationPaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
@@ -29,7 +29,9 @@ import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
 import type { EvalReport } from './eval-report.js';
+import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';
+import { createSandboxedReview } from './sandboxed-review.js';
 import { EVAL_ROLES, keyVariables } from './require-keys.js';
 
 export interface RunEvalInput {
@@ -113,7 +115,10 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
           signal: deps.signal,
           stopRequested: () => false,
           env: deps.env,
-          ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+          ...createSandboxedReview(experiment, timed.pool, {
+            env: deps.env,
+            ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+          }),
         },
         { iteration: ITERATION, candidate: CANDIDATE, prompt: experiment.prompt, sampleBase: 0 },
       );
@@ -189,22 +194,18 @@ async function journalEnd(
   });
   const scored = outcome?.ok ? outcome : undefined;
   const hasHoldout = scored !== undefined && scored.scores.holdout.cases.length > 0;
-  const finished: RunEventBody = {
-    type: 'iteration_finished',
+  const finished = iterationFinished({
     iteration: ITERATION,
     status: end.status,
     candidate: scored ? CANDIDATE : null,
     train: scored?.scores.train.total ?? null,
     holdout: hasHoldout ? (scored?.scores.holdout.total ?? null) : null,
-    incumbentBefore: null,
-    delta: null,
     ...(end.errorKind ? { errorKind: end.errorKind } : {}),
     ...(end.status === 'baseline' ? {} : { message: end.message }),
-    hypothesis: null,
     promptSha256: end.prompt === undefined ? null : hashPrompt(end.prompt),
-    costUsd: spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0),
+    spend,
     seconds: end.seconds,
-  };
+  });
   await recorder.emit(finished, ...spend);
   if (outcome) {
     await writeReviewJson(

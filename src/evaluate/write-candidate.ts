@@ -9,6 +9,7 @@ import { buildJudgeScoresFile } from '../judge/judge-scores.js';
 import { writeJsonAtomic, writeReviewJson, writeTextAtomic } from '../run/records.js';
 import type { CandidatePaths } from '../run/paths.js';
 import type { SampleChecks } from '../checks/check-result.js';
+import type { CandidateResult } from './candidate-result.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
 import type { Generation } from './generate.js';
 import { join } from 'node:path';
@@ -99,7 +100,7 @@ export function createCandidateRecordWriter(paths: CandidatePaths): CandidateRec
             evaluation: outcome.evaluation,
             scores: outcome.scores,
             costUsd: outcome.costUsd,
-          }),
+          } satisfies CandidateResult),
         );
       }
       await Promise.all(writes);

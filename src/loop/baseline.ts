@@ -3,22 +3,22 @@
  * when min_improvement is a number). Its mean is the incumbent's score; the spread of the
  * repeats sets the noise margin a candidate must beat.
  */
+import { standingOf } from '../evaluate/candidate-result.js';
 import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
-import type { LoopDeps } from './loop-deps.js';
+import { finishIteration } from './finish-iteration.js';
+import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
-import { spendSince } from './spend.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
-export async function runBaseline(deps: LoopDeps, prompt: string): Promise<BaselineResult> {
+export async function runBaseline(deps: LoopRun, prompt: string): Promise<BaselineResult> {
   const { experiment, recorder } = deps;
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
   const startedAt = deps.now();
-  const spendBefore = deps.pool.ledger.snapshot();
   const repeats = search.min_improvement === 'auto' ? search.noise_repeats : 1;
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
@@ -35,8 +35,7 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       }),
     ),
   );
-  const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
-  const costUsd = spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0);
+  const spend = deps.spend.take({ iteration });
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {
@@ -45,29 +44,23 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       errorKind: failed.errorKind,
       reason: failed.message,
     });
-    await recorder.emit(...spend, {
-      type: 'iteration_finished',
+    await finishIteration(recorder, {
       iteration,
       status: 'error',
-      candidate: null,
-      train: null,
-      holdout: null,
-      incumbentBefore: null,
-      delta: null,
       errorKind: failed.errorKind,
       message: failed.message,
-      hypothesis: null,
       promptSha256: hashPrompt(prompt),
-      costUsd,
+      spend,
       seconds,
     });
     return { ok: false, message: `the baseline could not be evaluated: ${failed.message}` };
   }
   const scored = outcomes.flatMap((o) => (o.ok ? [o] : []));
+  const standings = scored.map((o) => standingOf(o.scores));
   const hasHoldout = experiment.cases.some((c) => c.split === 'holdout');
   const noise = {
-    train: scored.map((o) => o.scores.train.total ?? 0),
-    holdout: hasHoldout ? scored.map((o) => o.scores.holdout.total ?? 0) : [],
+    train: standings.map((s) => s.train),
+    holdout: hasHoldout ? standings.map((s) => s.holdout ?? 0) : [],
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
@@ -78,33 +71,31 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
     margin,
     mean,
   });
-  await recorder.emit(
+  await finishIteration(
+    recorder,
     {
-      type: 'noise_margin',
-      iteration,
-      train: margin.train,
-      holdout: hasHoldout ? margin.holdout : null,
-      repeats: scored.map((_o, i) => ({
-        train: noise.train[i] ?? null,
-        holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
-      })),
-      mean: { train: mean.train, holdout: mean.holdout },
-    },
-    ...spend,
-    {
-      type: 'iteration_finished',
       iteration,
       status: 'baseline',
       candidate: 0,
       train: mean.train,
       holdout: mean.holdout,
-      incumbentBefore: null,
-      delta: null,
-      hypothesis: null,
       promptSha256: hashPrompt(prompt),
-      costUsd,
+      spend,
       seconds,
     },
+    [
+      {
+        type: 'noise_margin',
+        iteration,
+        train: margin.train,
+        holdout: hasHoldout ? margin.holdout : null,
+        repeats: scored.map((_o, i) => ({
+          train: noise.train[i] ?? null,
+          holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
+        })),
+        mean: { train: mean.train, holdout: mean.holdout },
+      },
+    ],
   );
   deps.checkpoint?.('finished');
   await writeBest(deps.runDir, prompt);

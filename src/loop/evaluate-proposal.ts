@@ -9,7 +9,7 @@ import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import type { RunEventBody, SplitScores } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import type { SplitScore } from '../scoring/index.js';
-import type { LoopDeps } from './loop-deps.js';
+import { type LoopDeps, reviewParts } from './loop-deps.js';
 
 export interface EvaluateProposalInput {
   iteration: number;
@@ -43,7 +43,7 @@ export async function evaluateProposal(
       pool: deps.pool,
       signal: deps.signal,
       env: deps.env,
-      ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+      ...reviewParts(deps),
       onPhase: (phase, progress) => {
         if (phase === 'generating' && progress && progress.done > 0) deps.checkpoint?.('generated');
         // Journal phase changes only — never one event per model call.

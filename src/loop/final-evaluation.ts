@@ -4,11 +4,11 @@
  * figures are the honest before/after that heads the summary and the report.
  */
 import { join } from 'node:path';
+import { standingOf } from '../evaluate/candidate-result.js';
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
-import type { LoopDeps } from './loop-deps.js';
-import { spendSince } from './spend.js';
+import { type LoopRun, reviewParts } from './loop-deps.js';
 
 /** Far past any sample index the run used, so the final draws are fresh. */
 export const FINAL_SAMPLE_BASE = 100_000;
@@ -18,12 +18,11 @@ export function finalPaths(runDir: string, which: 'baseline' | 'best'): Candidat
 }
 
 export async function runFinalEvaluation(
-  deps: LoopDeps,
+  deps: LoopRun,
   prompts: { baseline: string; best: string; bestIteration: number },
 ): Promise<void> {
   const { recorder, experiment } = deps;
   const iteration = prompts.bestIteration;
-  const spendBefore = deps.pool.ledger.snapshot();
   await recorder.emit({ type: 'phase', iteration, phase: 'final' });
   deps.checkpoint?.('final');
   const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
@@ -43,12 +42,11 @@ export async function runFinalEvaluation(
         pool: deps.pool,
         signal: deps.signal,
         env: deps.env,
-        ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
+        ...reviewParts(deps),
       },
     );
     if (!outcome.ok) return { train: null, holdout: null };
-    const hasHoldout = outcome.scores.holdout.cases.length > 0;
-    return { train: outcome.scores.train.total, holdout: hasHoldout ? outcome.scores.holdout.total : null };
+    return { train: outcome.scores.train.total, holdout: standingOf(outcome.scores).holdout };
   };
   const same = prompts.baseline === prompts.best;
   const [baseline, best] = await Promise.all([
@@ -56,7 +54,7 @@ export async function runFinalEvaluation(
     same ? undefined : evaluate('best', prompts.best),
   ]);
   // Journaled like any iteration's spend, so the run's total and a resumed usd budget include it.
-  const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration, phase: 'final' });
+  const spend = deps.spend.take({ iteration, phase: 'final' });
   await recorder.emit(...spend, {
     type: 'final_evaluation',
     baseline,

@@ -4,10 +4,11 @@
  * continues from exactly what was decided.
  */
 import { readFile } from 'node:fs/promises';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { candidatePaths } from '../run/paths.js';
 import type { RunState } from '../run/run-state.js';
-import { Evaluation, SplitScore } from '../scoring/index.js';
+import { CandidateResult } from '../evaluate/candidate-result.js';
+import type { Evaluation, SplitScore } from '../scoring/index.js';
 
 export interface IncumbentView {
   iteration: number;
@@ -20,18 +21,16 @@ export interface IncumbentView {
   trainScore: SplitScore;
 }
 
-const EvaluationFile = z.object({
-  evaluation: Evaluation,
-  scores: z.object({ train: SplitScore, holdout: SplitScore, all: SplitScore }),
-});
+/** Only what the incumbent needs: evaluation.json written by any version holds these. */
+const StoredResult = CandidateResult.pick({ evaluation: true, scores: true });
 
 export async function loadCandidateEvaluation(
   runDir: string,
   iteration: number,
   candidate: number,
-): Promise<z.infer<typeof EvaluationFile>> {
+): Promise<z.infer<typeof StoredResult>> {
   const paths = candidatePaths(runDir, iteration, candidate);
-  return EvaluationFile.parse(JSON.parse(await readFile(paths.evaluation, 'utf8')));
+  return StoredResult.parse(JSON.parse(await readFile(paths.evaluation, 'utf8')));
 }
 
 export async function loadIncumbent(runDir: string, state: RunState): Promise<IncumbentView> {

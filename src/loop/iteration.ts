@@ -3,6 +3,7 @@
  * (generate, check, judge, grade, score) → pick the best → decide against the incumbent
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
+import { standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
 import { writeResultsTsv, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
@@ -11,11 +12,11 @@ import { buildMutatorFeedback } from './build-feedback.js';
 import { trainCaseResults } from './case-results.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
+import { finishIteration, type IterationEnd } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
-import type { LoopDeps } from './loop-deps.js';
+import type { LoopRun } from './loop-deps.js';
 import { type Proposal, proposeCandidates } from './propose.js';
 import { recordKeep } from './record-keep.js';
-import { spendSince } from './spend.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
 import { currentMargin, historyOf } from './loop-state.js';
@@ -29,12 +30,11 @@ interface Scored {
   chars: number;
 }
 
-export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Promise<IncumbentView> {
+export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Promise<IncumbentView> {
   const { experiment, recorder } = deps;
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
   const startedAt = deps.now();
-  const spendBefore = deps.pool.ledger.snapshot();
   const state = recorder.state();
   const strategy = replayStrategy(
     state.iterations.map((it) => it.status),
@@ -96,25 +96,15 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   const proposals = attempts.flatMap((a) => (a.ok ? [a.proposal] : []));
   const finish = async (
     status: IterationStatus,
-    fields: Partial<Extract<RunEventBody, { type: 'iteration_finished' }>> = {},
+    fields: Omit<IterationEnd, 'iteration' | 'status' | 'spend' | 'seconds'> = {},
   ) => {
-    const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-    const spend = spendSince(spendBefore, deps.pool.ledger.snapshot(), { iteration });
-    const costUsd = spend.reduce((sum, e) => sum + (e.type === 'spend' ? e.usd : 0), 0);
-    await recorder.emit(...spend, {
-      type: 'iteration_finished',
+    await finishIteration(recorder, {
       iteration,
       status,
-      candidate: null,
-      train: null,
-      holdout: null,
       incumbentBefore: incumbent.train,
-      delta: null,
-      hypothesis: null,
-      promptSha256: null,
       ...fields,
-      costUsd,
-      seconds,
+      spend: deps.spend.take({ iteration }),
+      seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
     });
     deps.checkpoint?.('finished');
     await writeResultsTsv(deps.runDir, recorder.state());
@@ -238,11 +228,16 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
 }
 
 function toScored(proposal: Proposal, outcome: EvaluatedCandidate): Scored {
-  const eligible = !outcome.scores.all.gateFailed;
-  const train = outcome.scores.train.total ?? 0;
+  const standing = standingOf(outcome.scores);
   const chars = countChars(proposal.prompt);
-  const holdout = outcome.scores.holdout.cases.length > 0 ? outcome.scores.holdout.total : null;
-  return { proposal, outcome, train, eligible, chars, side: { train, holdout, eligible, chars } };
+  return {
+    proposal,
+    outcome,
+    train: standing.train,
+    eligible: standing.eligible,
+    chars,
+    side: { ...standing, chars },
+  };
 }
 
 function averageSides(a: DecisionSide, b: DecisionSide): DecisionSide {

@@ -1,12 +1,15 @@
 /**
  * Everything the loop talks to, passed in: the loaded experiment (overrides applied), the
- * recorder (journal + state), the model pool, git (or null: commits off), the clock, the
- * abort signal and the stop flag. Tests drive whole runs by swapping these.
+ * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
+ * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
 import type { Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
+import type { Grader } from '../grader/grader.js';
+import type { Judge } from '../judge/judge.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { SpendMeter } from './spend.js';
 
 export interface GitBinding {
   repo: GitRepo;
@@ -27,11 +30,27 @@ export interface LoopDeps {
   /** `autoresearch stop` was asked: finish the current iteration, then stop. */
   stopRequested: () => boolean;
   env: NodeJS.ProcessEnv;
-  cliEntry?: string;
+  /** Needed when the experiment has a rubric (the CLI passes the sandboxed judge). */
+  judge?: Judge;
+  /** Needed when the experiment has a grader and expectations. */
+  grader?: Grader;
   /** The plan's estimate for one iteration, used for budget checks before any iteration ran. */
   planEstimate?: { usd: number | null; seconds: number | null };
   /** Test-only: called at every named point of the loop (see kill-point.ts). */
   checkpoint?: (point: string) => void;
   /** Called (throttled by the callee) after records change: the report refresher. */
   onRecordsChanged?: () => void;
+}
+
+/** The deps within one runLoop call, with the meter that journals the ledger's growth. */
+export interface LoopRun extends LoopDeps {
+  spend: SpendMeter;
+}
+
+/** The judge and grader of the deps, for an evaluation. */
+export function reviewParts(deps: LoopDeps): { judge?: Judge; grader?: Grader } {
+  return {
+    ...(deps.judge === undefined ? {} : { judge: deps.judge }),
+    ...(deps.grader === undefined ? {} : { grader: deps.grader }),
+  };
 }

@@ -1,14 +1,13 @@
 /**
  * The loop, as the product describes it:
  *
- *   baseline ─▶ [ propose ─▶ evaluate ─▶ decide ─▶ record/commit ] × N ─▶ final check
+ *   baseline ─▶ [ propose ─▶ evaluate ─▶ decide ─▶ record/commit ] × N ─▶ final evaluation
  *
  * It stops at the first budget limit, on `autoresearch stop`, on Ctrl-C (journaling the
  * iteration as interrupted), on auth/credit failures and after 3 error iterations in a row —
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
-import { ROLES, type Role } from '../experiment/roles.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -18,9 +17,11 @@ import type { RunState } from '../run/run-state.js';
 import { runBaseline } from './baseline.js';
 import { checkBudget, estimateNextIteration } from './budget.js';
 import { runFinalEvaluation } from './final-evaluation.js';
+import { finishIteration } from './finish-iteration.js';
 import { type IncumbentView, loadIncumbent } from './incumbent.js';
 import { runIteration } from './iteration.js';
-import type { LoopDeps } from './loop-deps.js';
+import type { LoopDeps, LoopRun } from './loop-deps.js';
+import { createSpendMeter } from './spend.js';
 import { reconcileLastKeep } from './record-keep.js';
 
 export interface LoopEnd {
@@ -30,9 +31,9 @@ export interface LoopEnd {
 }
 
 export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
-  const journaledAtStart = deps.recorder.state().spend;
+  const run: LoopRun = { ...deps, spend: createSpendMeter(deps.pool.ledger) };
   try {
-    const end = await iterate(deps);
+    const end = await iterate(run);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     await writeResultsTsv(deps.runDir, deps.recorder.state());
     deps.onRecordsChanged?.();
@@ -40,14 +41,14 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
   } catch (error) {
     const end = classifyFailure(error, deps.signal);
     if (!end) throw error;
-    await markOpenIterationInterrupted(deps, end.message, unjournaledSpend(deps, journaledAtStart));
+    await markOpenIterationInterrupted(run, end.message);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     await writeResultsTsv(deps.runDir, deps.recorder.state());
     return end;
   }
 }
 
-async function iterate(deps: LoopDeps): Promise<LoopEnd> {
+async function iterate(deps: LoopRun): Promise<LoopEnd> {
   const { recorder, experiment } = deps;
   let state = recorder.state();
   if (state.open)
@@ -68,7 +69,7 @@ async function iterate(deps: LoopDeps): Promise<LoopEnd> {
     }
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
-      if (verdict.reason !== 'errors') await finalCheck(deps, incumbent);
+      if (verdict.reason !== 'errors') await finalEvaluationWithinBudget(deps, incumbent);
       deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
@@ -108,11 +109,11 @@ function budgetVerdict(deps: LoopDeps, state: RunState, incumbent: IncumbentView
   });
 }
 
-async function finalCheck(deps: LoopDeps, incumbent: IncumbentView): Promise<void> {
+async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentView): Promise<void> {
   const state = deps.recorder.state();
   const baselineIteration = state.baseline?.iteration ?? 0;
   const baselinePrompt = await readFile(candidatePaths(deps.runDir, baselineIteration, 0).prompt, 'utf8');
-  // The budget covers the final check too: skip it (and say so) rather than overspend.
+  // The budget covers the final evaluation too: skip it (and say so) rather than overspend.
   const usd = deps.experiment.config.budget.usd;
   if (usd !== undefined) {
     const { search } = deps.experiment.config;
@@ -141,49 +142,19 @@ async function readIncumbentPrompt(runDir: string, state: RunState): Promise<str
   return readFile(candidatePaths(runDir, incumbent.iteration, record?.candidate ?? 0).prompt, 'utf8');
 }
 
-/** What this session paid that no `spend` event holds yet: the calls of an iteration cut short. */
-function unjournaledSpend(
-  deps: LoopDeps,
-  atStart: RunState['spend'],
-): { role: Role; usd: number; calls: number }[] {
-  const now = deps.recorder.state().spend;
-  const ledger = deps.pool.ledger.snapshot();
-  return ROLES.flatMap((role) => {
-    const paid = ledger.byRole[role];
-    if (!paid) return [];
-    const journaled = now.byRole[role].usd - atStart.byRole[role].usd;
-    const journaledCalls = now.byRole[role].calls - atStart.byRole[role].calls;
-    const usd = Math.max(0, paid.usd - journaled);
-    const calls = Math.max(0, paid.calls - journaledCalls);
-    return calls > 0 || usd > 0 ? [{ role, usd, calls }] : [];
-  });
-}
-
-async function markOpenIterationInterrupted(
-  deps: LoopDeps,
-  message: string,
-  spend: { role: Role; usd: number; calls: number }[] = [],
-): Promise<void> {
+/** What the open iteration paid so far is journaled with it: the meter holds every call since the last take. */
+async function markOpenIterationInterrupted(deps: LoopRun, message: string): Promise<void> {
   const open = deps.recorder.state().open;
   if (!open) return;
-  await deps.recorder.emit(
-    ...spend.map((s) => ({ type: 'spend' as const, ...s, iteration: open.iteration })),
-    {
-      type: 'iteration_finished',
-      iteration: open.iteration,
-      status: 'interrupted',
-      candidate: null,
-      train: null,
-      holdout: null,
-      incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
-      delta: null,
-      message,
-      hypothesis: open.proposals[0]?.hypothesis ?? null,
-      promptSha256: null,
-      costUsd: spend.reduce((sum, s) => sum + s.usd, 0),
-      seconds: Math.max(0, (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000),
-    },
-  );
+  await finishIteration(deps.recorder, {
+    iteration: open.iteration,
+    status: 'interrupted',
+    incumbentBefore: deps.recorder.state().incumbent?.train ?? null,
+    message,
+    hypothesis: open.proposals[0]?.hypothesis ?? null,
+    spend: deps.spend.take({ iteration: open.iteration }),
+    seconds: (deps.now().getTime() - new Date(open.startedAt).getTime()) / 1000,
+  });
 }
 
 function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefined {

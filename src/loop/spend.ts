@@ -1,8 +1,31 @@
-/** Spend events for a stretch of work: the ledger's growth per role since a snapshot. */
+/**
+ * Spend has one source, the pool's ledger (every call's cost): the loop journals its growth
+ * per role at each point an iteration or the final evaluation ends. Each take starts where the
+ * last one stopped, so a call is journaled once, and an iteration cut short by Ctrl-C still
+ * journals what it paid.
+ */
 import { ROLES } from '../experiment/roles.js';
-import type { LedgerSnapshot } from '../providers/ledger.js';
+import type { CostLedger, LedgerSnapshot } from '../providers/ledger.js';
 import type { Phase, RunEventBody } from '../run/events.js';
 
+export interface SpendMeter {
+  /** The spend events of every call since the last take. */
+  take(where: { iteration: number; phase?: Phase }): RunEventBody[];
+}
+
+export function createSpendMeter(ledger: CostLedger): SpendMeter {
+  let mark = ledger.snapshot();
+  return {
+    take(where) {
+      const now = ledger.snapshot();
+      const events = spendSince(mark, now, where);
+      mark = now;
+      return events;
+    },
+  };
+}
+
+/** The ledger's growth per role between two snapshots, as spend events. */
 export function spendSince(
   before: LedgerSnapshot,
   after: LedgerSnapshot,

@@ -1,7 +1,7 @@
 /**
- * A whole run driven with fakes: a temp experiment (checks only, so no judge subprocess), a
- * real recorder and run folder, a model pool whose providers are scripted, an injected clock,
- * no git. The default experiment scores a prompt by the words it contains: the generator
+ * A whole run driven with fakes: a temp experiment (checks only unless a test adds a rubric or
+ * expectations, judged and graded in-process), a real recorder and run folder, a model pool
+ * whose providers are scripted, an injected clock, no git. The default experiment scores a prompt by the words it contains: the generator
  * echoes the rendered prompt and each of alpha/bravo/charlie/delta is one check, so a test
  * scripts scores by scripting the mutator's prompts.
  *
@@ -17,6 +17,8 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import type { Experiment } from '../../src/experiment/types.js';
+import type { Grader } from '../../src/grader/grader.js';
+import type { Judge } from '../../src/judge/judge.js';
 import type { LoopDeps } from '../../src/loop/loop-deps.js';
 import { type LoopEnd, runLoop } from '../../src/loop/run-loop.js';
 import { createRunRecorder, type RunRecorder } from '../../src/loop/run-recorder.js';
@@ -68,6 +70,12 @@ export interface ScriptedRunOptions {
   stopRequested?: (recorder: RunRecorder) => boolean;
   controller?: AbortController;
   planEstimate?: LoopDeps['planEstimate'];
+  /** A rubric (its markdown): the experiment is then judged by `judge`. */
+  rubric?: string;
+  judge?: Judge;
+  /** Expectations per case id: the experiment is then graded by `grader`. */
+  expectations?: Record<string, string[]>;
+  grader?: Grader;
 }
 
 export interface ScriptedRun {
@@ -112,7 +120,10 @@ export async function writeScriptedExperiment(options: ScriptedRunOptions): Prom
     models: {
       generator: { provider: 'anthropic', model: 'gen', max_retries: 1, ...options.generatorEntry },
       mutator: { provider: 'anthropic', model: 'mut', max_retries: 0, ...options.mutatorEntry },
+      ...(options.rubric === undefined ? {} : { judge: { provider: 'anthropic', model: 'jdg' } }),
+      ...(options.expectations === undefined ? {} : { grader: { provider: 'anthropic', model: 'grd' } }),
     },
+    ...(options.rubric === undefined ? {} : { rubric: 'rubric.md' }),
     checks: [
       ...TOKENS.map((value) => ({ type: 'icontains', value })),
       { type: 'not-icontains', value: 'FORBIDDEN', gate: true, name: 'no-forbidden' },
@@ -122,7 +133,13 @@ export async function writeScriptedExperiment(options: ScriptedRunOptions): Prom
     concurrency: 4,
   };
   await writeFile(path.join(dir, 'experiment.yaml'), stringify(config));
-  await writeFile(path.join(dir, 'cases.yaml'), stringify(CASES));
+  const expectations = options.expectations ?? {};
+  const cases = CASES.map((c) => ({
+    ...c,
+    ...(expectations[c.id] ? { expectations: expectations[c.id] } : {}),
+  }));
+  await writeFile(path.join(dir, 'cases.yaml'), stringify(cases));
+  if (options.rubric !== undefined) await writeFile(path.join(dir, 'rubric.md'), options.rubric);
   await writeFile(path.join(dir, 'prompt.md'), options.prompt ?? promptWith(['alpha']));
   return scratch;
 }
@@ -170,6 +187,8 @@ export async function runScripted(options: ScriptedRunOptions): Promise<Scripted
       signal: controller.signal,
       stopRequested: () => options.stopRequested?.(recorder) ?? false,
       env,
+      ...(options.judge ? { judge: options.judge } : {}),
+      ...(options.grader ? { grader: options.grader } : {}),
       ...(options.planEstimate ? { planEstimate: options.planEstimate } : {}),
     });
     // The journal as written: the recorder keeps no copy of the events.

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { evaluateCandidate } from '../../src/evaluate/evaluate-candidate.js';
+import { createSandboxedReview } from '../../src/evaluate/sandboxed-review.js';
 import type { Phase } from '../../src/run/events.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
@@ -70,6 +71,7 @@ async function evaluateWith(dir: string, judgeMode: string, graderMode: string) 
       {
         pool,
         env,
+        ...createSandboxedReview(experiment, pool, { env }),
         onPhase: (phase) => {
           if (phases.at(-1) !== phase) phases.push(phase);
         },

@@ -1,15 +1,10 @@
 /**
- * Wraps a ModelClient to add up what one candidate's calls cost. Candidates of an iteration
- * run concurrently on shared clients, so the pool's ledger alone cannot tell them apart.
+ * Wraps a ModelClient to report what each call cost. Candidates of an iteration run
+ * concurrently on shared clients, so the pool's ledger alone cannot tell their costs apart.
  */
 import type { CompletionRequest, CompletionResult, ModelClient } from '../providers/types.js';
 
-export interface Tally {
-  usd: number;
-  calls: number;
-}
-
-export function tallyClient(client: ModelClient, tally: Tally): ModelClient {
+export function meteredClient(client: ModelClient, onCost: (usd: number) => void): ModelClient {
   return {
     role: client.role,
     entry: client.entry,
@@ -17,8 +12,7 @@ export function tallyClient(client: ModelClient, tally: Tally): ModelClient {
     concurrency: client.concurrency,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       const result = await client.complete(request);
-      tally.usd += result.costUsd ?? 0;
-      tally.calls += 1;
+      onCost(result.costUsd ?? 0);
       return result;
     },
   };

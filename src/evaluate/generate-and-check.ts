@@ -1,0 +1,88 @@
+/**
+ * The first stage of an evaluation: generate every output and check each one as soon as it
+ * is in, while the other calls still wait on the model — the checking phase then only waits
+ * for the last outputs' checks. No check outlives the stage, whatever stopped it.
+ */
+import pLimit from 'p-limit';
+import type { SampleChecks } from '../checks/check-result.js';
+import { runChecks } from '../checks/run-checks.js';
+import type { Case, Experiment } from '../experiment/types.js';
+import { meteredClient } from '../providers/metered-client.js';
+import type { EvaluateDeps, EvaluateInput } from './evaluate-candidate.js';
+import { type Generation, generateOutputs } from './generate.js';
+import { scrubSecrets } from './scrub-env.js';
+
+export interface Generated {
+  generations: Generation[];
+  checks: SampleChecks[];
+}
+
+export async function generateAndCheck(
+  input: EvaluateInput,
+  deps: EvaluateDeps,
+  hooks: {
+    onCost: (usd: number) => void;
+    /** Once the first output is in (or generation is over with one): the judge may warm up. */
+    onFirstOutput: () => void;
+  },
+): Promise<Generated> {
+  deps.onPhase?.('generating');
+  const checkOne = createChecker(input.experiment, input.cases, deps);
+  const checking: Promise<SampleChecks>[] = [];
+  try {
+    const generations = await generateOutputs({
+      prompt: input.prompt,
+      cases: input.cases,
+      samples: input.samples,
+      sampleBase: input.sampleBase,
+      client: meteredClient(deps.pool.client('generator'), hooks.onCost),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      onProgress: (done, total) => {
+        // Not before the first output: starting a process blocks this thread for a moment,
+        // which would delay the first requests.
+        if (done > 0) hooks.onFirstOutput();
+        deps.onPhase?.('generating', { done, total });
+      },
+      onGenerated: (generation, index) => {
+        const checked = checkOne(generation);
+        // Awaited below; until then a failure must not count as unhandled.
+        checked.catch(() => undefined);
+        checking[index] = checked;
+        deps.onGenerated?.(generation);
+      },
+    });
+    if (generations.some((g) => g.ok)) hooks.onFirstOutput();
+    deps.onPhase?.('checking');
+    const checks = await Promise.all(checking);
+    deps.onChecked?.(checks);
+    return { generations, checks };
+  } catch (error) {
+    await Promise.allSettled(checking);
+    throw error;
+  }
+}
+
+/** Checks one output; at most `concurrency` outputs are checked at once (command checks are processes). */
+function createChecker(
+  experiment: Experiment,
+  cases: readonly Case[],
+  deps: EvaluateDeps,
+): (generation: Generation) => Promise<SampleChecks> {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const limit = pLimit(Math.max(1, experiment.config.concurrency));
+  const env = scrubSecrets(deps.env ?? process.env, experiment.models);
+  return (g) =>
+    limit(async (): Promise<SampleChecks> => {
+      const testCase = byId.get(g.caseId) as Case;
+      const outcomes = await runChecks({
+        output: g.ok ? g.text : null,
+        ...(g.error === undefined ? {} : { generationError: g.error }),
+        vars: testCase.vars,
+        checks: [...experiment.checks, ...testCase.checks],
+        baseDir: experiment.dir,
+        env,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+      return { caseId: g.caseId, sample: g.sample, outcomes };
+    });
+}

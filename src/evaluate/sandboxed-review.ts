@@ -1,0 +1,49 @@
+/**
+ * The product's judge and grader for an experiment, built once per run by the CLI shell and
+ * passed to the loop and the evaluation as parts: each a sandboxed program talking to the
+ * models through the run's pool.
+ */
+import type { Experiment } from '../experiment/types.js';
+import type { Grader } from '../grader/grader.js';
+import { createSandboxedGrader } from '../grader/sandboxed-grader.js';
+import type { Judge } from '../judge/judge.js';
+import { createSandboxedJudge } from '../judge/sandboxed-judge.js';
+import type { ModelPool } from '../providers/model-pool.js';
+
+export interface ReviewParts {
+  judge?: Judge;
+  grader?: Grader;
+}
+
+export function createSandboxedReview(
+  experiment: Experiment,
+  pool: ModelPool,
+  options: { cliEntry?: string; env?: NodeJS.ProcessEnv } = {},
+): ReviewParts {
+  const { judge, grader } = experiment.models;
+  const common = {
+    commandCwd: experiment.dir,
+    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  };
+  return {
+    ...(judge === undefined
+      ? {}
+      : {
+          judge: createSandboxedJudge({
+            entry: judge,
+            ...(pool.has('judge') ? { client: pool.client('judge') } : {}),
+            ...common,
+          }),
+        }),
+    ...(grader === undefined
+      ? {}
+      : {
+          grader: createSandboxedGrader({
+            entry: grader,
+            ...(pool.has('grader') ? { client: pool.client('grader') } : {}),
+            ...common,
+          }),
+        }),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The judge as the evaluation sees it (SPEC 6): a part passed in. It is shown the outputs that
+ * generated successfully and the rubric — nothing about the prompt, the iteration, the scores
+ * so far or the cases' variables — and returns a score per output and criterion, or a
+ * `judge_error`. The product's implementation is the sandboxed program (sandboxed-judge.ts);
+ * tests pass one that runs in-process.
+ */
+import type { Rubric } from '../experiment/types.js';
+import type { JudgeOutput } from './judge-layout.js';
+import type { JudgeRunResult } from './run-judge.js';
+
+export type { JudgeOutput } from './judge-layout.js';
+export type { JudgedOutput, JudgeRunResult as JudgeResult } from './run-judge.js';
+
+export interface JudgeRequest {
+  /** Successful generations only: a failed one is never sent (SPEC 5). */
+  outputs: readonly JudgeOutput[];
+  rubric: Rubric;
+  /** Seeds the order the judge sees the outputs in. */
+  seed: number;
+}
+
+/** What the runner gives every review call; none of it is shown to the judge or grader. */
+export interface ReviewCallOptions {
+  /** The run's Ctrl-C, and the other side of the review failing. */
+  signal: AbortSignal;
+  /** Each model call's cost, counted toward this candidate. */
+  onCost?: (usd: number) => void;
+}
+
+/** One evaluation's judging: opened early, judged once, closed whatever happened. */
+export interface JudgeSession {
+  judge(request: JudgeRequest): Promise<JudgeRunResult>;
+  /** Releases whatever was prepared and not used (nothing once judge() has run). */
+  close(): Promise<void>;
+}
+
+export interface Judge {
+  /**
+   * Called once the evaluation's first output is in: an implementation may warm up (start its
+   * process) while the rest generate. Opening costs no model call.
+   */
+  open(options: ReviewCallOptions): JudgeSession;
+}
