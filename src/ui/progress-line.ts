@@ -99,13 +99,16 @@ export interface RunSummary {
 // Every status but the baseline's, in the journal's order.
 const COUNTED: IterationStatus[] = ITERATION_STATUSES.filter((status) => status !== 'baseline');
 
+/** Columns before the summary's values. */
+export const SUMMARY_LABEL_WIDTH = 24;
+
 /** The summary's lines wrap between words to fit `width` (no limit when left out). */
 export function formatRunSummary(
   summary: RunSummary,
   colors: ProgressColors,
   width = Number.POSITIVE_INFINITY,
 ): string {
-  const label = (text: string) => `  ${text.padEnd(22)}`;
+  const label = (text: string) => `  ${text.padEnd(SUMMARY_LABEL_WIDTH - 2)}`;
   const iterations = COUNTED.reduce((sum, status) => sum + (summary.counts[status] ?? 0), 0);
   const counts = COUNTED.filter((status) => (summary.counts[status] ?? 0) > 0)
     .map((status) => `${summary.counts[status]} ${status}`)

@@ -3,7 +3,13 @@
  * as the terminal's status line (shown only when stderr is a TTY; the next write erases it),
  * and the closing summary.
  */
-import { formatProgressLine, formatRunSummary, type RunSummary } from './progress-line.js';
+import { isAbsolute, relative } from 'node:path';
+import {
+  formatProgressLine,
+  formatRunSummary,
+  type RunSummary,
+  SUMMARY_LABEL_WIDTH,
+} from './progress-line.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
@@ -86,11 +92,9 @@ export function renderRunSummary(
   extra: Parameters<typeof summarizeForTerminal>[1],
 ): string {
   // Wrapped for a person at a terminal; a log or a pipe gets each line whole.
-  return formatRunSummary(
-    summarizeForTerminal(state, extra),
-    term.colors,
-    term.isTTY ? term.width : Number.POSITIVE_INFINITY,
-  );
+  const width = term.isTTY ? term.width : Number.POSITIVE_INFINITY;
+  const reportPath = shortPath(extra.reportPath, width - SUMMARY_LABEL_WIDTH);
+  return formatRunSummary(summarizeForTerminal(state, { ...extra, reportPath }), term.colors, width);
 }
 
 /**
@@ -114,7 +118,8 @@ export function renderRunHeader(
     if (visibleWidth(joined) <= width) lines[last] = joined;
     else lines.push(cutVisible(`  ${part}`, width));
   }
-  lines.push(formatField('  record: ', run.runDir, width));
+  const label = '  record: ';
+  lines.push(formatField(label, shortPath(run.runDir, width - label.length), width));
   return lines.join('\n');
 }
 
@@ -126,4 +131,11 @@ export function renderNote(term: Terminal, text: string, indent = 2): string {
 /** Prose on stderr wraps to the terminal's width; a log or a pipe gets each line whole. */
 function errWidth(term: Terminal): number {
   return term.errIsTTY ? term.width : Number.POSITIVE_INFINITY;
+}
+
+/** `path` relative to the working directory when it is inside it and the absolute path does not fit `room`. */
+function shortPath(path: string, room: number): string {
+  if (visibleWidth(path) <= room) return path;
+  const inside = relative(process.cwd(), path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 }
