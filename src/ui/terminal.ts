@@ -71,7 +71,7 @@ export function createTerminal(
     status: (text) => {
       if (!stderr.isTTY) return;
       // One column spare: a line that fills the last column wraps on some terminals.
-      const line = cutVisible(text.replace(/\s+/g, ' '), (stderr.columns || 80) - 1);
+      const line = cutVisible(text.replace(/\s*[\r\n]\s*/g, ' '), (stderr.columns || 80) - 1);
       if (line === '') return eraseStatus();
       // An exit in the middle of a phase (process.exit on a second Ctrl-C, a crash) erases it too.
       if (!exitHooked) onExit(eraseStatus);
