@@ -19,7 +19,7 @@ import { createReportRefresher } from '../report/write-report.js';
 import type { RunLock } from '../run/lock.js';
 import { runPaths } from '../run/paths.js';
 import { clearStopRequest, isStopRequested } from './stop-request.js';
-import { attachRunRenderer, renderRunSummary } from '../ui/run-renderer.js';
+import { attachRunRenderer, renderNote, renderRunSummary } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
 
 /** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
@@ -67,11 +67,19 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
     if (interrupts > 1) {
-      term.err('second interrupt: exiting now (the journal is intact; `autoresearch resume` continues)');
+      term.err(
+        renderNote(
+          term,
+          'second interrupt: exiting now (the journal is intact; `autoresearch resume` continues)',
+        ),
+      );
       process.exit(EXIT.interrupted);
     }
     term.err(
-      `${signal}: stopping — journaling the current iteration as interrupted (Ctrl-C again to exit at once)`,
+      renderNote(
+        term,
+        `${signal}: stopping — journaling the current iteration as interrupted (Ctrl-C again to exit at once)`,
+      ),
     );
     controller.abort(new AutoresearchError('E_INTERRUPTED', 'interrupted'));
     setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();

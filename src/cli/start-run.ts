@@ -25,6 +25,7 @@ import { ensureRunsDir, findProjectRoot } from '../run/runs-dir.js';
 import { VERSION } from '../version.js';
 import { terminal } from '../ui/terminal.js';
 import { formatProblems } from '../ui/format-problems.js';
+import { renderNote, renderRunHeader } from '../ui/run-renderer.js';
 import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
 import { runsDirOf } from './runs-dir-option.js';
@@ -40,7 +41,7 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
   const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
-  for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
+  for (const note of notes) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
   refuseMissingKeys(experiment, env);
   return { experiment, overrides };
 }
@@ -96,9 +97,12 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       simulated: simulatedRoles(experiment),
     });
     term.err(
-      `${term.colors.bold(`run ${runId}`)}  ${experiment.cases.length} cases` +
-        (git ? `  branch ${git.binding.branch}` : '  commits off: not a git repository') +
-        `\n  record: ${runDir}`,
+      renderRunHeader(term, {
+        runId,
+        cases: experiment.cases.length,
+        branch: git?.binding.branch ?? null,
+        runDir,
+      }),
     );
     if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
     return await runSession({

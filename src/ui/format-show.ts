@@ -8,6 +8,7 @@ import { cutText, toOneLine } from '../loop/text.js';
 import type { IterationStatus } from '../run/events.js';
 import type { IterationRecord } from '../run/run-state.js';
 import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
+import { formatField } from './fit-text.js';
 import { formatUsd } from './format-runs.js';
 import type { Colors } from './terminal.js';
 
@@ -81,7 +82,7 @@ export function formatShow(
   iterations: readonly IterationRecord[],
   options: ShowOptions,
 ): string {
-  const header = formatShowHeader(overview, options.colors);
+  const header = formatShowHeader(overview, options.colors, options.width);
   const table =
     iterations.length === 0
       ? options.colors.dim('No iteration has finished yet.')
@@ -90,13 +91,13 @@ export function formatShow(
   return `${header}\n\n${table}${current}`;
 }
 
-export function formatShowHeader(o: RunOverview, c: Colors): string {
-  const label = (text: string) => c.dim(text.padEnd(12));
+/** One line per field; a value too long for `width` wraps between words under its column. */
+export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSITIVE_INFINITY): string {
   const lines: string[] = [];
-  lines.push(
-    `${label('Run')}${c.bold(o.id)}${o.experiment ? ` (${o.kind ?? 'run'} of ${o.experiment})` : ''}`,
-  );
-  lines.push(`${label('Status')}${paintRunStatus(o, c)}`);
+  const field = (name: string, value: string) =>
+    lines.push(formatField(c.dim(name.padEnd(12)), value, width));
+  field('Run', `${c.bold(o.id)}${o.experiment ? ` (${o.kind ?? 'run'} of ${o.experiment})` : ''}`);
+  field('Status', paintRunStatus(o, c));
   const head = headlineScores(o);
   const source = head.fresh ? 'fresh final evaluation' : 'as decided during the run';
   for (const split of ['train', 'holdout'] as const) {
@@ -104,35 +105,31 @@ export function formatShowHeader(o: RunOverview, c: Colors): string {
     const to = head.best?.[split] ?? null;
     const name = split === 'train' ? 'Train' : 'Holdout';
     if (from === null && to === null) {
-      lines.push(`${label(name)}${c.dim(split === 'holdout' ? 'no holdout cases' : 'no score yet')}`);
+      field(name, c.dim(split === 'holdout' ? 'no holdout cases' : 'no score yet'));
       continue;
     }
     const delta = from !== null && to !== null ? ` (${paintDelta(to - from, c)})` : '';
     const where = head.best ? ` at iteration ${head.best.iteration}` : '';
-    lines.push(`${label(name)}${score(from)} → ${score(to)}${delta}${where}, ${c.dim(source)}`);
+    field(name, `${score(from)} → ${score(to)}${delta}${where}, ${c.dim(source)}`);
   }
   if (head.fresh && o.baseline && o.best) {
     const pair = (split: keyof SplitPair) =>
       `${score(o.baseline?.[split] ?? null)} → ${score(o.best?.[split] ?? null)}`;
-    lines.push(`${label('During run')}train ${pair('train')}, holdout ${pair('holdout')}`);
+    field('During run', `train ${pair('train')}, holdout ${pair('holdout')}`);
   }
   if (o.noiseMargin) {
     const holdout = o.noiseMargin.holdout === null ? '' : `, ±${o.noiseMargin.holdout.toFixed(3)} holdout`;
-    lines.push(`${label('Noise')}±${o.noiseMargin.train.toFixed(3)} train${holdout}`);
+    field('Noise', `±${o.noiseMargin.train.toFixed(3)} train${holdout}`);
   }
-  lines.push(
-    `${label('Cost')}${formatUsd(o.costUsd)} over ${o.calls} calls, ${formatDuration(o.activeSeconds)} active`,
-  );
-  lines.push(`${label('Branch')}${o.branch ?? c.dim('none (commits are off: not a git repository)')}`);
+  field('Cost', `${formatUsd(o.costUsd)} over ${o.calls} calls, ${formatDuration(o.activeSeconds)} active`);
+  field('Branch', o.branch ?? c.dim('none (commits are off: not a git repository)'));
   const counts = (Object.entries(o.counts) as [IterationStatus, number][])
     .filter(([status, n]) => n > 0 && status !== 'baseline')
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
-  lines.push(`${label('Iterations')}${o.iterations} finished${counts === '' ? '' : `: ${counts}`}`);
+  field('Iterations', `${o.iterations} finished${counts === '' ? '' : `: ${counts}`}`);
   if (o.simulated.length > 0) {
-    lines.push(
-      `${label('Simulated')}${c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`)}`,
-    );
+    field('Simulated', c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`));
   }
   return lines.join('\n');
 }

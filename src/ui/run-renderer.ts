@@ -1,33 +1,41 @@
 /**
- * Turns run events into terminal output: one line per finished iteration, a transient phase
- * indicator on a TTY, and the closing summary. It only builds text; the caller's terminal
- * prints it.
+ * Turns run events into terminal output: one line per finished iteration, the current phase
+ * as the terminal's status line (shown only when stderr is a TTY; the next write erases it),
+ * and the closing summary.
  */
-import { formatProgressLine, formatRunSummary, type RunSummary } from '../loop/progress-line.js';
+import { isAbsolute, relative } from 'node:path';
+import {
+  formatProgressLine,
+  formatRunSummary,
+  type RunSummary,
+  SUMMARY_LABEL_WIDTH,
+} from './progress-line.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
+import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
 import type { Terminal } from './terminal.js';
 
 export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunState) => void {
-  let phaseShown = false;
-  const clearPhase = () => {
-    if (phaseShown && term.errIsTTY) term.err('\x1b[1A\x1b[2K');
-    phaseShown = false;
-  };
   return (event, state) => {
-    if (event.type === 'phase' && term.errIsTTY) {
-      clearPhase();
-      term.err(term.colors.dim(`  … iteration ${event.iteration}: ${event.phase}`));
-      phaseShown = true;
+    if (event.type === 'phase') {
+      const what =
+        event.phase === 'final'
+          ? 'final check of baseline and best'
+          : `iteration ${event.iteration}: ${event.phase}`;
+      const progress =
+        event.done !== undefined && event.total !== undefined ? ` ${event.done}/${event.total}` : '';
+      term.status(term.colors.dim(`  … ${what}${progress}`));
       return;
     }
     if (event.type === 'warning') {
-      clearPhase();
-      term.err(term.colors.yellow(`warning: ${event.message}`));
+      term.err(term.colors.yellow(wrapWords(`warning: ${event.message}`, errWidth(term), 2)));
+      return;
+    }
+    if (event.type === 'run_stopped') {
+      term.status('');
       return;
     }
     if (event.type !== 'iteration_finished') return;
-    clearPhase();
     const record = state.iterations.find((it) => it.iteration === event.iteration);
     term.out(
       formatProgressLine(
@@ -83,5 +91,51 @@ export function renderRunSummary(
   term: Terminal,
   extra: Parameters<typeof summarizeForTerminal>[1],
 ): string {
-  return formatRunSummary(summarizeForTerminal(state, extra), term.colors);
+  // Wrapped for a person at a terminal; a log or a pipe gets each line whole.
+  const width = term.isTTY ? term.width : Number.POSITIVE_INFINITY;
+  const reportPath = shortPath(extra.reportPath, width - SUMMARY_LABEL_WIDTH);
+  return formatRunSummary(summarizeForTerminal(state, { ...extra, reportPath }), term.colors, width);
+}
+
+/**
+ * The lines a run starts with: its id, size and branch (broken between those parts, never
+ * inside one, when the terminal is narrow) and where its record is.
+ */
+export function renderRunHeader(
+  term: Terminal,
+  run: { runId: string; cases: number; branch: string | null; runDir: string },
+): string {
+  const parts = [
+    term.colors.bold(`run ${run.runId}`),
+    `${run.cases} cases`,
+    run.branch ? `branch ${run.branch}` : 'commits off: not a git repository',
+  ];
+  const width = errWidth(term);
+  const lines = [parts[0] as string];
+  for (const part of parts.slice(1)) {
+    const last = lines.length - 1;
+    const joined = `${lines[last]}  ${part}`;
+    if (visibleWidth(joined) <= width) lines[last] = joined;
+    else lines.push(cutVisible(`  ${part}`, width));
+  }
+  const label = '  record: ';
+  lines.push(formatField(label, shortPath(run.runDir, width - label.length), width));
+  return lines.join('\n');
+}
+
+/** A message on its own line(s), broken between words; lines after the first are indented. */
+export function renderNote(term: Terminal, text: string, indent = 2): string {
+  return wrapWords(text, errWidth(term), indent);
+}
+
+/** Prose on stderr wraps to the terminal's width; a log or a pipe gets each line whole. */
+function errWidth(term: Terminal): number {
+  return term.errIsTTY ? term.width : Number.POSITIVE_INFINITY;
+}
+
+/** `path` relative to the working directory when it is inside it and the absolute path does not fit `room`. */
+function shortPath(path: string, room: number): string {
+  if (visibleWidth(path) <= room) return path;
+  const inside = relative(process.cwd(), path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 }

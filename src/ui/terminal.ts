@@ -2,8 +2,15 @@
  * The only module that writes to the terminal. Everything else returns strings or emits
  * events; commands hand the text here. Colour is used only when the stream is a TTY and
  * NO_COLOR is unset (FORCE_COLOR forces it, for tests of coloured output).
+ *
+ * The status line (a run's current phase) is the one piece of text that is later taken back.
+ * It is written without a newline, so the cursor stays on it, and cut to one screen line,
+ * so erasing that line (`\r ESC[2K`) removes all of it. Every other write erases it first:
+ * stdout and stderr share the screen, and each write is on it before the next one starts
+ * (writes to a TTY are synchronous in Node), so rows on stdout never land beside it.
  */
 import pc from 'picocolors';
+import { cutVisible } from './fit-text.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -15,8 +22,13 @@ export interface Terminal {
   readonly colors: Colors;
   readonly isTTY: boolean;
   readonly errIsTTY: boolean;
-  /** Columns available on stdout; 100 when not a TTY. */
+  /** Columns available on stdout (read at each use, so a resized window counts); 100 when not a TTY. */
   readonly width: number;
+  /**
+   * Shows `text` as the transient status line on stderr, replacing the one shown before;
+   * `''` erases it. Nothing at all when stderr is not a TTY: a log gets no escape codes.
+   */
+  status(text: string): void;
 }
 
 interface Stream {
@@ -31,19 +43,48 @@ export function wantsColor(stream: Stream, env: NodeJS.ProcessEnv = process.env)
   return Boolean(stream.isTTY);
 }
 
-export function createTerminal(stdout: Stream = process.stdout, stderr: Stream = process.stderr): Terminal {
+/** Back to the start of the line, then erase the whole line. */
+export const ERASE_LINE = '\r\x1b[2K';
+
+export function createTerminal(
+  stdout: Stream = process.stdout,
+  stderr: Stream = process.stderr,
+  onExit: (erase: () => void) => void = (erase) => process.once('exit', erase),
+): Terminal {
   const colors = pc.createColors(wantsColor(stdout));
+  let statusShown = false;
+  let exitHooked = false;
+  const eraseStatus = () => {
+    if (!statusShown) return;
+    statusShown = false;
+    stderr.write(ERASE_LINE);
+  };
   return {
     out: (text) => {
+      eraseStatus();
       stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     },
     err: (text) => {
+      eraseStatus();
       stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    status: (text) => {
+      if (!stderr.isTTY) return;
+      // One column spare: a line that fills the last column wraps on some terminals.
+      const line = cutVisible(text.replace(/\s*[\r\n]\s*/g, ' '), (stderr.columns || 80) - 1);
+      if (line === '') return eraseStatus();
+      // An exit in the middle of a phase (process.exit on a second Ctrl-C, a crash) erases it too.
+      if (!exitHooked) onExit(eraseStatus);
+      exitHooked = true;
+      stderr.write(`${ERASE_LINE}${line}`);
+      statusShown = true;
     },
     colors,
     isTTY: Boolean(stdout.isTTY),
     errIsTTY: Boolean(stderr.isTTY),
-    width: stdout.isTTY && stdout.columns ? stdout.columns : 100,
+    get width() {
+      return stdout.isTTY && stdout.columns ? stdout.columns : 100;
+    },
   };
 }
 

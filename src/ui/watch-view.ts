@@ -10,6 +10,7 @@ import { activeSecondsAt } from '../run/reducer.js';
 import type { IterationRecord, RunState } from '../run/run-state.js';
 import { formatUsd } from './format-runs.js';
 import { formatDuration, paintStatus, score, signed } from './format-show.js';
+import { fitLines } from './fit-text.js';
 import type { Colors } from './terminal.js';
 
 export interface ViewOptions {
@@ -18,8 +19,6 @@ export interface ViewOptions {
 }
 
 const LAST_ITERATIONS = 8;
-const ESC = String.fromCharCode(27);
-const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'y');
 
 export function renderWatchFrame(
   runId: string,
@@ -35,7 +34,7 @@ export function renderWatchFrame(
   );
   if (state === null || state.start === null) {
     lines.push(c.dim('waiting for the run to write its journal…'));
-    return fitLines(lines, width);
+    return fitFrame(lines, width);
   }
   lines.push(`${label('now', c)}${describeNow(state, now, c)}`);
   if (state.incumbent) {
@@ -61,7 +60,7 @@ export function renderWatchFrame(
     for (const record of recent) lines.push(formatIterationLine(record, { width, colors: c }));
   }
   if (state.stop === null) lines.push('', c.dim('Ctrl-C leaves this view; the run keeps going.'));
-  return fitLines(lines, width);
+  return fitFrame(lines, width);
 }
 
 function describeNow(state: RunState, now: Date, c: Colors): string {
@@ -190,37 +189,7 @@ function label(text: string, c: Colors): string {
   return c.dim(text.padEnd(12));
 }
 
-function fitLines(lines: readonly string[], width: number): string {
+function fitFrame(lines: readonly string[], width: number): string {
   // One column spare: a line that exactly fills the terminal wraps on some of them and breaks the redraw.
-  return lines.map((line) => cutVisible(line, Math.max(10, width - 1))).join('\n');
-}
-
-/** `text` cut to `max` visible characters, colour codes kept intact (and reset after a cut). */
-export function cutVisible(text: string, max: number): string {
-  let visible = 0;
-  let out = '';
-  let index = 0;
-  let coloured = false;
-  while (index < text.length) {
-    ANSI.lastIndex = index;
-    const code = ANSI.exec(text);
-    if (code) {
-      out += code[0];
-      coloured = true;
-      index += code[0].length;
-      continue;
-    }
-    const point = text.codePointAt(index) as number;
-    const ch = String.fromCodePoint(point);
-    if (visible === max - 1 && hasMoreVisible(text, index + ch.length))
-      return `${out}…${coloured ? `${ESC}[0m` : ''}`;
-    out += ch;
-    visible += 1;
-    index += ch.length;
-  }
-  return out;
-}
-
-function hasMoreVisible(text: string, from: number): boolean {
-  return text.slice(from).replace(new RegExp(`${ESC}\\[[0-9;]*m`, 'g'), '').length > 0;
+  return fitLines(lines, Math.max(10, width - 1));
 }

@@ -30,6 +30,7 @@ function captureTerminal(): Terminal & { stdout: () => string; stderr: () => str
     colors: pc.createColors(false),
     isTTY: false,
     errIsTTY: false,
+    status: () => undefined,
     width: 100,
     stdout: () => out.join('\n'),
     stderr: () => err.join('\n'),

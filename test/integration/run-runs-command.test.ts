@@ -53,6 +53,7 @@ async function runCli(args: string[], width = 200): Promise<{ code: number; out:
     colors: pc.createColors(false),
     isTTY: false,
     errIsTTY: false,
+    status: () => undefined,
     width,
   };
   setTerminal(term);

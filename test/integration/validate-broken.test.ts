@@ -119,6 +119,7 @@ function captureTerminal(): Terminal & { stdout: string[]; stderr: string[] } {
     colors: pc.createColors(false),
     isTTY: false,
     errIsTTY: false,
+    status: () => undefined,
     width: 100,
   };
 }

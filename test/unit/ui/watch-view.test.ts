@@ -1,12 +1,8 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
 import { reduceRun } from '../../../src/run/reducer.js';
-import {
-  cutVisible,
-  describeEvents,
-  formatIterationLine,
-  renderWatchFrame,
-} from '../../../src/ui/watch-view.js';
+import { cutVisible } from '../../../src/ui/fit-text.js';
+import { describeEvents, formatIterationLine, renderWatchFrame } from '../../../src/ui/watch-view.js';
 import { FIXTURE_RUN_ID, planFixtureRun } from '../../helpers/fixture-run.js';
 
 const plain = pc.createColors(false);

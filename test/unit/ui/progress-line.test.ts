@@ -6,7 +6,7 @@ import {
   type IterationLine,
   type ProgressColors,
   type RunSummary,
-} from '../../../src/loop/progress-line.js';
+} from '../../../src/ui/progress-line.js';
 import { countChars } from '../../../src/loop/text.js';
 
 const plain: ProgressColors = { green: id, red: id, yellow: id, cyan: id, dim: id, bold: id };

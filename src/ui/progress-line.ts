@@ -4,13 +4,14 @@
  * module prints it. The numbers are never cut (they take 62 columns); only the hypothesis
  * shrinks to fit, and is left out when fewer than 8 columns remain.
  */
-import type { IterationStatus } from './status.js';
+import type { IterationStatus } from '../run/events.js';
 import { ITERATION_STATUSES } from '../run/event-names.js';
-import { countChars, cutText, toOneLine } from './text.js';
+import { countChars, cutText, toOneLine } from '../loop/text.js';
+import { formatField, visibleWidth, wrapWords } from './fit-text.js';
 
 type Paint = (text: string) => string;
 
-/** The subset of picocolors the formatters use (a `Colors` from src/ui/terminal.ts fits). */
+/** The subset of picocolors the formatters use (a `Colors` from terminal.ts fits). */
 export interface ProgressColors {
   green: Paint;
   red: Paint;
@@ -98,35 +99,58 @@ export interface RunSummary {
 // Every status but the baseline's, in the journal's order.
 const COUNTED: IterationStatus[] = ITERATION_STATUSES.filter((status) => status !== 'baseline');
 
-export function formatRunSummary(summary: RunSummary, colors: ProgressColors): string {
-  const label = (text: string) => `  ${text.padEnd(22)}`;
+/** Columns before the summary's values. */
+export const SUMMARY_LABEL_WIDTH = 24;
+
+/** The summary's lines wrap between words to fit `width` (no limit when left out). */
+export function formatRunSummary(
+  summary: RunSummary,
+  colors: ProgressColors,
+  width = Number.POSITIVE_INFINITY,
+): string {
+  const label = (text: string) => `  ${text.padEnd(SUMMARY_LABEL_WIDTH - 2)}`;
   const iterations = COUNTED.reduce((sum, status) => sum + (summary.counts[status] ?? 0), 0);
   const counts = COUNTED.filter((status) => (summary.counts[status] ?? 0) > 0)
     .map((status) => `${summary.counts[status]} ${status}`)
     .join(', ');
-  const lines = [
-    colors.bold(`Run ${summary.runId} stopped (${summary.stop.reason}): ${summary.stop.message}`),
-    summary.final
-      ? `${label('final check (fresh)')}${scores(summary.final.baseline, summary.final.best)}`
-      : `${label('final check (fresh)')}${colors.dim('not run: the run ended before it')}`,
-    `${label('during the run')}${scores(summary.during.baseline, summary.during.best)}`,
-    `${label('iterations')}${iterations}${counts === '' ? '' : `: ${counts}`}`,
-    `${label('cost')}${cost(summary.totalCostUsd)}`,
-    `${label('branch')}${summary.branch ?? colors.dim('none (commits are off: not a git repository)')}`,
-    `${label('report')}${summary.reportPath}`,
+  const fields: [string, string | string[]][] = [
+    [
+      'final check (fresh)',
+      summary.final
+        ? scores(summary.final.baseline, summary.final.best)
+        : colors.dim('not run: the run ended before it'),
+    ],
+    ['during the run', scores(summary.during.baseline, summary.during.best)],
+    ['iterations', `${iterations}${counts === '' ? '' : `: ${counts}`}`],
+    ['cost', cost(summary.totalCostUsd)],
+    ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
+    ['report', summary.reportPath],
   ];
   if (summary.simulated)
-    lines.push(
-      `${label('simulated')}${colors.yellow('yes: the sim provider produced these results; they say nothing about real models')}`,
-    );
+    fields.push([
+      'simulated',
+      colors.yellow('yes: the sim provider produced these results; they say nothing about real models'),
+    ]);
+  const title = `Run ${summary.runId} stopped (${summary.stop.reason}): ${summary.stop.message}`;
+  const lines = [
+    colors.bold(wrapWords(title, width, 2)),
+    ...fields.map(([name, value]) => {
+      const parts = typeof value === 'string' ? [value] : value;
+      const whole = parts.join('   ');
+      if (parts.length === 1 || visibleWidth(label(name) + whole) <= width)
+        return formatField(label(name), whole, width);
+      return parts.map((part, i) => formatField(i === 0 ? label(name) : label(''), part, width)).join('\n');
+    }),
+  ];
   return lines.join('\n');
 }
 
-function scores(baseline: SplitScores, best: SplitScores): string {
+/** Train and holdout: kept whole, on one line when they fit and one under the other when not. */
+function scores(baseline: SplitScores, best: SplitScores): string[] {
   const train = `train ${baseline.train.toFixed(3)} → ${best.train.toFixed(3)} (${signed(best.train - baseline.train)})`;
-  if (baseline.holdout === null || best.holdout === null) return `${train}   holdout: none`;
+  if (baseline.holdout === null || best.holdout === null) return [train, 'holdout: none'];
   const holdout = `${baseline.holdout.toFixed(3)} → ${best.holdout.toFixed(3)} (${signed(best.holdout - baseline.holdout)})`;
-  return `${train}   holdout ${holdout}`;
+  return [train, `holdout ${holdout}`];
 }
 
 function score(value: number | null): string {
