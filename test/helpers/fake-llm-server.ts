@@ -46,7 +46,7 @@
  * `server.maxInFlight` is the highest inFlightOnArrival seen; `server.reset()` clears the log.
  */
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Provider } from '../../src/providers/types.js';
@@ -91,6 +91,8 @@ export interface LogEntry {
   method: string;
   path: string;
   body: Record<string, unknown> | undefined;
+  /** As received, except that the key headers are left out. */
+  headers: IncomingHttpHeaders;
   hasAuth: boolean;
   status: number;
   fault: FaultKind | undefined;
@@ -139,6 +141,11 @@ export function respondWith(provider: Provider): Respond {
   };
 }
 
+function withoutKeys(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { 'x-api-key': _key, authorization: _auth, ...rest } = headers;
+  return rest;
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -184,6 +191,7 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
       method,
       path,
       body: undefined,
+      headers: withoutKeys(req.headers),
       hasAuth: presentedKey(req.headers) !== undefined,
       status: 0,
       fault: undefined,
