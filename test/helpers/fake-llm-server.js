@@ -23,7 +23,7 @@
  *   Usage defaults to ceil(characters / 4) for input and output; stopReason defaults to
  *   `end_turn` (Anthropic) / `stop` (OpenAI) and is sent as given otherwise.
  * - `latencyMs`: a number or `(req) => number`: the answer (faults included) leaves that long
- *   after the request arrived, whatever computing the reply took, like a real API whose
+ *   after the request was read, whatever computing the reply took, like a real API whose
  *   latency includes its work.
  * - `faults`: a queue of `FaultSpec | null`, consumed one per request in arrival order
  *   (`null` = serve normally); `server.queueFaults(...)` appends more.
@@ -145,6 +145,7 @@ export async function startFakeLlmServer(initial = {}) {
 
   /** Answers one completion request in `api`'s format: a fault, or `respond`'s reply. */
   async function serveCompletion(api, raw, entry, req, res, send) {
+    const readAt = performance.now();
     let body;
     try {
       body = JSON.parse(raw);
@@ -174,7 +175,7 @@ export async function startFakeLlmServer(initial = {}) {
       reply = typeof answered === 'string' ? { text: answered } : answered;
       fault = reply.fault ?? null;
     }
-    await wait(latency - (performance.now() - entry.receivedAt));
+    await wait(latency - (performance.now() - readAt));
     if (fault !== null) {
       const spec = typeof fault === 'string' ? { kind: fault } : fault;
       entry.fault = spec.kind;
