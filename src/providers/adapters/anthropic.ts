@@ -75,6 +75,7 @@ export function parseAnthropicResponse(
  * A client for one entry: its base URL and key passed explicitly so the SDK reads neither
  * from the environment (nor looks for a credentials file), its retries off (ours wrap it), its
  * logging off (the runner owns the terminal) and no OpenTelemetry spans or trace headers.
+ * Headers a user puts in ANTHROPIC_CUSTOM_HEADERS are still sent: that is what it is for.
  */
 function createClient(baseURL: string, apiKey: string, timeoutMs: number): Anthropic {
   return new Anthropic({

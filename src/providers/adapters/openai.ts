@@ -73,7 +73,8 @@ export function parseOpenAiResponse(
  * A client for one entry: base URL, key, organisation and project passed explicitly so the
  * SDK reads none of them from the environment, its retries off (ours wrap it) and its logging
  * off (the runner owns the terminal). The SDK insists on a key; with none, the placeholder is
- * never sent because the Authorization header is removed.
+ * never sent because the Authorization header is removed. Headers a user puts in
+ * OPENAI_CUSTOM_HEADERS are still sent: that is what it is for.
  */
 function createClient(baseURL: string, apiKey: string | undefined, timeoutMs: number): OpenAI {
   return new OpenAI({
