@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { ModelEntry } from '../../src/experiment/schema.js';
 import { createAnthropicProvider } from '../../src/providers/adapters/anthropic.js';
 import { createOpenAiProvider } from '../../src/providers/adapters/openai.js';
-import type { ProviderError } from '../../src/providers/types.js';
+import type { Provider, ProviderError } from '../../src/providers/types.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 
 let server: FakeLlmServer;
@@ -64,6 +64,37 @@ describe('the SDK clients under the HTTP adapters', () => {
     expect(headers[0]?.['authorization']).toBeUndefined();
     expect(headers[1]?.['openai-organization']).toBeUndefined();
     expect(headers[1]?.['openai-project']).toBeUndefined();
+  });
+
+  it('keep the server’s words from error bodies the SDKs parse differently', async () => {
+    const fail = (provider: Provider) =>
+      provider.complete(ask).then(
+        () => new Error('the call succeeded'),
+        (e: unknown) => e as ProviderError,
+      );
+    server.configure({
+      respond: (req) =>
+        req.api === 'openai'
+          ? { status: 404, rawBody: '{"error":"model not loaded"}' }
+          : { status: 502, headers: { 'content-type': 'text/html' }, rawBody: '<html>bad gateway</html>' },
+    });
+    const openai = await fail(
+      createOpenAiProvider(
+        { provider: 'openai', model: 'llama', base_url: server.openaiBaseUrl },
+        { env: { OPENAI_API_KEY: 'sk-k' } },
+      ),
+    );
+    expect(openai).toMatchObject({ kind: 'bad_request', status: 404 });
+    expect(openai.message).toContain('model not loaded');
+    const anthropic = await fail(
+      createAnthropicProvider(
+        { provider: 'anthropic', model: 'claude-haiku-4-5', base_url: server.anthropicBaseUrl },
+        { env: { ANTHROPIC_API_KEY: 'sk-ant-k' } },
+      ),
+    );
+    expect(anthropic).toMatchObject({ kind: 'server', status: 502 });
+    expect(anthropic.message).toContain('<html>bad gateway</html>');
+    server.configure({ respond: () => 'ok' });
   });
 
   it('time out a body that trickles in past timeout_s', async () => {
