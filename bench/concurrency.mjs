@@ -20,7 +20,7 @@ import {
   runCli,
   runDirs,
 } from './lib/cli.mjs';
-import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { createFreshMutatorResponder } from './lib/fresh-mutator.mjs';
 import { runBenchmark } from './lib/harness.mjs';
 import { measureJudgeStart } from './lib/judge-start.mjs';

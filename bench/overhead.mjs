@@ -24,7 +24,7 @@ import {
   runCli,
 } from './lib/cli.mjs';
 import { createFreshMutatorResponder } from './lib/fresh-mutator.mjs';
-import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { runBenchmark } from './lib/harness.mjs';
 import { measureJudgeStart } from './lib/judge-start.mjs';
 import { createProject, fakeServerModels, SIM_MODELS } from './lib/project.mjs';

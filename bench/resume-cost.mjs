@@ -14,8 +14,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, expectExit, FAKE_KEY_ENV, latestRunDir, readEvents, runCli } from './lib/cli.mjs';
-import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { runBenchmark } from './lib/harness.mjs';
+import { createSimResponder } from './lib/sim-responder.mjs';
 import { createProject, fakeServerModels } from './lib/project.mjs';
 import { markdownTable, textTable } from './lib/table.mjs';
 import { verdict } from './lib/stats.mjs';
@@ -48,7 +49,7 @@ function outcome(runDir) {
 await runBenchmark(
   { key: 'resume', script: 'bench/resume-cost.mjs', title: '4. Resume cost' },
   async ({ smoke }) => {
-    const server = await startFakeLlmServer({ latencyMs: 10 });
+    const server = await startFakeLlmServer({ latencyMs: 10, respond: await createSimResponder() });
     const options = {
       cases: smoke ? 4 : 8,
       rubric: true,

@@ -26,7 +26,7 @@ import {
 } from './lib/cli.mjs';
 import { runBenchmark } from './lib/harness.mjs';
 import { CLI, distModule } from './lib/paths.mjs';
-import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { createFreshMutatorResponder } from './lib/fresh-mutator.mjs';
 import { BENCH_CHECKS, createProject, fakeServerModels, SIM_MODELS } from './lib/project.mjs';
 import { markdownTable, textTable } from './lib/table.mjs';

@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanEnv, FAKE_KEY_ENV, newRunDir, runDirs } from './lib/cli.mjs';
-import { startFakeLlmServer } from './lib/fake-llm-server.mjs';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { runBenchmark } from './lib/harness.mjs';
+import { createSimResponder } from './lib/sim-responder.mjs';
 import { hasGnuTime, runMeasured } from './lib/measure-process.mjs';
 import { CLI, DIST } from './lib/paths.mjs';
 import { benchCases, createProject, fakeServerModels } from './lib/project.mjs';
@@ -146,7 +147,7 @@ await runBenchmark(
     const cases = smoke ? 4 : 50;
     const runs = smoke ? 1 : 3;
     const latencies = smoke ? [0] : [0, 100];
-    const server = await startFakeLlmServer({ latencyMs: 0 });
+    const server = await startFakeLlmServer({ latencyMs: 0, respond: await createSimResponder() });
     const project = createProject({
       cases,
       models: { generator: { ...fakeServerModels(server.openaiBaseUrl, 'openai').generator } },
@@ -196,7 +197,7 @@ await runBenchmark(
       const figures = [];
       const verdictChecks = [];
       for (const latency of latencies) {
-        server.setLatency(latency);
+        server.configure({ latencyMs: latency });
         const samples = { autoresearch: [], promptfoo: [] };
         const requests = { autoresearch: [], promptfoo: [] };
         for (let run = 0; run < runs; run += 1) {

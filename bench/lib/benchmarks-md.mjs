@@ -28,8 +28,8 @@ a script in \`bench/\`; none is typed by hand.
 
 Method, for every benchmark: the built CLI (\`dist/\`) as a user runs it, in a fresh
 temporary project; model calls go to a fake LLM server in the benchmark's own process
-(\`bench/lib/fake-llm-server.mjs\`: the Anthropic and OpenAI wire formats, a fixed latency,
-replies from the built simulated model) or to the in-process \`sim\` provider. Figures are
+(\`test/helpers/fake-llm-server.js\`, the one the tests use: the Anthropic and OpenAI wire
+formats, a fixed latency, replies from the built simulated model) or to the in-process \`sim\` provider. Figures are
 medians over several runs; where two things are compared, both are measured side by side,
 interleaved, in one process run. Each section says when it was measured, on what, and how
 busy the machine was (load average above the CPU count means other work shared the CPUs,

@@ -5,7 +5,7 @@
  * of new ideas after a few dozen iterations, and the rest of such a run would be duplicates
  * that skip evaluation. Other requests get the simulated model's reply.
  */
-import { createSimResponder } from './fake-llm-server.mjs';
+import { createSimResponder } from './sim-responder.mjs';
 import { distModule } from './paths.mjs';
 
 const LENGTH_LINE = /\nKeep it under \d+ words \(draft \d+\)\.$/;

@@ -1,11 +1,11 @@
 /**
- * Anthropic Messages API over fetch (POST {base}/v1/messages, non-streaming). One attempt per
- * call; retries, limits and caching wrap it from outside.
+ * Anthropic Messages API through `@anthropic-ai/sdk` (POST {base}/v1/messages, non-streaming).
+ * One attempt per call; retries, limits and caching wrap it from outside.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { apiKeyEnvName, readApiKey, resolveBaseUrl } from '../env.js';
-import { classifyHttpError } from '../http/classify-http-error.js';
-import { postJson } from '../http/post-json.js';
+import { callSdk, errorMessageText, type SdkApiError } from '../http/sdk-call.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import {
@@ -17,6 +17,11 @@ import {
 } from './defaults.js';
 import { monotonicMs } from '../clock.js';
 
+/**
+ * The API version our request bodies and response reading are written against. The SDK would
+ * send its own, newer one, with the key as a Bearer token; this one takes it as `x-api-key`,
+ * as do the Anthropic-compatible servers and gateways people point `base_url` at.
+ */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface HttpProviderDeps {
@@ -66,11 +71,37 @@ export function parseAnthropicResponse(
   };
 }
 
+/**
+ * A client for one entry: its base URL and key passed explicitly so the SDK reads neither
+ * from the environment (nor looks for a credentials file), its retries off (ours wrap it), its
+ * logging off (the runner owns the terminal) and no OpenTelemetry spans or trace headers.
+ * Headers a user puts in ANTHROPIC_CUSTOM_HEADERS are still sent: that is what it is for.
+ */
+function createClient(baseURL: string, apiKey: string, timeoutMs: number): Anthropic {
+  return new Anthropic({
+    baseURL,
+    apiKey,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+    openTelemetry: false,
+    defaultHeaders: { 'anthropic-version': ANTHROPIC_VERSION, 'x-api-key': apiKey, authorization: null },
+  });
+}
+
+/** The SDK keeps the whole error body (`{type: 'error', error: {…}}`) when it was JSON. */
+function errorBodyText(error: SdkApiError): string {
+  return error.error === undefined ? errorMessageText(error) : JSON.stringify(error.error);
+}
+
 export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDeps): Provider {
   const model = entry.model ?? '';
   const label = `Anthropic (${model})`;
   const now = deps.now ?? monotonicMs;
   const price = resolvePrice(entry);
+  const timeoutMs = timeoutMsOf(entry, DEFAULT_HTTP_TIMEOUT_S);
+  // One client per entry, made on the first call (the key is read then) and kept while the key is.
+  let client: { key: string; sdk: Anthropic } | undefined;
   return {
     name: 'anthropic',
     model,
@@ -81,16 +112,21 @@ export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDep
       if (key === undefined) {
         throw new ProviderError('auth', `${keyEnv ?? 'ANTHROPIC_API_KEY'} is not set; ${label} needs it`);
       }
+      if (client?.key !== key) {
+        client = { key, sdk: createClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
+      }
+      const sdk = client.sdk;
+      const body = buildAnthropicBody(entry, request);
       const started = now();
-      const json = await postJson({
-        url: `${resolveBaseUrl(entry, deps.env)}/v1/messages`,
-        headers: { 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION },
-        body: buildAnthropicBody(entry, request),
+      const json = await callSdk({
         signal: request.signal,
-        timeoutMs: timeoutMsOf(entry, DEFAULT_HTTP_TIMEOUT_S),
-        label,
-        classify: (status, text, headers) =>
-          classifyHttpError(status, text, headers, { label, keyEnv, keySent: true, secrets: [key] }),
+        timeoutMs,
+        errors: Anthropic,
+        errorBodyText,
+        http: { label, keyEnv, keySent: true, secrets: [key] },
+        // Not `messages.create`: it prints a notice to the console on every call to a model
+        // the SDK lists as deprecated, and only the runner writes to the terminal.
+        send: (signal) => sdk.post('/v1/messages', { body, signal, timeout: timeoutMs }),
       });
       const parsed = parseAnthropicResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

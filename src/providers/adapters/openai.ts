@@ -1,12 +1,13 @@
 /**
- * OpenAI Chat Completions over fetch (POST {base}/chat/completions, non-streaming): OpenAI
- * itself and every compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter).
- * Sends no Authorization header when no key is set, which local servers accept.
+ * OpenAI Chat Completions through the `openai` SDK (POST {base}/chat/completions,
+ * non-streaming): OpenAI itself and every compatible server (Ollama, vLLM, LM Studio,
+ * llama.cpp, OpenRouter). Sends no Authorization header when no key is set, which local
+ * servers accept.
  */
+import OpenAI from 'openai';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey, resolveBaseUrl } from '../env.js';
-import { classifyHttpError } from '../http/classify-http-error.js';
-import { postJson } from '../http/post-json.js';
+import { callSdk, errorMessageText, type SdkApiError } from '../http/sdk-call.js';
 import { costOrNull, normaliseModelName, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import type { HttpProviderDeps } from './anthropic.js';
@@ -68,11 +69,39 @@ export function parseOpenAiResponse(
   };
 }
 
+/**
+ * A client for one entry: base URL, key, organisation and project passed explicitly so the
+ * SDK reads none of them from the environment, its retries off (ours wrap it) and its logging
+ * off (the runner owns the terminal). The SDK insists on a key; with none, the placeholder is
+ * never sent because the Authorization header is removed. Headers a user puts in
+ * OPENAI_CUSTOM_HEADERS are still sent: that is what it is for.
+ */
+function createClient(baseURL: string, apiKey: string | undefined, timeoutMs: number): OpenAI {
+  return new OpenAI({
+    baseURL,
+    apiKey: apiKey ?? 'none',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+    ...(apiKey === undefined ? { defaultHeaders: { authorization: null } } : {}),
+  });
+}
+
+/** The SDK keeps only the body's `error` field; put it back where classifyHttpError reads it. */
+function errorBodyText(error: SdkApiError): string {
+  return error.error === undefined ? errorMessageText(error) : JSON.stringify({ error: error.error });
+}
+
 export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps): Provider {
   const model = entry.model ?? '';
   const label = `OpenAI-compatible (${model})`;
   const now = deps.now ?? monotonicMs;
   const price = resolvePrice(entry);
+  const timeoutMs = timeoutMsOf(entry, DEFAULT_HTTP_TIMEOUT_S);
+  // One client per entry, made on the first call (the key is read then) and kept while the key is.
+  let client: { key: string | undefined; sdk: OpenAI } | undefined;
   return {
     name: 'openai',
     model,
@@ -83,21 +112,21 @@ export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps):
       if (key === undefined && keyIsRequired(entry, deps.env)) {
         throw new ProviderError('auth', `${keyEnv ?? 'OPENAI_API_KEY'} is not set; ${label} needs it`);
       }
+      if (client === undefined || client.key !== key) {
+        client = { key, sdk: createClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
+      }
+      const sdk = client.sdk;
+      const body = buildOpenAiBody(entry, request);
       const started = now();
-      const json = await postJson({
-        url: `${resolveBaseUrl(entry, deps.env)}/chat/completions`,
-        headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
-        body: buildOpenAiBody(entry, request),
+      const json = await callSdk({
         signal: request.signal,
-        timeoutMs: timeoutMsOf(entry, DEFAULT_HTTP_TIMEOUT_S),
-        label,
-        classify: (status, text, headers) =>
-          classifyHttpError(status, text, headers, {
-            label,
-            keyEnv,
-            keySent: key !== undefined,
-            secrets: [key],
-          }),
+        timeoutMs,
+        errors: OpenAI,
+        errorBodyText,
+        http: { label, keyEnv, keySent: key !== undefined, secrets: [key] },
+        // The body carries the entry's params as they are (whatever a compatible server takes),
+        // so it is posted as built rather than through the typed `chat.completions.create`.
+        send: (signal) => sdk.post('/chat/completions', { body, signal, timeout: timeoutMs }),
       });
       const parsed = parseOpenAiResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

@@ -2,10 +2,9 @@
  * Turns a non-2xx answer into a ProviderError whose kind decides retry and run-stop
  * behaviour. Messages name the key variable, never the key.
  */
-import type { HeaderReader } from './http-post.js';
 import { clip, redactSecrets } from '../redact.js';
 import { ProviderError } from '../types.js';
-import { parseRetryAfter } from './retry-after.js';
+import { type HeaderReader, parseRetryAfter } from './retry-after.js';
 
 export interface HttpErrorContext {
   /** e.g. "Anthropic (claude-sonnet-4-5)" */

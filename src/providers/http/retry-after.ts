@@ -2,7 +2,11 @@
  * How long the server asked us to wait: `retry-after-ms` (OpenAI) first, then `retry-after`
  * as seconds or an HTTP date. Undefined when absent or unreadable.
  */
-import type { HeaderReader } from './http-post.js';
+
+/** What we read of response headers (a fetch `Headers`, as the SDK errors carry, has this shape). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
 
 export function parseRetryAfter(headers: HeaderReader, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');

@@ -1,13 +1,16 @@
 /**
  * A fake LLM server on 127.0.0.1 (random port) speaking the Anthropic Messages and OpenAI
- * Chat Completions wire formats, non-streaming JSON only (our adapters never stream).
+ * Chat Completions wire formats as the SDKs send them, non-streaming JSON only (our adapters
+ * never stream). The tests and the benchmarks share it: it is plain JavaScript, typed by
+ * fake-llm-server.d.ts, because the benchmarks run under node without a TypeScript loader.
  *
  *   const server = await startFakeLlmServer({ respond: (req) => `echo: ${req.messages[0]?.content}` });
  *   entry = { provider: 'anthropic', model: 'claude-sonnet-4-5', base_url: server.anthropicBaseUrl };
  *   entry = { provider: 'openai', model: 'gpt-4o', base_url: server.openaiBaseUrl };   // …/v1
  *   await server.close();
  *
- * Routes: POST /v1/messages (Anthropic), POST /v1/chat/completions (OpenAI); anything else 404.
+ * Routes (ROUTES below; a new endpoint is one more entry): POST /v1/messages (Anthropic),
+ * POST /v1/chat/completions (OpenAI); anything else 404.
  *
  * Options (all optional; `server.configure(partial)` changes them between phases of a test):
  * - `respond(req)`: called for every request that is not faulted, with a normalised
@@ -19,7 +22,9 @@
  *   verbatim; `fault` injects a fault for this request. Default: replies "ok".
  *   Usage defaults to ceil(characters / 4) for input and output; stopReason defaults to
  *   `end_turn` (Anthropic) / `stop` (OpenAI) and is sent as given otherwise.
- * - `latencyMs`: a number or `(req) => number`; waited before replying (faults included).
+ * - `latencyMs`: a number or `(req) => number`: the answer (faults included) leaves that long
+ *   after the request was read, whatever computing the reply took, like a real API whose
+ *   latency includes its work.
  * - `faults`: a queue of `FaultSpec | null`, consumed one per request in arrival order
  *   (`null` = serve normally); `server.queueFaults(...)` appends more.
  * - `faultRate: { rate, seed, kinds }`: when the queue is empty, each request is faulted with
@@ -34,96 +39,42 @@
  *   `insufficient_quota`) · malformed (200 with invalid JSON) · empty (200 with an empty body)
  *   · truncated (200, Content-Length promised, socket destroyed half-way) · hang (never
  *   answers; released when the client gives up or on close()).
- * Error bodies follow each API: `{type:'error',error:{type,message}}` and
- * `{error:{message,type,code}}`.
  *
  * `respondWith(provider)` turns any Provider (e.g. `createSimProvider(entry)`) into a `respond`
  * handler, so a test gets realistic replies, usage and stop reasons over the real wire format.
  *
- * `server.log` holds one `LogEntry` per request: index, api, path, body (parsed), hasAuth,
- * status sent (0 for hang/truncated cut-offs), fault kind, receivedAt / finishedAt
- * (performance.now() ms) and inFlightOnArrival (requests in flight including this one).
- * `server.maxInFlight` is the highest inFlightOnArrival seen; `server.reset()` clears the log.
+ * `server.log` holds one `LogEntry` per request: index, api, method, path, body (parsed),
+ * headers (key headers left out), hasAuth, digest (of the normalised request), status sent (0
+ * for hang/truncated cut-offs), fault kind, receivedAt / finishedAt (performance.now() ms, the
+ * clock of the process that started the server) and inFlightOnArrival (requests in flight
+ * including this one). `server.maxInFlight` is the highest inFlightOnArrival seen;
+ * `server.reset()` clears the log.
  */
-
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Provider } from '../../src/providers/types.js';
 import {
-  apiOf,
   errorBody,
-  type FakeApi,
-  type FakeRequest,
-  type FaultKind,
-  type FaultSpec,
   normalise,
-  type Planned,
   planFault,
   presentedKey,
-  type ReplySpec,
-  type Respond,
+  requestDigest,
   successBody,
 } from './fake-llm-wire.js';
-import { createSeededRandom } from '../../src/judge/seeded-shuffle.js';
 
-export type {
-  FakeApi,
-  FakeMessage,
-  FakeRequest,
-  FaultKind,
-  FaultSpec,
-  ReplySpec,
-  Respond,
-} from './fake-llm-wire.js';
-
-export interface FakeServerOptions {
-  respond?: Respond;
-  latencyMs?: number | ((req: FakeRequest) => number);
-  faults?: (FaultSpec | null)[];
-  faultRate?: { rate: number; seed: number; kinds: FaultSpec[] };
-  requireKey?: string;
-}
-
-export interface LogEntry {
-  index: number;
-  api: FakeApi | 'unknown';
-  method: string;
-  path: string;
-  body: Record<string, unknown> | undefined;
-  hasAuth: boolean;
-  status: number;
-  fault: FaultKind | undefined;
-  receivedAt: number;
-  finishedAt: number;
-  inFlightOnArrival: number;
-}
-
-export interface FakeLlmServer {
-  /** http://127.0.0.1:PORT */
-  url: string;
-  /** Base URL for an `anthropic` entry (no /v1). */
-  anthropicBaseUrl: string;
-  /** Base URL for an `openai` entry (with /v1). */
-  openaiBaseUrl: string;
-  port: number;
-  readonly log: LogEntry[];
-  readonly inFlight: number;
-  readonly maxInFlight: number;
-  queueFaults(...faults: (FaultSpec | null)[]): void;
-  configure(options: Partial<FakeServerOptions>): void;
-  reset(): void;
-  close(): Promise<void>;
-}
+/** "METHOD path" → which API's completion it serves. */
+const ROUTES = {
+  'POST /v1/messages': 'anthropic',
+  'POST /v1/chat/completions': 'openai',
+};
 
 /** A `respond` handler that asks `provider` for the reply (system, messages, temperature, max_tokens). */
-export function respondWith(provider: Provider): Respond {
+export function respondWith(provider) {
   return async (req) => {
     const result = await provider.complete({
       ...(req.system === undefined ? {} : { system: req.system }),
       messages: req.messages
         .filter((m) => m.role === 'user' || m.role === 'assistant')
-        .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+        .map((m) => ({ role: m.role, content: m.content })),
       ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
       ...(req.max_tokens === undefined ? {} : { maxTokens: req.max_tokens }),
     });
@@ -139,30 +90,47 @@ export function respondWith(provider: Provider): Respond {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** mulberry32: reproducible fault spreads from a seed. */
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function withoutKeys(headers) {
+  const { 'x-api-key': _key, authorization: _auth, ...rest } = headers;
+  return rest;
+}
+
+function readBody(req) {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
 
-function wait(ms: number): Promise<void> {
+function wait(ms) {
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
 
-export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promise<FakeLlmServer> {
-  let options: FakeServerOptions = { ...initial };
-  let queue: (FaultSpec | null)[] = [...(initial.faults ?? [])];
-  let random = createSeededRandom(initial.faultRate?.seed ?? 1);
-  const log: LogEntry[] = [];
-  const hanging = new Set<ServerResponse>();
+export async function startFakeLlmServer(initial = {}) {
+  let options = { ...initial };
+  let queue = [...(initial.faults ?? [])];
+  let random = seededRandom(initial.faultRate?.seed ?? 1);
+  const log = [];
+  const hanging = new Set();
   let inFlight = 0;
   let maxInFlight = 0;
   let counter = 0;
 
-  function nextFault(): FaultSpec | null {
+  function nextFault() {
     if (queue.length > 0) return queue.shift() ?? null;
     const rate = options.faultRate;
     if (rate === undefined || rate.kinds.length === 0) return null;
@@ -170,57 +138,17 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     return rate.kinds[Math.floor(random() * rate.kinds.length)] ?? null;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const receivedAt = performance.now();
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    const index = counter++;
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const method = req.method ?? 'GET';
-    const api = apiOf(method, path);
-    const entry: LogEntry = {
-      index,
-      api,
-      method,
-      path,
-      body: undefined,
-      hasAuth: presentedKey(req.headers) !== undefined,
-      status: 0,
-      fault: undefined,
-      receivedAt,
-      finishedAt: receivedAt,
-      inFlightOnArrival: inFlight,
-    };
-    log.push(entry);
-    let done = false;
-    const finish = (status: number) => {
-      if (done) return;
-      done = true;
-      inFlight -= 1;
-      entry.status = status;
-      entry.finishedAt = performance.now();
-    };
-    res.on('close', () => finish(entry.status));
+  function latencyFor(request) {
+    const latency = options.latencyMs;
+    return typeof latency === 'function' ? latency(request) : (latency ?? 0);
+  }
 
-    const send = (p: Planned) => {
-      entry.status = p.status;
-      res.writeHead(p.status, { ...p.headers, 'content-length': Buffer.byteLength(p.body) });
-      res.end(p.body);
-      finish(p.status);
-    };
-
-    const raw = await readBody(req);
-    if (api === 'unknown') {
-      send({
-        status: 404,
-        headers: {},
-        body: errorBody(api, 'not_found', `no route ${method} ${path}`, null),
-      });
-      return;
-    }
-    let body: Record<string, unknown>;
+  /** Answers one completion request in `api`'s format: a fault, or `respond`'s reply. */
+  async function serveCompletion(api, raw, entry, req, res, send) {
+    const readAt = performance.now();
+    let body;
     try {
-      body = JSON.parse(raw) as Record<string, unknown>;
+      body = JSON.parse(raw);
     } catch {
       send({
         status: 400,
@@ -230,10 +158,9 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
       return;
     }
     entry.body = body;
-    const normalised = normalise(api, body, req.headers, path, index);
-    const latency = options.latencyMs;
-    await wait(typeof latency === 'function' ? latency(normalised) : (latency ?? 0));
-
+    const request = normalise(api, body, req.headers, entry.path, entry.index);
+    entry.digest = requestDigest(request);
+    const latency = latencyFor(request);
     let fault = nextFault();
     if (
       fault === null &&
@@ -242,12 +169,13 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     ) {
       fault = 'unauthorized';
     }
-    let reply: ReplySpec = {};
+    let reply = {};
     if (fault === null) {
-      const answered = await (options.respond ?? (() => 'ok'))(normalised);
+      const answered = await (options.respond ?? (() => 'ok'))(request);
       reply = typeof answered === 'string' ? { text: answered } : answered;
       fault = reply.fault ?? null;
     }
+    await wait(latency - (performance.now() - readAt));
     if (fault !== null) {
       const spec = typeof fault === 'string' ? { kind: fault } : fault;
       entry.fault = spec.kind;
@@ -258,7 +186,7 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
         return;
       }
       if (planned === 'truncated') {
-        const full = successBody(normalised, { text: 'this reply will be cut off half-way through' });
+        const full = successBody(request, { text: 'this reply will be cut off half-way through' });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(full) });
         res.write(full.slice(0, Math.floor(full.length / 2)));
         // Let the partial chunk leave before the connection dies mid-body.
@@ -271,12 +199,67 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     send({
       status: reply.status ?? 200,
       headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) },
-      body: reply.rawBody ?? successBody(normalised, reply),
+      body: reply.rawBody ?? successBody(request, reply),
     });
   }
 
+  async function handle(req, res) {
+    const receivedAt = performance.now();
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const index = counter++;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const method = req.method ?? 'GET';
+    const api = ROUTES[`${method} ${path}`] ?? 'unknown';
+    const entry = {
+      index,
+      api,
+      method,
+      path,
+      body: undefined,
+      headers: withoutKeys(req.headers),
+      hasAuth: presentedKey(req.headers) !== undefined,
+      digest: undefined,
+      status: 0,
+      fault: undefined,
+      receivedAt,
+      finishedAt: receivedAt,
+      inFlightOnArrival: inFlight,
+    };
+    log.push(entry);
+    let done = false;
+    const finish = (status) => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      entry.status = status;
+      entry.finishedAt = performance.now();
+    };
+    res.on('close', () => finish(entry.status));
+    const send = (planned) => {
+      entry.status = planned.status;
+      res.writeHead(planned.status, {
+        ...planned.headers,
+        'content-length': Buffer.byteLength(planned.body),
+      });
+      res.end(planned.body);
+      finish(planned.status);
+    };
+
+    const raw = await readBody(req);
+    if (api === 'unknown') {
+      send({
+        status: 404,
+        headers: {},
+        body: errorBody(api, 'not_found', `no route ${method} ${path}`, null),
+      });
+      return;
+    }
+    await serveCompletion(api, raw, entry, req, res, send);
+  }
+
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res).catch((error) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(
@@ -285,8 +268,8 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
       } else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
   const url = `http://127.0.0.1:${port}`;
 
   return {
@@ -307,7 +290,7 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     configure(partial) {
       options = { ...options, ...partial };
       if (partial.faults !== undefined) queue = [...partial.faults];
-      if (partial.faultRate !== undefined) random = createSeededRandom(partial.faultRate.seed);
+      if (partial.faultRate !== undefined) random = seededRandom(partial.faultRate.seed);
     },
     reset() {
       log.length = 0;
@@ -316,7 +299,7 @@ export async function startFakeLlmServer(initial: FakeServerOptions = {}): Promi
     close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -1,0 +1,187 @@
+/**
+ * The Anthropic Messages and OpenAI Chat Completions wire formats as the fake LLM server
+ * speaks them: request normalisation, success bodies, and the answer to each injected fault.
+ * Plain JavaScript (types in fake-llm-wire.d.ts) so the benchmarks, run by node without a
+ * TypeScript loader, share it with the tests.
+ */
+import { createHash } from 'node:crypto';
+
+/** A string, or the text of a list of content blocks. */
+export function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((block) =>
+        typeof block === 'object' && block !== null && 'text' in block ? String(block.text) : '',
+      )
+      .join('');
+  }
+  return '';
+}
+
+/** Both APIs reduced to one request: model, system, user/assistant messages, temperature, limit. */
+export function normalise(api, body, headers, path, index) {
+  const raw = Array.isArray(body.messages) ? body.messages : [];
+  const messages = raw.map((m) => ({ role: String(m?.role), content: textOf(m?.content) }));
+  let system = api === 'anthropic' && body.system !== undefined ? textOf(body.system) : undefined;
+  if (api === 'openai') {
+    const systems = messages.filter((m) => m.role === 'system' || m.role === 'developer');
+    if (systems.length > 0) system = systems.map((m) => m.content).join('\n');
+  }
+  const maxTokens = body.max_tokens ?? body.max_completion_tokens;
+  return {
+    api,
+    model: String(body.model ?? ''),
+    ...(system === undefined ? {} : { system }),
+    messages:
+      api === 'openai' ? messages.filter((m) => m.role !== 'system' && m.role !== 'developer') : messages,
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}),
+    body,
+    headers,
+    path,
+    index,
+  };
+}
+
+/** What identifies a request's content (for counting repeats across tools): the normalised request, hashed. */
+export function requestDigest(request) {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([request.model, request.system ?? '', request.messages, request.temperature ?? null]),
+    )
+    .digest('hex');
+}
+
+export function presentedKey(headers) {
+  const xKey = headers['x-api-key'];
+  if (typeof xKey === 'string' && xKey !== '') return xKey;
+  const auth = headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ') && auth.length > 7) return auth.slice(7);
+  return undefined;
+}
+
+/** Each API's own error body: `{type:'error',error:{type,message}}` or `{error:{message,type,code}}`. */
+export function errorBody(api, type, message, code) {
+  if (api === 'anthropic') return JSON.stringify({ type: 'error', error: { type, message } });
+  return JSON.stringify({ error: { message, type, code, param: null } });
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** status, Anthropic type, OpenAI type, message, OpenAI code */
+const STATUS_FAULTS = {
+  server_error: [500, 'api_error', 'server_error', 'Internal server error', null],
+  unavailable: [503, 'api_error', 'server_error', 'Service unavailable', null],
+  overloaded: [529, 'overloaded_error', 'overloaded_error', 'Overloaded', null],
+  forbidden: [403, 'permission_error', 'invalid_request_error', 'Permission denied', null],
+  bad_request: [400, 'invalid_request_error', 'invalid_request_error', 'Invalid request', null],
+  not_found: [404, 'not_found_error', 'invalid_request_error', 'model: not found', 'model_not_found'],
+};
+
+/** The answer to an injected fault, or 'hang' / 'truncated' for the two the server acts out. */
+export function planFault(api, spec) {
+  const a = api === 'anthropic';
+  const msg = spec.message;
+  switch (spec.kind) {
+    case 'hang':
+    case 'truncated':
+      return spec.kind;
+    case 'malformed':
+      return {
+        status: 200,
+        body: '<html>upstream proxy error</html>',
+        headers: { 'content-type': 'text/plain' },
+      };
+    case 'empty':
+      return { status: 200, body: '', headers: JSON_TYPE };
+    case 'rate_limit': {
+      const headers = { ...JSON_TYPE };
+      if (spec.retryAfterS !== undefined) headers['retry-after'] = String(spec.retryAfterS);
+      if (spec.retryAfterMs !== undefined) headers['retry-after-ms'] = String(spec.retryAfterMs);
+      const body = a
+        ? errorBody(api, 'rate_limit_error', msg ?? 'Number of requests has exceeded your rate limit', null)
+        : errorBody(api, 'requests', msg ?? 'Rate limit reached for requests', 'rate_limit_exceeded');
+      return { status: 429, body, headers };
+    }
+    case 'unauthorized':
+      return {
+        status: 401,
+        headers: JSON_TYPE,
+        body: a
+          ? errorBody(api, 'authentication_error', msg ?? 'invalid x-api-key', null)
+          : errorBody(api, 'invalid_request_error', msg ?? 'Incorrect API key provided', 'invalid_api_key'),
+      };
+    case 'credit':
+      return a
+        ? {
+            status: 400,
+            headers: JSON_TYPE,
+            body: errorBody(
+              api,
+              'invalid_request_error',
+              msg ??
+                'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+              null,
+            ),
+          }
+        : {
+            status: 429,
+            headers: JSON_TYPE,
+            body: errorBody(
+              api,
+              'insufficient_quota',
+              msg ?? 'You exceeded your current quota, please check your plan and billing details.',
+              'insufficient_quota',
+            ),
+          };
+    default: {
+      const [status, anthropicType, openaiType, message, code] = STATUS_FAULTS[spec.kind] ?? [
+        500,
+        'api_error',
+        'server_error',
+        'error',
+        null,
+      ];
+      return {
+        status,
+        headers: JSON_TYPE,
+        body: errorBody(api, a ? anthropicType : openaiType, msg ?? message, a ? null : code),
+      };
+    }
+  }
+}
+
+export function estimateTokens(text) {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** A reply in the request's API; usage defaults to about four characters a token. */
+export function successBody(req, reply) {
+  const text = reply.text ?? 'ok';
+  const promptChars = (req.system ?? '') + req.messages.map((m) => m.content).join('');
+  const input = reply.usage?.input_tokens ?? estimateTokens(promptChars);
+  const output = reply.usage?.output_tokens ?? estimateTokens(text);
+  if (req.api === 'anthropic') {
+    return JSON.stringify({
+      id: `msg_fake_${req.index}`,
+      type: 'message',
+      role: 'assistant',
+      model: req.model,
+      content: [{ type: 'text', text }],
+      stop_reason: reply.stopReason ?? 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: input, output_tokens: output },
+    });
+  }
+  return JSON.stringify({
+    id: `chatcmpl-fake-${req.index}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: req.model,
+    choices: [
+      { index: 0, message: { role: 'assistant', content: text }, finish_reason: reply.stopReason ?? 'stop' },
+    ],
+    usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+  });
+}
