@@ -5,7 +5,7 @@
  * shrinks to fit, and is left out when fewer than 8 columns remain.
  */
 import type { IterationStatus } from './status.js';
-import { ITERATION_STATUSES } from '../run/event-names.js';
+import { ITERATION_STATUSES } from '../run/events.js';
 import { countChars, cutText, toOneLine } from './text.js';
 
 type Paint = (text: string) => string;
