@@ -3,7 +3,7 @@
  * when min_improvement is a number). Its mean is the incumbent's score; the spread of the
  * repeats sets the noise margin a candidate must beat.
  */
-import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
+import { writeBest, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
@@ -23,7 +23,6 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
-  deps.checkpoint?.('baseline');
   const outcomes = await Promise.all(
     Array.from({ length: repeats }, (_, repeat) =>
       evaluateProposal(deps, {
@@ -106,10 +105,6 @@ export async function runBaseline(deps: LoopDeps, prompt: string): Promise<Basel
       seconds,
     },
   );
-  deps.checkpoint?.('finished');
   await writeBest(deps.runDir, prompt);
-  await writeResultsTsv(deps.runDir, recorder.state());
-  deps.checkpoint?.('recorded');
-  deps.onRecordsChanged?.();
   return { ok: true };
 }

@@ -25,7 +25,6 @@ export async function runFinalEvaluation(
   const iteration = prompts.bestIteration;
   const spendBefore = deps.pool.ledger.snapshot();
   await recorder.emit({ type: 'phase', iteration, phase: 'final' });
-  deps.checkpoint?.('final');
   const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
     const paths = finalPaths(deps.runDir, which);
     await writeCandidatePrompt(paths, prompt);

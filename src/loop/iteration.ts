@@ -4,7 +4,7 @@
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeResultsTsv, writeReviewJson } from '../run/records.js';
+import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback } from './build-feedback.js';
@@ -42,9 +42,7 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
   ).strategy;
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy });
-  deps.checkpoint?.('iteration_started');
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
-  deps.checkpoint?.('mutating');
 
   const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
   const feedback = buildMutatorFeedback({
@@ -116,9 +114,6 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
       costUsd,
       seconds,
     });
-    deps.checkpoint?.('finished');
-    await writeResultsTsv(deps.runDir, recorder.state());
-    deps.checkpoint?.('recorded');
   };
 
   if (proposals.length === 0) {
@@ -147,7 +142,6 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
       }),
     })),
   );
-  deps.checkpoint?.('evaluated');
 
   const scored: Scored[] = outcomes.flatMap(({ proposal, outcome }) =>
     outcome.ok ? [toScored(proposal, outcome)] : [],
@@ -214,7 +208,6 @@ export async function runIteration(deps: LoopDeps, incumbent: IncumbentView): Pr
     promptSha256: chosen.proposal.hash,
     message: decision.reason,
   });
-  deps.checkpoint?.('decided');
   if (decision.status !== 'keep') return incumbent;
 
   const kept: IncumbentView = {

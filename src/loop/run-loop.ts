@@ -13,7 +13,6 @@ import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import { activeSecondsAt } from '../run/reducer.js';
-import { writeResultsTsv } from '../run/records.js';
 import type { RunState } from '../run/run-state.js';
 import { runBaseline } from './baseline.js';
 import { checkBudget, estimateNextIteration } from './budget.js';
@@ -34,15 +33,12 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
   try {
     const end = await iterate(deps);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
-    await writeResultsTsv(deps.runDir, deps.recorder.state());
-    deps.onRecordsChanged?.();
     return end;
   } catch (error) {
     const end = classifyFailure(error, deps.signal);
     if (!end) throw error;
     await markOpenIterationInterrupted(deps, end.message, unjournaledSpend(deps, journaledAtStart));
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
-    await writeResultsTsv(deps.runDir, deps.recorder.state());
     return end;
   }
 }
@@ -69,7 +65,6 @@ async function iterate(deps: LoopDeps): Promise<LoopEnd> {
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
       if (verdict.reason !== 'errors') await finalCheck(deps, incumbent);
-      deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
         message: verdict.message,
