@@ -6,15 +6,18 @@
  * after the stale lock's content, so among processes racing for the same stale lock exactly
  * one replaces it.
  */
-import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
+import { lazyCrypto } from '../lazy-require.js';
 import { sha256Hex } from './digest.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
 import { lookForProcess, systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';
+
+// Only taking a lock needs randomness; reading one (show, runs) does not load crypto.
+const randomBytes = (size: number) => lazyCrypto().randomBytes(size);
 
 export const LockRecord = z.strictObject({
   pid: z.number().int().positive(),
