@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'E_LOCKED'
   | 'E_RESUME_MISMATCH'
   | 'E_RUN_RECORD'
+  | 'E_RUN_VERSION'
   | 'E_RUN_FAILED'
   | 'E_FAIL_UNDER'
   | 'E_INTERRUPTED';
@@ -43,6 +44,8 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   E_LOCKED: EXIT.usage,
   E_RESUME_MISMATCH: EXIT.usage,
   E_RUN_RECORD: EXIT.failure,
+  // A run from a newer autoresearch: the fix is on the user's side (upgrade), like a usage error.
+  E_RUN_VERSION: EXIT.usage,
   E_RUN_FAILED: EXIT.failure,
   E_FAIL_UNDER: EXIT.failure,
   E_INTERRUPTED: EXIT.interrupted,

@@ -13,6 +13,7 @@ import type { Experiment } from '../experiment/types.js';
 import { branchHead, findRunCommits, openRepo } from '../git/index.js';
 import { parseBudgetOverride } from '../loop/budget.js';
 import type { GitBinding } from '../loop/loop-deps.js';
+import { killPointFromEnv } from '../loop/kill-point.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
 import type { GitInfo, RunEvent, RunEventBody } from '../run/events.js';
 import { sha256Json } from '../sha256.js';
@@ -74,7 +75,12 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
     // Re-read under the lock: the journal is only trusted once no one else can append to it.
     const events = (await readJournal(runDir)).events;
-    const recorder = createRunRecorder(runDir, events, () => new Date());
+    const killPoint = killPointFromEnv(env);
+    // The run goes on under the record version it started with (record-version.ts).
+    const recorder = createRunRecorder(runDir, events, () => new Date(), {
+      version: manifest.version,
+      ...(killPoint ? { killPoint } : {}),
+    });
     // A crash between writing the manifest and journaling the start: nothing ran yet.
     if (recorder.state().start === null) await recorder.emit(await startFromManifest(manifest, experiment));
     const state = recorder.state();
@@ -102,6 +108,7 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
       lock,
       env,
       planEstimate: planEstimateOf(experiment),
+      ...(killPoint ? { killPoint } : {}),
     });
   } catch (error) {
     await lock.release().catch(() => undefined);

@@ -11,16 +11,25 @@ import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import { createModelPool } from '../providers/model-pool.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
-import { createKillPoint } from '../loop/kill-point.js';
+import type { KillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { runLoop } from '../loop/run-loop.js';
 import type { RunRecorder } from '../loop/run-recorder.js';
 import { createReportRefresher } from '../report/write-report.js';
+import type { RunEvent } from '../run/events.js';
 import type { RunLock } from '../run/lock.js';
 import { runPaths } from '../run/paths.js';
 import { clearStopRequest, isStopRequested } from './stop-request.js';
 import { attachRunRenderer, renderNote, renderRunSummary } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
+
+/** The events after which the report has something new to show. */
+const REPORT_EVENTS: ReadonlySet<RunEvent['type']> = new Set([
+  'candidate_evaluated',
+  'iteration_finished',
+  'commit',
+  'run_stopped',
+]);
 
 /** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
 const INTERRUPT_GRACE_MS = 4_500;
@@ -34,6 +43,8 @@ export interface SessionInput {
   lock: RunLock;
   env: NodeJS.ProcessEnv;
   planEstimate?: { usd: number | null; seconds: number | null };
+  /** Test-only (AUTORESEARCH_TEST_KILL_AT): the same one the recorder was given. */
+  killPoint?: KillPoint;
 }
 
 export function simulatedRoles(experiment: Experiment): (typeof ROLES)[number][] {
@@ -98,12 +109,10 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
   recorder.onEvent(attachRunRenderer(term));
   // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.
   const report = createReportRefresher(runDir);
-  const refreshReport = () => {
-    report.maybeRefresh().catch(() => undefined);
-  };
-  const checkpoint = createKillPoint(input.env['AUTORESEARCH_TEST_KILL_AT'], () =>
-    process.kill(process.pid, 'SIGKILL'),
-  );
+  recorder.onEvent((event) => {
+    if (REPORT_EVENTS.has(event.type)) report.maybeRefresh().catch(() => undefined);
+  });
+  const checkpoint = input.killPoint?.reach;
   try {
     const end = await runLoop({
       experiment,
@@ -119,7 +128,6 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       ...createSandboxedReview(experiment, pool, { env: input.env }),
       ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
       ...(checkpoint ? { checkpoint } : {}),
-      onRecordsChanged: refreshReport,
     });
     await report.refreshNow().catch((error: unknown) => {
       term.err(term.colors.yellow(`warning: report.html could not be written: ${String(error)}`));

@@ -13,13 +13,14 @@ import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../e
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
 import type { GitBinding } from '../loop/loop-deps.js';
-import { createKillPoint } from '../loop/kill-point.js';
+import { killPointFromEnv } from '../loop/kill-point.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
 import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock } from '../run/lock.js';
 import { writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
+import { RECORD_VERSION } from '../run/record-version.js';
 import { createRunId } from '../run/run-id.js';
 import { ensureRunsDir, findProjectRoot } from '../run/runs-dir.js';
 import { VERSION } from '../version.js';
@@ -62,7 +63,7 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
     const projectRoot = await findProjectRoot(experiment.dir);
     const rel = (file: string) => relative(projectRoot, file);
     await writeManifest(runDir, {
-      version: 1,
+      version: RECORD_VERSION,
       kind: 'run',
       runId,
       createdAt: now.toISOString(),
@@ -80,10 +81,8 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       ...fingerprintExperiment(experiment),
       git: git ? { base: git.base, branch: git.binding.branch } : null,
     });
-    const recorder = createRunRecorder(runDir, [], () => new Date());
-    createKillPoint(env['AUTORESEARCH_TEST_KILL_AT'], () => process.kill(process.pid, 'SIGKILL'))?.(
-      'started',
-    );
+    const killPoint = killPointFromEnv(env);
+    const recorder = createRunRecorder(runDir, [], () => new Date(), killPoint ? { killPoint } : {});
     await recorder.emit({
       type: 'run_started',
       runId,
@@ -114,6 +113,7 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       lock,
       env,
       planEstimate: planEstimateOf(experiment),
+      ...(killPoint ? { killPoint } : {}),
     });
   } catch (error) {
     await lock.release().catch(() => undefined);

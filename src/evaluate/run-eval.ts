@@ -24,7 +24,7 @@ import { ProviderError } from '../providers/types.js';
 import type { SpendRole } from '../run/events.js';
 import { iterationPaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
-import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
+import { writeBest, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
@@ -224,7 +224,6 @@ async function journalEnd(
     );
   }
   await recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
-  await writeResultsTsv(runDir, recorder.state());
 }
 
 interface Stop {

@@ -4,7 +4,7 @@
  * repeats sets the noise margin a candidate must beat.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
-import { writeBest, writeResultsTsv, writeReviewJson } from '../run/records.js';
+import { writeBest, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
@@ -23,7 +23,6 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
-  deps.checkpoint?.('baseline');
   const outcomes = await Promise.all(
     Array.from({ length: repeats }, (_, repeat) =>
       evaluateProposal(deps, {
@@ -97,10 +96,6 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
       },
     ],
   );
-  deps.checkpoint?.('finished');
   await writeBest(deps.runDir, prompt);
-  await writeResultsTsv(deps.runDir, recorder.state());
-  deps.checkpoint?.('recorded');
-  deps.onRecordsChanged?.();
   return { ok: true };
 }

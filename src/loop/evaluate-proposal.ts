@@ -49,7 +49,6 @@ export async function evaluateProposal(
         // Journal phase changes only — never one event per model call.
         if (phase === lastPhase) return;
         lastPhase = phase;
-        deps.checkpoint?.(phase);
         // A failed append is kept by the recorder and raised by its next emit.
         recorder
           .emit({ type: 'phase', iteration: input.iteration, phase, candidate: input.candidate })
@@ -79,7 +78,6 @@ export async function evaluateProposal(
     };
     await recorder.emit(event);
   }
-  deps.onRecordsChanged?.();
   return outcome;
 }
 

@@ -24,7 +24,6 @@ export async function runFinalEvaluation(
   const { recorder, experiment } = deps;
   const iteration = prompts.bestIteration;
   await recorder.emit({ type: 'phase', iteration, phase: 'final' });
-  deps.checkpoint?.('final');
   const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
     const paths = finalPaths(deps.runDir, which);
     await writeCandidatePrompt(paths, prompt);

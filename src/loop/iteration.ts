@@ -5,7 +5,7 @@
  */
 import { standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
-import { writeResultsTsv, writeReviewJson } from '../run/records.js';
+import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback } from './build-feedback.js';
@@ -42,9 +42,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   ).strategy;
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy });
-  deps.checkpoint?.('iteration_started');
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
-  deps.checkpoint?.('mutating');
 
   const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
   const feedback = buildMutatorFeedback({
@@ -106,9 +104,6 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
       spend: deps.spend.take({ iteration }),
       seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
     });
-    deps.checkpoint?.('finished');
-    await writeResultsTsv(deps.runDir, recorder.state());
-    deps.checkpoint?.('recorded');
   };
 
   if (proposals.length === 0) {
@@ -137,7 +132,6 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
       }),
     })),
   );
-  deps.checkpoint?.('evaluated');
 
   const scored: Scored[] = outcomes.flatMap(({ proposal, outcome }) =>
     outcome.ok ? [toScored(proposal, outcome)] : [],
@@ -204,7 +198,6 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     promptSha256: chosen.proposal.hash,
     message: decision.reason,
   });
-  deps.checkpoint?.('decided');
   if (decision.status !== 'keep') return incumbent;
 
   const kept: IncumbentView = {

@@ -36,10 +36,8 @@ export interface LoopDeps {
   grader?: Grader;
   /** The plan's estimate for one iteration, used for budget checks before any iteration ran. */
   planEstimate?: { usd: number | null; seconds: number | null };
-  /** Test-only: called at every named point of the loop (see kill-point.ts). */
+  /** Test-only: the named points of the loop that journal nothing (see kill-point.ts). */
   checkpoint?: (point: string) => void;
-  /** Called (throttled by the callee) after records change: the report refresher. */
-  onRecordsChanged?: () => void;
 }
 
 /** The deps within one runLoop call, with the meter that journals the ledger's growth. */

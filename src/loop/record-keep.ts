@@ -4,7 +4,7 @@
  * commit event — resume finds the commit by its trailer or makes it, never twice.
  */
 import { commitKeep, findRunCommits, formatKeepMessage } from '../git/index.js';
-import { writeBest, writeResultsTsv } from '../run/records.js';
+import { writeBest } from '../run/records.js';
 import type { LoopDeps } from './loop-deps.js';
 
 export interface KeepRecord {
@@ -20,7 +20,6 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
   await writeBest(deps.runDir, keep.prompt);
   if (deps.git) {
     await recorder.emit({ type: 'phase', iteration: keep.iteration, phase: 'committing' });
-    deps.checkpoint?.('committing');
     const sha = await commitKeep({
       repo: deps.git.repo,
       branch: deps.git.branch,
@@ -36,12 +35,8 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
         hypothesis: keep.hypothesis,
       }),
     });
-    deps.checkpoint?.('committed');
     await recorder.emit({ type: 'commit', iteration: keep.iteration, sha });
   }
-  await writeResultsTsv(deps.runDir, recorder.state());
-  deps.checkpoint?.('recorded');
-  deps.onRecordsChanged?.();
 }
 
 /**

@@ -12,7 +12,6 @@ import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import { activeSecondsAt } from '../run/reducer.js';
-import { writeResultsTsv } from '../run/records.js';
 import type { RunState } from '../run/run-state.js';
 import { runBaseline } from './baseline.js';
 import { checkBudget, estimateNextIteration } from './budget.js';
@@ -35,15 +34,12 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
   try {
     const end = await iterate(run);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
-    await writeResultsTsv(deps.runDir, deps.recorder.state());
-    deps.onRecordsChanged?.();
     return end;
   } catch (error) {
     const end = classifyFailure(error, deps.signal);
     if (!end) throw error;
     await markOpenIterationInterrupted(run, end.message);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
-    await writeResultsTsv(deps.runDir, deps.recorder.state());
     return end;
   }
 }
@@ -70,7 +66,6 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
     const verdict = budgetVerdict(deps, recorder.state(), incumbent);
     if (verdict.stop) {
       if (verdict.reason !== 'errors') await finalEvaluationWithinBudget(deps, incumbent);
-      deps.checkpoint?.('final_done');
       return {
         reason: verdict.reason,
         message: verdict.message,

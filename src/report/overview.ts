@@ -3,7 +3,7 @@
  * noise margin, spend and whether any role was simulated. Pure: the run state plus what the
  * lock says in, one plain object out (also the `show --json` header).
  */
-import { ITERATION_STATUSES } from '../run/event-names.js';
+import { ITERATION_STATUSES } from '../run/events.js';
 import type { IterationStatus, Phase, SpendRole, StopReason } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';

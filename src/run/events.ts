@@ -1,46 +1,77 @@
 /**
  * The journal's vocabulary (SPEC 10): every line of `events.jsonl` is one of these events.
  * The loop emits them, the run store appends them, and every reader (runs, show, watch,
- * report, resume) folds them into state. Versioned so an older tool refuses a newer journal
- * instead of misreading it.
+ * report, resume) folds them into state. Each event carries the record version of its run
+ * (`v`, see record-version.ts), so a tool refuses a journal newer than itself instead of
+ * misreading it.
  */
 import * as z from 'zod';
 import { ROLES } from '../experiment/roles.js';
-import {
-  ERROR_KINDS,
-  EVENT_VERSION,
-  ITERATION_STATUSES,
-  PHASES,
-  SCORE_EPSILON,
-  STOP_REASONS,
-  STRATEGIES,
-} from './event-names.js';
+import { RECORD_VERSION } from './record-version.js';
 
-// The lists themselves live in event-names.ts (no zod), for readers that never load a schema.
-export {
-  ERROR_KINDS,
-  EVENT_VERSION,
-  ITERATION_STATUSES,
-  PHASES,
-  STOP_REASONS,
-  STRATEGIES,
-  isFinishingReason,
-} from './event-names.js';
-
+export const PHASES = [
+  'baseline',
+  'mutating',
+  'generating',
+  'checking',
+  'judging',
+  'grading',
+  'scoring',
+  'deciding',
+  'committing',
+  'final',
+] as const;
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;
 
+export const ITERATION_STATUSES = [
+  'baseline',
+  'keep',
+  'discard',
+  'gate_fail',
+  'holdout_fail',
+  'duplicate',
+  'error',
+  'interrupted',
+] as const;
 export const IterationStatus = z.enum(ITERATION_STATUSES);
 export type IterationStatus = z.infer<typeof IterationStatus>;
 
-export const ErrorKind = z.enum(ERROR_KINDS);
+export const ErrorKind = z.enum([
+  'provider_error',
+  'mutator_error',
+  'judge_error',
+  'grader_error',
+  'check_error',
+  'git_error',
+  'internal_error',
+]);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 
-export const StopReason = z.enum(STOP_REASONS);
+/** Reasons that mean the run reached its natural end; the others leave it stopped part-way. */
+const FINISHING_REASONS = ['iterations', 'hours', 'usd', 'patience', 'target', 'completed'] as const;
+
+export const StopReason = z.enum([
+  ...FINISHING_REASONS,
+  'stop_requested',
+  'interrupted',
+  'auth',
+  'credit',
+  'errors',
+]);
 export type StopReason = z.infer<typeof StopReason>;
 
-export const Strategy = z.enum(STRATEGIES);
+const FINISHING: ReadonlySet<StopReason> = new Set(FINISHING_REASONS);
+
+export function isFinishingReason(reason: StopReason): boolean {
+  return FINISHING.has(reason);
+}
+
+export const Strategy = z.enum(['focused', 'bold']);
 export type Strategy = z.infer<typeof Strategy>;
+
+// Weighted means of values in [0, 1] can land a rounding error outside it; that is not a bad score.
+const SCORE_EPSILON = 1e-9;
 
 export const SpendRole = z.enum(ROLES);
 export type SpendRole = z.infer<typeof SpendRole>;
@@ -74,7 +105,11 @@ export const GitInfo = z.strictObject({
 });
 export type GitInfo = z.infer<typeof GitInfo>;
 
-const envelope = { v: z.literal(EVENT_VERSION), at: z.iso.datetime({ offset: true }) };
+const envelope = {
+  /** The record version of the run (manifest.json `version`): 1 up to this build's. */
+  v: z.number().int().min(1).max(RECORD_VERSION),
+  at: z.iso.datetime({ offset: true }),
+};
 
 export const RunStarted = z.strictObject({
   ...envelope,
@@ -233,6 +268,11 @@ type WithoutEnvelope<E> = E extends RunEvent ? Omit<E, 'v' | 'at'> : never;
 /** An event as the loop builds it; `stampEvent` adds the version and the time. */
 export type RunEventBody = WithoutEnvelope<RunEvent>;
 
-export function stampEvent<B extends RunEventBody>(body: B, now: Date): B & { v: 1; at: string } {
-  return { v: EVENT_VERSION, at: now.toISOString(), ...body };
+/** `version`: the run's record version; a resumed run keeps the one it started with. */
+export function stampEvent<B extends RunEventBody>(
+  body: B,
+  now: Date,
+  version: number = RECORD_VERSION,
+): B & { v: number; at: string } {
+  return { v: version, at: now.toISOString(), ...body };
 }

@@ -7,11 +7,10 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AutoresearchError } from '../errors.js';
-import { checkEvent, type EventCheck } from './event-check.js';
-import { EVENT_VERSION } from './event-names.js';
-import type { RunEvent } from './events.js';
+import { RunEvent } from './events.js';
 import { isErrno, pathExists } from './errno.js';
 import { runPaths } from './paths.js';
+import { RECORD_VERSION } from './record-version.js';
 
 export interface InvalidLine {
   /** 1-based line number in events.jsonl. */
@@ -69,6 +68,17 @@ function validEvent(event: RunEvent): RunEvent {
   const checked = checkEvent(event);
   if (!checked.ok) throw new Error(`refusing to journal an invalid ${event.type} event: ${checked.message}`);
   return checked.event;
+}
+
+type EventCheck = { ok: true; event: RunEvent } | { ok: false; message: string };
+
+/** One value against the event schemas, with the first problem and where it sits. */
+export function checkEvent(value: unknown): EventCheck {
+  const result = RunEvent.safeParse(value);
+  if (result.success) return { ok: true, event: result.data };
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, message: `${where}${issue?.message ?? 'not an event'}` };
 }
 
 async function appendText(file: string, text: string, durable: boolean): Promise<void> {
@@ -136,7 +146,7 @@ function parseLine(line: string): EventCheck {
     return { ok: false, message: 'not JSON' };
   }
   const version = typeof value === 'object' && value !== null ? (value as { v?: unknown }).v : undefined;
-  if (typeof version === 'number' && version > EVENT_VERSION) {
+  if (typeof version === 'number' && version > RECORD_VERSION) {
     return { ok: false, message: `written by a newer autoresearch (event version ${version})` };
   }
   return checkEvent(value);

@@ -9,45 +9,27 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
-import { isRecord } from '../is-record.js';
-import { isDateTime } from './date-time.js';
 import { sha256Hex } from '../sha256.js';
 import { isErrno } from './errno.js';
 import { runPaths } from './paths.js';
 import { lookForProcess, systemProbe, type ProcessIdentity, type ProcessProbe } from './process-identity.js';
 
-export interface LockRecord {
-  pid: number;
-  host: string;
-  startTime: string | null;
+export const LockRecord = z.strictObject({
+  pid: z.number().int().positive(),
+  host: z.string().min(1),
+  startTime: z.string().nullable(),
   /** Random per acquisition: tells this holder's file from any other with the same pid. */
-  token: string;
-  acquiredAt: string;
-}
+  token: z.string().min(1),
+  acquiredAt: z.iso.datetime({ offset: true }),
+});
+export type LockRecord = z.infer<typeof LockRecord>;
 
-const LOCK_KEYS = ['pid', 'host', 'startTime', 'token', 'acquiredAt'];
-
-/**
- * The lock file's content as a record, or undefined when it is not one (exactly these keys,
- * each of its type). Checked by hand: `show` and `runs` read locks and load no schema library.
- */
+/** The lock file's content as a record, or undefined when it is not one. */
 export function parseLockRecord(value: unknown): LockRecord | undefined {
-  if (!isRecord(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length !== LOCK_KEYS.length || !LOCK_KEYS.every((key) => Object.hasOwn(value, key)))
-    return undefined;
-  const { pid, host, startTime, token, acquiredAt } = value;
-  const nonEmpty = (text: unknown) => typeof text === 'string' && text.length > 0;
-  const valid =
-    typeof pid === 'number' &&
-    Number.isSafeInteger(pid) &&
-    pid > 0 &&
-    nonEmpty(host) &&
-    (startTime === null || typeof startTime === 'string') &&
-    nonEmpty(token) &&
-    isDateTime(acquiredAt);
-  return valid ? (value as unknown as LockRecord) : undefined;
+  const result = LockRecord.safeParse(value);
+  return result.success ? result.data : undefined;
 }
 
 export type LockStatus =

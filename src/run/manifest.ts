@@ -10,11 +10,13 @@ import { canonicalJson } from '../canonical-json.js';
 import { isErrno } from './errno.js';
 import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';
+import { RECORD_VERSION, refuseNewerRecord } from './record-version.js';
 import { writeJsonAtomic } from './records.js';
 import { isRecord } from '../is-record.js';
 
 export const Manifest = z.strictObject({
-  version: z.literal(1),
+  /** The record version the run was started with; resume keeps writing under it. */
+  version: z.number().int().min(1).max(RECORD_VERSION),
   kind: z.enum(['run', 'eval']),
   runId: z.string().min(1),
   createdAt: z.iso.datetime({ offset: true }),
@@ -62,6 +64,8 @@ export async function readManifest(runDir: string): Promise<Manifest> {
       hint: 'manifest.json is written atomically, so it was edited by hand or damaged',
     });
   }
+  // Before the schema: a newer manifest may hold fields this build does not know.
+  if (isRecord(value) && typeof value['version'] === 'number') refuseNewerRecord(value['version'], file);
   const result = Manifest.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -4,7 +4,7 @@
  * Every state() is a snapshot: applying later events never changes one handed out before.
  */
 import { ROLES } from '../experiment/roles.js';
-import { isFinishingReason } from './event-names.js';
+import { isFinishingReason } from './events.js';
 import type { EventOf, RunEvent } from './events.js';
 import {
   finishIteration,

@@ -5,7 +5,7 @@
  * shrinks to fit, and is left out when fewer than 8 columns remain.
  */
 import type { IterationStatus } from '../run/events.js';
-import { ITERATION_STATUSES } from '../run/event-names.js';
+import { ITERATION_STATUSES } from '../run/events.js';
 import { countChars, cutText, toOneLine } from '../loop/text.js';
 import { formatField, visibleWidth, wrapWords } from './fit-text.js';
 

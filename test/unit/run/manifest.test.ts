@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Experiment } from '../../../src/experiment/types.js';
 import { fingerprintExperiment } from '../../../src/run/fingerprint.js';
 import { compareManifest, readManifest, writeManifest, type Manifest } from '../../../src/run/manifest.js';
+import { RECORD_VERSION } from '../../../src/run/record-version.js';
 import { VERSION } from '../../../src/version.js';
 
 function experiment(): Experiment {
@@ -192,5 +193,16 @@ describe('manifest file', () => {
     await expect(readManifest(dir)).rejects.toMatchObject({ code: 'E_RUN_RECORD' });
     await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest(), kind: 'other' }));
     await expect(readManifest(dir)).rejects.toMatchObject({ code: 'E_RUN_RECORD', message: /kind/ });
+  });
+
+  it('refuses a manifest from a newer record version, whatever else it holds, with exit code 2', async () => {
+    const newer = { ...manifest(), version: RECORD_VERSION + 1, fieldOfTheFuture: true };
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(newer));
+    await expect(readManifest(dir)).rejects.toMatchObject({
+      code: 'E_RUN_VERSION',
+      exitCode: 2,
+      message: new RegExp(`newer autoresearch \\(record version ${RECORD_VERSION + 1};`),
+      hint: expect.stringContaining('upgrade'),
+    });
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * The run record's format version. A run records the version it was started with in
+ * `manifest.json` (`version`) and on every event it journals (`v`); resume keeps writing
+ * under that version, so a run follows one set of rules from start to end. This build reads
+ * every version up to its own and refuses a newer one rather than misread it.
+ *
+ * Each change to what a run records bumps this once and says here what it added; code that
+ * behaves differently for a newer version asks `recorder.version` (the run's, not the build's).
+ *
+ *   1  the first format: manifest.json, events.jsonl (events.ts), results.tsv, iterations/.
+ */
+import { AutoresearchError } from '../errors.js';
+
+export const RECORD_VERSION = 1;
+
+/** Throws when `version` is newer than this build reads; `what` names the file. */
+export function refuseNewerRecord(version: number, what: string): void {
+  if (version <= RECORD_VERSION) return;
+  throw new AutoresearchError(
+    'E_RUN_VERSION',
+    `${what} was written by a newer autoresearch (record version ${version}; this one reads up to ${RECORD_VERSION})`,
+    {
+      hint: 'upgrade autoresearch to the version that wrote this run (its manifest.json names it: toolVersion)',
+    },
+  );
+}
