@@ -5,6 +5,7 @@
  * the evaluation an error of the kind that failed first — never a score. Failures that must
  * stop the run (auth, credit, abort) are thrown.
  */
+import { randomUUID } from 'node:crypto';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
@@ -75,20 +76,20 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   if (graded && deps.grader === undefined)
     throw new Error('evaluateCandidate: the expectations need a grader');
 
-  let costUsd = 0;
-  const onCost = (usd: number) => {
-    costUsd += usd;
-  };
+  // Every call of this evaluation goes on one ledger account: its cost is what the ledger
+  // recorded there, from the same records as the run's spend.
+  const account = `evaluation-${randomUUID()}`;
+  const settle = () => deps.pool.ledger.settle(account);
   // Stops the judge and the graders when one of them fails; the run's Ctrl-C reaches both too.
   const review = new AbortController();
   const reviewSignal = linkSignals(deps.signal, review.signal);
   let session: JudgeSession | undefined;
   try {
     const { generations, checks } = await generateAndCheck(input, deps, {
-      onCost,
+      account,
       onFirstOutput: () => {
         if (judged && session === undefined)
-          session = deps.judge?.open({ signal: reviewSignal.signal, onCost });
+          session = deps.judge?.open({ signal: reviewSignal.signal, account });
       },
     });
     const reviewed = await reviewOutputs(
@@ -104,11 +105,11 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
         signal: reviewSignal.signal,
         stop: () => review.abort(),
         ...(deps.signal === undefined ? {} : { runSignal: deps.signal }),
-        onCost,
+        account,
         ...(deps.onPhase === undefined ? {} : { onPhase: deps.onPhase }),
       },
     );
-    if (!reviewed.ok) return { ...reviewed, generations, costUsd };
+    if (!reviewed.ok) return { ...reviewed, generations, costUsd: settle() };
     deps.onPhase?.('scoring');
     const scored = scoreCandidate({
       experiment,
@@ -126,11 +127,13 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
       generations,
       ...(reviewed.judge === undefined ? {} : { judge: reviewed.judge }),
       gradings: reviewed.gradings,
-      costUsd,
+      costUsd: settle(),
     };
   } finally {
     // No warm judge outlives the evaluation, whatever stopped it.
     await session?.close();
     reviewSignal.dispose();
+    // An evaluation that threw leaves no account behind (a settled one is already gone).
+    settle();
   }
 }

@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import type { SampleChecks } from '../checks/check-result.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
-import { meteredClient } from '../providers/metered-client.js';
+import { clientOnAccount } from '../providers/client-on-account.js';
 import type { EvaluateDeps, EvaluateInput } from './evaluate-candidate.js';
 import { type Generation, generateOutputs } from './generate.js';
 import { scrubSecrets } from './scrub-env.js';
@@ -21,7 +21,8 @@ export async function generateAndCheck(
   input: EvaluateInput,
   deps: EvaluateDeps,
   hooks: {
-    onCost: (usd: number) => void;
+    /** The ledger account the generator's calls go on. */
+    account: string;
     /** Once the first output is in (or generation is over with one): the judge may warm up. */
     onFirstOutput: () => void;
   },
@@ -35,7 +36,7 @@ export async function generateAndCheck(
       cases: input.cases,
       samples: input.samples,
       sampleBase: input.sampleBase,
-      client: meteredClient(deps.pool.client('generator'), hooks.onCost),
+      client: clientOnAccount(deps.pool.client('generator'), hooks.account),
       ...(deps.signal ? { signal: deps.signal } : {}),
       onProgress: (done, total) => {
         // Not before the first output: starting a process blocks this thread for a moment,

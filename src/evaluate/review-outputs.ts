@@ -42,7 +42,8 @@ export interface ReviewControl {
   stop: () => void;
   /** The run's signal alone: a Ctrl-C that killed a judge is the user's interrupt, not its error. */
   runSignal?: AbortSignal;
-  onCost: (usd: number) => void;
+  /** The ledger account the judge's and graders' calls go on. */
+  account: string;
   onPhase?: (phase: Phase, progress?: { done: number; total: number }) => void;
 }
 
@@ -60,7 +61,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
   // With nothing generated there is nothing to judge: every output sits at the floor (SPEC 5).
   if (!judging) await input.judge?.close();
   const graded = input.grader ? input.cases.filter((c) => c.expectations.length > 0) : [];
-  const call = { signal: control.signal, onCost: control.onCost };
+  const call = { signal: control.signal, account: control.account };
 
   const failures: ReviewFailure[] = [];
   const failed = (failure: ReviewFailure) => {

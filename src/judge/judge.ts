@@ -24,8 +24,8 @@ export interface JudgeRequest {
 export interface ReviewCallOptions {
   /** The run's Ctrl-C, and the other side of the review failing. */
   signal: AbortSignal;
-  /** Each model call's cost, counted toward this candidate. */
-  onCost?: (usd: number) => void;
+  /** The ledger account the model calls go on (the candidate being evaluated). */
+  account?: string;
 }
 
 /** One evaluation's judging: opened early, judged once, closed whatever happened. */

@@ -5,7 +5,7 @@
  * then uses it.
  */
 import type { JudgeEntry } from '../experiment/schema.js';
-import { meteredClient } from '../providers/metered-client.js';
+import { clientOnAccount } from '../providers/client-on-account.js';
 import type { ModelClient } from '../providers/types.js';
 import type { Judge, JudgeSession, ReviewCallOptions } from './judge.js';
 import { runJudge, startJudgeEarly } from './run-judge.js';
@@ -49,12 +49,12 @@ function openSession(options: SandboxedPartOptions, call: ReviewCallOptions): Ju
   };
 }
 
-/** The options run-judge and run-grader share, with the call's cost counted toward its candidate. */
+/** The options run-judge and run-grader share, with the calls on the candidate's ledger account. */
 export function sandboxOptions(options: SandboxedPartOptions, call: ReviewCallOptions) {
   const client =
-    options.client === undefined || call.onCost === undefined
+    options.client === undefined || call.account === undefined
       ? options.client
-      : meteredClient(options.client, call.onCost);
+      : clientOnAccount(options.client, call.account);
   return {
     ...(client === undefined ? {} : { client }),
     commandCwd: options.commandCwd,

@@ -1,7 +1,10 @@
 /**
  * Cost accounting for a run: every call's tokens and USD, totals per role, calls whose price
  * is unknown counted apart, and cache hits costing nothing now (their original cost kept
- * separately). The loop listens with `onCall` to journal spend and enforce the budget.
+ * separately). The loop listens with `onCall` to journal spend and enforce the budget. A call
+ * made on an account (a candidate's evaluation: candidates of an iteration share the clients)
+ * is also added to that account, which its owner settles once: the candidate's cost comes
+ * from the same records as the run's spend.
  */
 import type { ProviderName, Role } from '../experiment/schema.js';
 import type { ProviderErrorKind } from './types.js';
@@ -22,6 +25,8 @@ export interface CallRecord {
   latencyMs: number;
   simulated: boolean;
   errorKind?: ProviderErrorKind;
+  /** Whose bill the call is on (CompletionRequest.account). */
+  account?: string;
 }
 
 export interface SpendTotals {
@@ -49,6 +54,8 @@ export interface CostLedger {
   snapshot(): LedgerSnapshot;
   /** Returns an unsubscribe function. */
   onCall(listener: CallListener): () => void;
+  /** What the calls on this account cost (USD); the account is forgotten. */
+  settle(account: string): number;
 }
 
 export function emptyTotals(): SpendTotals {
@@ -81,6 +88,7 @@ export function createCostLedger(): CostLedger {
   const byRole: Partial<Record<Role, SpendTotals>> = {};
   let total = emptyTotals();
   const listeners = new Set<CallListener>();
+  const accounts = new Map<string, number>();
   const snapshot = (): LedgerSnapshot => ({
     byRole: Object.fromEntries(Object.entries(byRole).map(([k, v]) => [k, { ...v }])),
     total: { ...total },
@@ -89,11 +97,18 @@ export function createCostLedger(): CostLedger {
     record(call) {
       byRole[call.role] = addCall(byRole[call.role] ?? emptyTotals(), call);
       total = addCall(total, call);
+      if (call.account !== undefined)
+        accounts.set(call.account, (accounts.get(call.account) ?? 0) + (call.costUsd ?? 0));
       if (listeners.size === 0) return;
       const snap = snapshot();
       for (const listener of listeners) listener(call, snap);
     },
     snapshot,
+    settle(account) {
+      const usd = accounts.get(account) ?? 0;
+      accounts.delete(account);
+      return usd;
+    },
     onCall(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -102,7 +102,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     return provider;
   };
 
-  const record = (role: Role, entry: ModelEntry, result: CompletionResult) =>
+  const record = (role: Role, entry: ModelEntry, request: CompletionRequest, result: CompletionResult) =>
     ledger.record({
       role,
       provider: entry.provider,
@@ -116,9 +116,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       attempts: result.attempts ?? 1,
       latencyMs: result.latencyMs,
       simulated: result.simulated === true,
+      ...(request.account === undefined ? {} : { account: request.account }),
     });
 
-  const recordFailure = (role: Role, entry: ModelEntry, error: unknown) =>
+  const recordFailure = (role: Role, entry: ModelEntry, request: CompletionRequest, error: unknown) =>
     ledger.record({
       role,
       provider: entry.provider,
@@ -132,6 +133,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       latencyMs: 0,
       simulated: entry.provider === 'sim',
       ...(error instanceof ProviderError ? { errorKind: error.kind } : {}),
+      ...(request.account === undefined ? {} : { account: request.account }),
     });
 
   async function callProvider(
@@ -199,10 +201,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         pending.add(run);
         try {
           const result = await run;
-          record(role, entry, result);
+          record(role, entry, request, result);
           return result;
         } catch (error) {
-          recordFailure(role, entry, error);
+          recordFailure(role, entry, request, error);
           throw error;
         } finally {
           pending.delete(run);

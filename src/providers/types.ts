@@ -19,6 +19,8 @@ export interface CompletionRequest {
   params?: Record<string, unknown>;
   /** Which of several samples this is; part of the cache key so samples stay independent. */
   sampleIndex?: number;
+  /** Whose bill the call goes on in the ledger (not part of the cache key). */
+  account?: string;
   signal?: AbortSignal;
 }
 

@@ -65,7 +65,7 @@ describe('runLoop with the rubric on, judged in-process', () => {
       expect(JSON.stringify(request)).not.toContain('says the hypothesis');
     }
     for (const session of judge.sessions) {
-      expect(Object.keys(session).sort()).toEqual(['onCost', 'signal']);
+      expect(Object.keys(session).sort()).toEqual(['account', 'signal']);
     }
   });
 

@@ -17,6 +17,19 @@ const call = (over: Partial<CallRecord>): CallRecord => ({
 });
 
 describe('createCostLedger', () => {
+  it('adds a call on an account to that account too; settling reads it once and forgets it', () => {
+    const ledger = createCostLedger();
+    ledger.record(call({ account: 'a', costUsd: 0.01 }));
+    ledger.record(call({ account: 'b', costUsd: 0.5 }));
+    ledger.record(call({ account: 'a', role: 'judge', costUsd: 0.02 }));
+    ledger.record(call({ account: 'a', cached: true, costUsd: 0, originalCostUsd: 0.3 }));
+    ledger.record(call({ costUsd: 1 }));
+    expect(ledger.settle('a')).toBeCloseTo(0.03, 10);
+    expect(ledger.settle('a')).toBe(0);
+    expect(ledger.settle('b')).toBe(0.5);
+    expect(ledger.snapshot().total.usd).toBeCloseTo(1.53, 10);
+  });
+
   it('totals per role and overall, with cached and unpriced calls apart', () => {
     const ledger = createCostLedger();
     const seen: number[] = [];
