@@ -22,7 +22,8 @@ export const containsJsonCheck: CheckDefinition = {
     const validator = schemaValidatorFor(entry.value);
     if (validator instanceof Error) return errored(`invalid JSON schema: ${validator.message}`);
     const values = findJsonValues(output, { objectsOnly: true });
-    if (values.length === 0) return failed('output contains no JSON object (a bare list does not count, as in promptfoo)');
+    if (values.length === 0)
+      return failed('output contains no JSON object (a bare list does not count, as in promptfoo)');
     if (validator === undefined)
       return passed(`output contains JSON (${values.length} value${values.length === 1 ? '' : 's'})`);
     const timeoutMs = (entry.timeout_s ?? MATCH_TIMEOUT_S) * 1000;

@@ -23,6 +23,8 @@ describe('contains-json reads JSON objects only, as promptfoo does', () => {
     expect((await run({ type: 'contains-json', value: schema }, 'x [{"a": 1}, {"b": 2}] y')).pass).toBe(true);
     // A list schema never matches: no list is a candidate.
     const listSchema = { type: 'array' };
-    expect((await run({ type: 'contains-json', value: listSchema }, '```json\n[{"a": 1}]\n```')).pass).toBe(false);
+    expect((await run({ type: 'contains-json', value: listSchema }, '```json\n[{"a": 1}]\n```')).pass).toBe(
+      false,
+    );
   });
 });
