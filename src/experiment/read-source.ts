@@ -38,6 +38,6 @@ export function invalidUtf8Problem(file: string, at: InvalidUtf8): Problem {
     location: { file, line: at.line, col: at.col },
     keyPath: '',
     message: `not valid UTF-8: byte ${at.byte} does not decode`,
-    hint: 'save the file as UTF-8 (it may be Latin-1 or Windows-1252); read as it is, the byte would reach the model as "\uFFFD"',
+    hint: 'save the file as UTF-8 (it may be Latin-1 or Windows-1252); read as it is, the byte would reach the model as U+FFFD (�)',
   };
 }

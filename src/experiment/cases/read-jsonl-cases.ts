@@ -11,9 +11,9 @@ export function readJsonlCases(file: string, text: string): RawCases {
   const lines = text.replace(/^\uFEFF/, '').split('\n');
   let index = 0;
   for (const [offset, rawLine] of lines.entries()) {
-    const lineText = rawLine.replace(/\r$/, '');
+    const lineText = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const line = offset + 1;
-    if (lineText.trim() === '') continue;
+    if (!/\S/.test(lineText)) continue;
     const caseIndex = index++;
     let raw: unknown;
     try {
