@@ -46,7 +46,10 @@ export function readJsonlCases(file: string, text: string): RawCases {
         const at = parsed().usable ? locate(parsed(), path) : { line: 1, col: 1 };
         return { line: line + at.line - 1, col: at.col };
       },
-      numberSources: hasNumberVar(raw) && parsed().usable ? readNumberSources(parsed().doc, ['vars']) : {},
+      numberSources:
+        hasNumberVar(raw) && hasRewrittenNumber(lineText) && parsed().usable
+          ? readNumberSources(parsed().doc, ['vars'])
+          : {},
     });
   }
   return { cases, problems };
@@ -55,4 +58,29 @@ export function readJsonlCases(file: string, text: string): RawCases {
 function hasNumberVar(raw: unknown): boolean {
   if (!isRecord(raw) || !isRecord(raw['vars'])) return false;
   return Object.values(raw['vars']).some((value) => typeof value === 'number');
+}
+
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * True when a number in the line is written differently from how JavaScript prints it
+ * (`1.10`, `1e3`): only then does a var's source text differ from String(value).
+ */
+function hasRewrittenNumber(line: string): boolean {
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      inString = true;
+    } else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) {
+      NUMBER.lastIndex = i;
+      const literal = NUMBER.exec(line)?.[0] ?? ch;
+      if (String(Number(literal)) !== literal) return true;
+      i += literal.length - 1;
+    }
+  }
+  return false;
 }

@@ -31,4 +31,19 @@ describe('every bad row is reported as itself', () => {
     expect(jsonl.cases[0]?.locate(['vars', 'n'])).toEqual({ line: 2, col: 22 });
     expect(jsonl.cases[0]?.vars).toEqual({ n: '1.10' });
   });
+
+  it('keeps JSONL numbers as written, whatever else the line holds', () => {
+    const line = '{"id": "a", "vars": {"n": 3, "m": 1.10, "e": 1e3, "neg": -0.50, "s": "2.0 \\" 1.10"}}';
+    expect(loadCases('/x/c.jsonl', `${line}\n`).cases[0]?.vars).toEqual({
+      n: '3',
+      m: '1.10',
+      e: '1e3',
+      neg: '-0.50',
+      s: '2.0 " 1.10',
+    });
+    expect(loadCases('/x/c.jsonl', '{"vars": {"n": 12, "x": -4.5}}\n').cases[0]?.vars).toEqual({
+      n: '12',
+      x: '-4.5',
+    });
+  });
 });
