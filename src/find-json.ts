@@ -2,8 +2,10 @@
  * The JSON embedded in free text: every balanced `{…}` or `[…]` span that parses, left to
  * right, skipping a span that does not parse but looking again inside it (so prose like
  * "{{topic}}" is passed over). Two readings share the scanner:
- * - `findJsonValues`, for the `contains-json` check: strict JSON (no comments, no trailing
- *   commas, no raw line breaks in strings), objects and lists, ```json fence bodies first.
+ * - `findJsonValues`: strict JSON (no comments, no trailing commas, no raw line breaks in
+ *   strings), objects and lists, ```json fence bodies first; with `objectsOnly` (the
+ *   `contains-json` check, as promptfoo reads it) only objects, so a bare `[1, 2, 3]` is
+ *   not JSON found but the objects inside a list are.
  * - `findJsonObjects`, for model replies asked for one object (the mutator's proposal, the
  *   built-in judge and grader): objects only, and raw line breaks or tabs inside strings
  *   (which models write and JSON forbids) are escaped rather than costing a retry.
@@ -28,13 +30,14 @@ interface ScanOptions {
   tolerateControlCharacters: boolean;
 }
 
-export function findJsonValues(text: string): unknown[] {
+export function findJsonValues(text: string, options: { objectsOnly?: boolean } = {}): unknown[] {
+  const objectsOnly = options.objectsOnly ?? false;
   const values: unknown[] = [];
   for (const match of text.matchAll(FENCE)) {
     const parsed = tryParse(match[1] ?? '');
-    if (parsed.ok) values.push(parsed.value);
+    if (parsed.ok && (!objectsOnly || isRecord(parsed.value))) values.push(parsed.value);
   }
-  values.push(...scanJson(text, { objectsOnly: false, tolerateControlCharacters: false }));
+  values.push(...scanJson(text, { objectsOnly, tolerateControlCharacters: false }));
   return values;
 }
 

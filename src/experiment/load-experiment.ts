@@ -19,7 +19,7 @@ import {
   readSearch,
   readWeights,
 } from './partial-config.js';
-import { readSourceFile } from './read-source.js';
+import { invalidUtf8Problem, readSourceFile } from './read-source.js';
 import { resolveExperimentFile } from './resolve-ref.js';
 import { validateModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
 import { parseRubric } from './rubric.js';
@@ -51,7 +51,11 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   };
   const read = await readSourceFile(file);
   if (!read.ok) {
-    problems.push({ severity: 'error', location: { file }, keyPath: '', message: `${file} ${read.reason}` });
+    problems.push(
+      read.invalidUtf8
+        ? invalidUtf8Problem(file, read.invalidUtf8)
+        : { severity: 'error', location: { file }, keyPath: '', message: `${file} ${read.reason}` },
+    );
     return fail();
   }
   const source = parseYamlSource(file, read.text);
@@ -194,6 +198,10 @@ async function readReferencedFile(
   }
   const content = await readSourceFile(path);
   if (content.ok) return { path, text: content.text };
+  if (content.invalidUtf8) {
+    problems.push(invalidUtf8Problem(path, content.invalidUtf8));
+    return undefined;
+  }
   problems.push({
     severity: 'error',
     location: at,

@@ -135,10 +135,22 @@ export const ExperimentFile = z.strictObject({
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 
 export const CASE_ID = /^[A-Za-z0-9_.-]+$/;
+/**
+ * A case id names files (`outputs/<id>.<sample>.txt`), so it must be a usable file name:
+ * not `.` or `..`, and short enough to leave room for the suffix under the usual 255-byte
+ * limit (the id is ASCII, so characters are bytes).
+ */
+export const CASE_ID_MAX_BYTES = 200;
 export const VarValue = z.union([z.string(), z.number(), z.boolean()]);
 
+const CaseId = z
+  .string()
+  .regex(CASE_ID, 'use letters, digits, "_", "." and "-"')
+  .max(CASE_ID_MAX_BYTES, `at most ${CASE_ID_MAX_BYTES} characters: the id names the case's output files`)
+  .refine((id) => id !== '.' && id !== '..', '`.` and `..` name folders, so they cannot be case ids');
+
 export const CaseEntry = z.strictObject({
-  id: z.string().regex(CASE_ID, 'use letters, digits, "_", "." and "-"').optional(),
+  id: CaseId.optional(),
   vars: z.record(z.string(), VarValue).default({}),
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),

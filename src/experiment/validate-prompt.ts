@@ -1,9 +1,11 @@
 /**
  * Validating the prompt template against the cases (SPEC 3): every placeholder needs a value
- * in every case, keep markers must balance, and a var no placeholder uses is probably a typo.
+ * in every case, keep markers must balance, no git conflict is left in it, and a var no
+ * placeholder uses is probably a typo.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
+import { findConflictMarkers } from './find-conflict-markers.js';
 import { extractKeepBlocks, findPlaceholders, lineOf } from './template.js';
 
 const PLACEHOLDER_AT = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -24,6 +26,16 @@ export function validatePrompt(
       keyPath: '',
       message: 'the prompt file is empty',
       hint: 'write the prompt the generator receives, with {{var}} placeholders for case values',
+    });
+  }
+  for (const block of findConflictMarkers(prompt)) {
+    const [first] = block.lines;
+    problems.push({
+      severity: 'error',
+      location: { file: promptFile, line: first ?? 1, col: 1 },
+      keyPath: '',
+      message: `git conflict markers on line${block.lines.length === 1 ? '' : 's'} ${block.lines.join(', ')}: the prompt is in the middle of a merge`,
+      hint: 'resolve the conflict (keep one side, delete the markers) and commit before running',
     });
   }
   for (const issue of extractKeepBlocks(prompt).issues) {

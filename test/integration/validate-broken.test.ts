@@ -26,6 +26,8 @@ const EXPECTED: Record<string, [string, number, string]> = {
   'bad-provider': ['experiment.yaml', 9, 'models.judge.provider  error: "antropic" is not one of'],
   'bad-regex': ['experiment.yaml', 11, 'checks[1].value  error: Invalid regular expression'],
   'bad-split-label': ['cases.yaml', 7, '[2].split  error: "test" is not one of: train, holdout'],
+  'case-id-dot-dot': ['cases.yaml', 3, '[1].id  error: `.` and `..` name folders'],
+  'case-id-too-long': ['cases.yaml', 3, '[1].id  error: at most 200 characters'],
   'cases-bad-extension': ['experiment.yaml', 5, 'cases  error: cases file must end in'],
   'cases-not-a-list': ['cases.yaml', 1, 'error: a cases file must be a YAML list'],
   'command-without-command': [
@@ -61,6 +63,12 @@ const EXPECTED: Record<string, [string, number, string]> = {
   'negative-criterion-weight': ['rubric.md', 14, 'error: weight must be >= 0, got -2'],
   'openai-without-model': ['experiment.yaml', 8, 'models.generator  error: provider `openai` needs `model`'],
   'rubric-without-criteria': ['rubric.md', 1, 'error: the rubric has no "Criteria" section'],
+  'prompt-conflict-markers': [
+    'prompt.md',
+    2,
+    'error: git conflict markers on lines 2, 4, 6: the prompt is in the middle of a merge',
+  ],
+  'prompt-not-utf8': ['prompt.md', 2, 'error: not valid UTF-8: byte 0xE9 does not decode'],
   'samples-on-generator': [
     'experiment.yaml',
     8,

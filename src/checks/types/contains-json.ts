@@ -1,6 +1,8 @@
 /**
- * `contains-json`: the output holds a JSON object or list somewhere (a ```json fence or a
- * bare span) and, when `value` holds a schema, at least one of them conforms to it.
+ * `contains-json`: the output holds a JSON object somewhere (a ```json fence or a bare
+ * `{…}` span) and, when `value` holds a schema, at least one of them conforms to it.
+ * Objects only, as promptfoo extracts them, so an imported suite gets promptfoo's verdicts:
+ * a bare list such as `[1, 2, 3]` fails, while the objects inside a list are found.
  */
 import { MATCH_TIMEOUT_S } from '../bounded-run.js';
 import type { CheckDefinition } from '../check-definition.js';
@@ -19,8 +21,9 @@ export const containsJsonCheck: CheckDefinition = {
   run(output, entry) {
     const validator = schemaValidatorFor(entry.value);
     if (validator instanceof Error) return errored(`invalid JSON schema: ${validator.message}`);
-    const values = findJsonValues(output);
-    if (values.length === 0) return failed('output contains no JSON object or list');
+    const values = findJsonValues(output, { objectsOnly: true });
+    if (values.length === 0)
+      return failed('output contains no JSON object (a bare list does not count, as in promptfoo)');
     if (validator === undefined)
       return passed(`output contains JSON (${values.length} value${values.length === 1 ? '' : 's'})`);
     const timeoutMs = (entry.timeout_s ?? MATCH_TIMEOUT_S) * 1000;

@@ -54,9 +54,13 @@ export function readCsvCases(file: string, text: string): RawCases {
   }
   if (problems.length > 0) return { cases: [], problems };
 
+  // Where each name a case refers to (`id`, `split`, `vars.<column>`) sits in a row: one map
+  // for the file rather than one per row.
+  const columnOf = new Map<string, number>(
+    columns.map((name, i) => [RESERVED.has(name) ? name : `vars.${name}`, i]),
+  );
   const cases: RawCases['cases'] = [];
-  for (const row of rows) {
-    const index = cases.length;
+  for (const [index, row] of rows.entries()) {
     if (row.fields.length !== columns.length) {
       problems.push({
         severity: 'error',
@@ -68,16 +72,12 @@ export function readCsvCases(file: string, text: string): RawCases {
       continue;
     }
     const raw: { id?: string; split?: string; vars: Record<string, string> } = { vars: {} };
-    const positions = new Map<string, { line: number; col: number }>();
     for (const [i, field] of row.fields.entries()) {
       const name = columns[i] as string;
-      const at = { line: field.line, col: field.col };
       if (RESERVED.has(name)) {
-        positions.set(name, at);
         // An empty id or split cell means "not given": generated id, split by the share.
         if (field.value.trim() !== '') raw[name as 'id' | 'split'] = field.value.trim();
       } else {
-        positions.set(`vars.${name}`, at);
         raw.vars[name] = field.value;
       }
     }
@@ -85,7 +85,10 @@ export function readCsvCases(file: string, text: string): RawCases {
       index,
       raw,
       line: row.line,
-      locate: (path) => positions.get(path.join('.')) ?? { line: row.line, col: 1 },
+      locate: (path) => {
+        const field = row.fields[columnOf.get(path.join('.')) ?? -1];
+        return field ? { line: field.line, col: field.col } : { line: row.line, col: 1 };
+      },
       numberSources: {},
     });
   }

@@ -4,6 +4,12 @@ import type { Problem } from '../../errors.js';
 import { findNode, locate, parseYamlSource } from '../yaml-source.js';
 import type { RawCase, RawCases } from './raw-case.js';
 
+/**
+ * Above this many cases a YAML file is worth converting: YAML keeps a position for every
+ * node, JSONL and CSV read one line at a time.
+ */
+export const YAML_CASES_LIMIT = 20_000;
+
 /** `cases.yaml`: a YAML list of case mappings. */
 export function readYamlCases(file: string, text: string): RawCases {
   const source = parseYamlSource(file, text);
@@ -22,6 +28,8 @@ export function readYamlCases(file: string, text: string): RawCases {
     });
     return { cases: [], problems };
   }
+  const tooMany = manyYamlCasesWarning(file, data.length);
+  if (tooMany) problems.push(tooMany);
   const cases: RawCase[] = data.map((raw, index) => ({
     index,
     raw,
@@ -30,6 +38,18 @@ export function readYamlCases(file: string, text: string): RawCases {
     numberSources: readNumberSources(source.doc, [index, 'vars']),
   }));
   return { cases, problems };
+}
+
+/** The suggestion to move to JSONL, for a YAML file above YAML_CASES_LIMIT cases. */
+export function manyYamlCasesWarning(file: string, count: number): Problem | undefined {
+  if (count <= YAML_CASES_LIMIT) return undefined;
+  return {
+    severity: 'warning',
+    location: { file, line: 1, col: 1 },
+    keyPath: '',
+    message: `${count.toLocaleString('en')} cases in YAML: a file this large is slow to read on every validate, eval and run`,
+    hint: "write one JSON object per line to a .jsonl file (e.g. `yq -o=json -I=0 '.[]' cases.yaml > cases.jsonl`) and point `cases:` at it",
+  };
 }
 
 /** Source text of the numeric scalars directly under the mapping at `path`. */

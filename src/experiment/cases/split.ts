@@ -32,9 +32,15 @@ export function assignSplits(cases: readonly SplitInput[], share: number, seed: 
   const explicitHoldout = cases.filter((c) => c.label === 'holdout').length;
   const explicitTrain = cases.filter((c) => c.label === 'train').length;
   const unlabelled = cases
-    .map((c, index) => ({ index, key: rankKey(seed, c.id) }))
-    .filter(({ index }) => cases[index]?.label === undefined)
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
+    .map((c, index) => ({ index, c }))
+    .filter(({ c }) => c.label === undefined)
+    .map(({ index, c }) => {
+      const key = rankKey(seed, c.id);
+      // The key's first 48 bits as a number order the keys as their hex does, and compare
+      // far faster than strings when a file holds hundreds of thousands of cases.
+      return { index, key, head: Number.parseInt(key.slice(0, 12), 16) };
+    })
+    .sort((a, b) => a.head - b.head || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
 
   const wanted = Math.max(0, target - explicitHoldout);
   const room = explicitTrain > 0 ? unlabelled.length : Math.max(0, unlabelled.length - 1);

@@ -40,8 +40,8 @@ const ROWS: Row[] = [
   },
   { entry: { type: 'contains-json' }, pass: 'Here: {"a": {"b": [1]}} done', fail: 'Here: {a: 1} done' },
   {
-    entry: { type: 'contains-json', value: { type: 'array', minItems: 2 } },
-    pass: 'Result:\n```json\n[1, 2]\n```',
+    entry: { type: 'contains-json', value: { type: 'object', required: ['items'] } },
+    pass: 'Result:\n```json\n{"items": [1, 2]}\n```',
     fail: 'Result: [1] and {"x": 1}',
   },
   { entry: { type: 'word-count', max: 3 }, pass: 'one two  three', fail: 'one two three four' },
