@@ -5,8 +5,9 @@
  * openai/codex repository (0.5x–0.1xx releases): `exec`, `--json`, `--ephemeral`,
  * `--skip-git-repo-check`, `--sandbox read-only`, `--color never`, `-m`, `-c key=value`.
  * The system prompt replaces Codex's own coding-agent instructions through
- * `model_instructions_file` (a private temporary file), and its shell, web search, sub-agent
- * and goal tools are turned off, so a call sends the role's text and not an agent's.
+ * `model_instructions_file` (a private temporary file), and its shell, web search, sub-agent,
+ * goal and image tools and its skills list are turned off, so a call sends the role's text
+ * and not an agent's.
  * `params` become `-c key=value` overrides (e.g. `{ model_reasoning_effort: 'low' }`).
  * Temperature and max tokens have no CLI equivalent and are ignored. Events read:
  * `item.completed` with an `agent_message` item (the final answer), `turn.completed` (usage),
@@ -38,12 +39,17 @@ function tomlLiteral(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Codex's tools, off: a generation is a plain model call. */
+/**
+ * Codex's tools and its skills catalogue, off: a generation is a plain model call. Each key
+ * checked against Codex 0.171 (an unknown one comes back as an "ignoring" notice).
+ */
 export const CODEX_TOOLS_OFF: readonly string[] = [
   'features.shell_tool=false',
   'web_search="disabled"',
   'features.multi_agent=false',
   'features.goals=false',
+  'features.view_image=false',
+  'skills.include_instructions=false',
 ];
 
 /** Codex refuses an empty instructions file, and without one sends its coding-agent prompt. */

@@ -68,7 +68,7 @@ describe('claude-cli without Claude Code agent prompt, retries or side traffic',
 });
 
 describe('codex-cli without Codex agent instructions or tools', () => {
-  it('passes the instructions file and turns shell, web search, sub-agents and goals off', () => {
+  it('passes the instructions file and turns shell, web search, sub-agents, goals, images and skills off', () => {
     const args = buildCodexArgs({ provider: 'codex-cli' }, '/tmp/x/instructions.md');
     const settings = args.flatMap((arg, i) => (args[i - 1] === '-c' ? [arg] : []));
     expect(settings).toEqual([
@@ -77,6 +77,8 @@ describe('codex-cli without Codex agent instructions or tools', () => {
       'web_search="disabled"',
       'features.multi_agent=false',
       'features.goals=false',
+      'features.view_image=false',
+      'skills.include_instructions=false',
     ]);
     expect(args.some((arg) => arg.startsWith('developer_instructions'))).toBe(false);
   });

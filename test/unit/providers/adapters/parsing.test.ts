@@ -159,6 +159,10 @@ describe('codex-cli arguments and events', () => {
       '-c',
       'features.goals=false',
       '-c',
+      'features.view_image=false',
+      '-c',
+      'skills.include_instructions=false',
+      '-c',
       'n=2',
       '-',
     ]);
