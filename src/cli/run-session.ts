@@ -105,6 +105,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     env: input.env,
     signal: controller.signal,
     cwd: experiment.dir,
+    onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
   });
   recorder.onEvent(attachRunRenderer(term));
   // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.

@@ -95,6 +95,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
       env: deps.env,
       signal: deps.signal,
       cwd: experiment.dir,
+      onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
     });
     const timed = timeGenerations(pool, experiment.prompt, experiment.cases);
     const startedAt = deps.now();

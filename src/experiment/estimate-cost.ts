@@ -4,7 +4,7 @@
  * entry's own `price:`. It is an upper-leaning guess for budgeting, never a bill; a role
  * without a known price makes the total unknown instead of a wrong number.
  */
-import { costOf, resolvePrice } from '../providers/prices.js';
+import { costOf, estimatePrice } from '../providers/prices.js';
 import type { CallCounts } from './count-calls.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
@@ -38,6 +38,8 @@ export interface RoleCost {
   perIterationUsd: number | null;
   /** Why there is no number, when there is none. */
   unknownBecause?: string;
+  /** What the number assumes, when that is worth saying (a CLI's own cost reporting). */
+  note?: string;
 }
 
 export interface CostEstimate {
@@ -75,8 +77,8 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
       perEvaluation[role] = null;
       continue;
     }
-    const price = resolvePrice(entry);
-    if (price === undefined) {
+    const estimated = estimatePrice(entry);
+    if (estimated === undefined) {
       roles.push({
         role,
         perCall,
@@ -86,8 +88,13 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
       perEvaluation[role] = null;
       continue;
     }
-    const one = costOf(price, { inputTokens: perCall.input, outputTokens: perCall.output });
-    roles.push({ role, perCall, perIterationUsd: one * count });
+    const one = costOf(estimated.price, { inputTokens: perCall.input, outputTokens: perCall.output });
+    roles.push({
+      role,
+      perCall,
+      perIterationUsd: one * count,
+      ...(estimated.note === undefined ? {} : { note: estimated.note }),
+    });
     perEvaluation[role] = one * calls.perEvaluation[role];
   }
   const sum = (values: (number | null | undefined)[]): number | null =>

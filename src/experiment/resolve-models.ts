@@ -34,6 +34,9 @@ const ONLY_FOR: Partial<Record<keyof ModelEntry, readonly string[]>> = {
   binary: ['claude-cli', 'codex-cli'],
 };
 
+/** Providers that run the user's CLI, which takes no sampling settings. */
+const CLI_PROVIDERS: ReadonlySet<string> = new Set(['claude-cli', 'codex-cli']);
+
 export function validateModelEntries(models: ConfiguredModels, where: Where): Problem[] {
   const problems: Problem[] = [];
   const error = (path: KeyPath, message: string, hint?: string): void => {
@@ -151,6 +154,19 @@ export function findModelWarnings(
   }
   if (models.grader !== undefined && !needs.hasExpectations) {
     warn(['models', 'grader'], 'the grader is configured but unused: no case has expectations');
+  }
+
+  for (const role of ROLES) {
+    const entry = models[role];
+    if (entry === undefined || isProgramEntry(entry) || !CLI_PROVIDERS.has(entry.provider)) continue;
+    for (const key of ['temperature', 'max_tokens'] as const) {
+      if (entry[key] === undefined) continue;
+      warn(
+        ['models', role, key],
+        `\`${key}\` is ignored by provider \`${entry.provider}\`: the CLI has no such setting`,
+        'remove it: only the API providers (anthropic, openai) take it',
+      );
+    }
   }
 
   const missing = new Map<string, Role[]>();

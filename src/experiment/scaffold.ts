@@ -38,6 +38,7 @@ models:
   #   { provider: openai, model: gpt-4.1-mini }                                   # OPENAI_API_KEY
   #   { provider: openai, model: llama3.1, base_url: "http://127.0.0.1:11434/v1" }  # Ollama, no key
   #   { provider: claude-cli }                       # your logged-in \`claude\` binary
+  #   { provider: codex-cli }                        # your logged-in \`codex\` binary
   #   { provider: sim }                              # built-in offline simulation (demos, tests)
   # mutator: proposes prompt changes (default: the generator's entry)
   # mutator: { provider: anthropic, model: claude-opus-4-1, max_tokens: 4000 }

@@ -8,9 +8,15 @@ export interface ProviderDeps {
   env: NodeJS.ProcessEnv;
   /** Where a `command` provider's relative argv paths resolve (the project root). */
   cwd?: string;
+  /** Told about things that do not fail a call (a CLI ignoring a setting). */
+  onWarning?: (message: string) => void;
 }
 
 export type ProviderFactory = (entry: ModelEntry) => Provider | Promise<Provider>;
+
+function processDeps(deps: ProviderDeps): Pick<ProviderDeps, 'env' | 'onWarning'> {
+  return { env: deps.env, ...(deps.onWarning === undefined ? {} : { onWarning: deps.onWarning }) };
+}
 
 export async function createProvider(entry: ModelEntry, deps: ProviderDeps): Promise<Provider> {
   const http = { env: deps.env };
@@ -23,11 +29,11 @@ export async function createProvider(entry: ModelEntry, deps: ProviderDeps): Pro
     // (the judge and grader among them) would otherwise pay for at every start.
     case 'claude-cli': {
       const { createClaudeCliProvider } = await import('./adapters/claude-cli.js');
-      return createClaudeCliProvider(entry, { env: deps.env });
+      return createClaudeCliProvider(entry, processDeps(deps));
     }
     case 'codex-cli': {
       const { createCodexCliProvider } = await import('./adapters/codex-cli.js');
-      return createCodexCliProvider(entry, { env: deps.env });
+      return createCodexCliProvider(entry, processDeps(deps));
     }
     case 'command': {
       const { createCommandProvider } = await import('./adapters/command.js');

@@ -38,6 +38,8 @@ export interface ModelPoolOptions {
   onRetry?: (role: Role, event: RetryEvent) => void;
   /** Where a `command` provider's relative argv paths resolve. */
   cwd?: string;
+  /** A provider's notice that does not fail a call; each distinct one is told once per pool (run). */
+  onWarning?: (message: string) => void;
   createProvider?: ProviderFactory;
   cache?: ResponseCache;
   ledger?: CostLedger;
@@ -85,9 +87,16 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const closing = new AbortController();
   const poolLink = linkSignals(options.signal, closing.signal);
   const poolSignal = poolLink.signal;
+  const warned = new Set<string>();
+  const onWarning = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.onWarning?.(message);
+  };
   const factory: ProviderFactory =
     options.createProvider ??
-    ((entry) => createProvider(entry, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
+    ((entry) =>
+      createProvider(entry, { env, onWarning, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
   const providers = new Map<Role, Promise<Provider>>();
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();

@@ -64,6 +64,16 @@ export function lookUpBuiltInPrice(model: string): Price | undefined {
   return BUILT_IN_PRICES[normaliseModelName(model)];
 }
 
+/** Claude Code's model aliases (`--model sonnet`), as the models they named late 2025. */
+const CLAUDE_CLI_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: 'claude-sonnet-4-5',
+  opus: 'claude-opus-4-5',
+  haiku: 'claude-haiku-4-5',
+};
+
+/** What Claude Code runs without `--model` on an API key; a subscription's default may differ. */
+export const CLAUDE_CLI_DEFAULT_MODEL = 'claude-sonnet-4-5';
+
 /** The entry's own price, else the table's; the simulator is free; unknown → undefined. */
 export function resolvePrice(entry: ModelEntry): Price | undefined {
   if (entry.price !== undefined) return entry.price;
@@ -71,7 +81,32 @@ export function resolvePrice(entry: ModelEntry): Price | undefined {
   if (entry.model === undefined) return undefined;
   // A `command` program or a local server reusing a well-known name is not billed by that vendor.
   if (entry.provider === 'command') return undefined;
+  if (entry.provider === 'claude-cli') {
+    return lookUpBuiltInPrice(CLAUDE_CLI_ALIASES[entry.model.trim().toLowerCase()] ?? entry.model);
+  }
   return lookUpBuiltInPrice(entry.model);
+}
+
+/**
+ * The price to plan with before a run. Claude Code reports each call's cost and the run counts
+ * that, so a claude-cli entry without a known model is estimated at its default model's price
+ * instead of leaving the estimate unknown; the note says so.
+ */
+export function estimatePrice(entry: ModelEntry): { price: Price; note?: string } | undefined {
+  const known = resolvePrice(entry);
+  if (known !== undefined) {
+    return entry.provider === 'claude-cli' && entry.price === undefined
+      ? { price: known, note: 'claude-cli: the run counts the cost Claude Code reports for each call' }
+      : { price: known };
+  }
+  if (entry.provider !== 'claude-cli') return undefined;
+  const assumed = lookUpBuiltInPrice(CLAUDE_CLI_DEFAULT_MODEL);
+  if (assumed === undefined) return undefined;
+  const what = entry.model === undefined ? 'its default model' : `\`${entry.model}\``;
+  return {
+    price: assumed,
+    note: `claude-cli: ${what} estimated at ${CLAUDE_CLI_DEFAULT_MODEL} prices; the run counts the cost Claude Code reports for each call`,
+  };
 }
 
 export function costOf(p: Price, usage: Usage): number {

@@ -82,6 +82,9 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
     }
     more(colors.dim('rough estimate: ~4 characters per token, outputs at max_tokens'));
   }
+  for (const note of new Set(cost.roles.flatMap((r) => (r.note === undefined ? [] : [r.note])))) {
+    more(colors.dim(note));
+  }
 
   const limits = [
     `${budget.iterations} iterations`,

@@ -145,6 +145,34 @@ describe('autoresearch init and validate', () => {
   });
 });
 
+describe('autoresearch validate with the CLI providers', () => {
+  it('the init template names both CLIs', async () => {
+    expect((await cli(['init', 'cli-template'], project)).code).toBe(0);
+    const yaml = readFileSync(join(project, 'experiments/cli-template/experiment.yaml'), 'utf8');
+    expect(yaml).toContain('{ provider: claude-cli }');
+    expect(yaml).toContain('{ provider: codex-cli }');
+  });
+
+  it('estimates claude-cli cost instead of "unknown" and warns that temperature and max_tokens are ignored', async () => {
+    expect((await cli(['init', 'claude-check'], project)).code).toBe(0);
+    const file = join(project, 'experiments/claude-check/experiment.yaml');
+    const generator = 'generator: { provider: claude-cli, temperature: 0.7, max_tokens: 600 }';
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/generator: \{[^}]*\}/, generator));
+    const { code, stdout } = await cli(['validate', 'claude-check'], project);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Cost +~\$\d+\.\d+ per iteration/);
+    expect(stdout).not.toMatch(/Cost +unknown/);
+    expect(stdout).toContain('estimated at claude-sonnet-4-5 prices');
+    expect(stdout).toContain('the run counts the cost Claude Code reports');
+    expect(stdout).toMatch(
+      /models\.generator\.temperature +warning: `temperature` is ignored by provider `claude-cli`/,
+    );
+    expect(stdout).toMatch(
+      /models\.generator\.max_tokens +warning: `max_tokens` is ignored by provider `claude-cli`/,
+    );
+  });
+});
+
 describe('autoresearch validate on a broken experiment', () => {
   it('names the file, line 7 and the typo’d key, exits 2', async () => {
     const { code, stdout, stderr } = await cli(['validate', join(BROKEN, 'unknown-top-level-key')], project);

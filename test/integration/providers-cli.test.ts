@@ -4,8 +4,13 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../src/experiment/schema.js';
 import { createClaudeCliProvider } from '../../src/providers/adapters/claude-cli.js';
-import { createCodexCliProvider } from '../../src/providers/adapters/codex-cli.js';
+import {
+  CODEX_NO_SYSTEM_INSTRUCTIONS,
+  CODEX_TOOLS_OFF,
+  createCodexCliProvider,
+} from '../../src/providers/adapters/codex-cli.js';
 import { createCommandProvider } from '../../src/providers/adapters/command.js';
+import { createModelPool } from '../../src/providers/model-pool.js';
 import { type CompletionRequest, type Provider, ProviderError } from '../../src/providers/types.js';
 
 const BIN = resolve(import.meta.dirname, '../fixtures/bin');
@@ -29,6 +34,14 @@ const user = (content: string): CompletionRequest => ({ messages: [{ role: 'user
 async function loggedCall(): Promise<{ argv: string[]; cwd: string; stdin: string }> {
   const [line] = (await readFile(argvLog, 'utf8')).trim().split('\n');
   return JSON.parse(line ?? '{}');
+}
+
+async function loggedClaudeCall(): Promise<{ argv: string[]; cwd: string; env: Record<string, string> }> {
+  return (await loggedCall()) as unknown as { argv: string[]; cwd: string; env: Record<string, string> };
+}
+
+async function loggedCodexCall(): Promise<{ argv: string[]; cwd: string; instructions: string }> {
+  return (await loggedCall()) as unknown as { argv: string[]; cwd: string; instructions: string };
 }
 
 async function failure(provider: Provider, request: CompletionRequest = user('x')): Promise<ProviderError> {
@@ -66,6 +79,32 @@ describe('claude-cli adapter', () => {
     expect(call.argv).toEqual(expect.arrayContaining(['--model', 'claude-sonnet-4-5', '--effort', 'low']));
     expect(call.argv[call.argv.indexOf('--system-prompt') + 1]).toBe('you are terse');
     expect(call.cwd).not.toBe(process.cwd());
+  });
+
+  it('sends no agent system prompt and turns off retries, side traffic and auto memory', async () => {
+    const provider = createClaudeCliProvider(entry(), { env: baseEnv({ CLAUDE_CODE_MAX_RETRIES: '8' }) });
+    await provider.complete(user('plain'));
+    const call = await loggedClaudeCall();
+    expect(call.argv[call.argv.indexOf('--system-prompt') + 1]).toBe('');
+    expect(call.env).toMatchObject({
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+    });
+  });
+
+  it('stops the run on a rejected key (api_error_status 401) and retries a 429', async () => {
+    const auth = await failure(
+      createClaudeCliProvider(entry(), { env: baseEnv({ FAKE_CLAUDE_MODE: 'api-401' }) }),
+    );
+    expect(auth.kind).toBe('auth');
+    expect(auth.stopsRun).toBe(true);
+    expect(auth.message).toContain('Failed to authenticate');
+    const limited = await failure(
+      createClaudeCliProvider(entry(), { env: baseEnv({ FAKE_CLAUDE_MODE: 'api-429' }) }),
+    );
+    expect(limited.kind).toBe('rate_limit');
+    expect(limited.retryable).toBe(true);
   });
 
   it('finds the binary through AUTORESEARCH_CLAUDE_BIN', async () => {
@@ -132,7 +171,40 @@ describe('codex-cli adapter', () => {
     const { argv, stdin } = await loggedCall();
     expect(stdin).toBe('summarise "this"');
     expect(argv).toEqual(expect.arrayContaining(['-m', 'gpt-5-codex', '-c', 'model_reasoning_effort="low"']));
-    expect(argv).toContain('developer_instructions="be \\"careful\\""');
+    expect(argv.some((arg) => arg.startsWith('developer_instructions'))).toBe(false);
+    expect((await loggedCodexCall()).instructions).toBe('be "careful"');
+  });
+
+  it('replaces its agent instructions with the system prompt, in a file removed after the call', async () => {
+    const provider = createCodexCliProvider(entry(), { env: baseEnv() });
+    await provider.complete(user('q'));
+    const call = await loggedCodexCall();
+    expect(call.instructions).toBe(CODEX_NO_SYSTEM_INSTRUCTIONS);
+    const setting = call.argv.find((arg) => arg.startsWith('model_instructions_file='));
+    const path = JSON.parse(setting?.slice('model_instructions_file='.length) ?? '""') as string;
+    expect(path).not.toContain(call.cwd);
+    await expect(readFile(path, 'utf8')).rejects.toThrow(/ENOENT/);
+    for (const off of CODEX_TOOLS_OFF) expect(call.argv[call.argv.indexOf(off) - 1]).toBe('-c');
+  });
+
+  it('reports "ignoring unrecognized configuration" as a run warning, once per run', async () => {
+    const warnings: string[] = [];
+    const pool = createModelPool({
+      models: { generator: entry({ params: { not_a_key: 1 } }) },
+      concurrency: 1,
+      env: baseEnv({ FAKE_CODEX_MODE: 'ignored-config' }),
+      retry: { sleep: async () => undefined },
+      onWarning: (message) => warnings.push(message),
+    });
+    try {
+      expect((await pool.client('generator').complete(user('a'))).text).toBe('fine');
+      expect((await pool.client('generator').complete(user('b'))).text).toBe('fine');
+    } finally {
+      await pool.close();
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('ignoring 1 unrecognized configuration');
+    expect(warnings[0]).toContain('`not_a_key`');
   });
 
   it.each([

@@ -144,13 +144,15 @@ function trapInterrupts(term: Terminal, controller: AbortController): () => void
   };
 }
 
-/** A transient phase line on an interactive stderr; nothing in logs. */
+/** A transient phase line on an interactive stderr, nothing in logs; warnings in both. */
 function showPhases(term: Terminal): (event: RunEvent) => void {
   let shown = false;
   return (event) => {
-    if (!term.errIsTTY) return;
     if (shown) term.err('\x1b[1A\x1b[2K');
     shown = false;
+    // A warning (a CLI ignoring a setting) is worth seeing in a log too.
+    if (event.type === 'warning') term.err(term.colors.yellow(`warning: ${event.message}`));
+    if (!term.errIsTTY) return;
     if (event.type === 'phase') {
       term.err(term.colors.dim(`  … ${event.phase}`));
       shown = true;

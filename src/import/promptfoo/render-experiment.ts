@@ -66,7 +66,8 @@ function models(draft: ExperimentDraft): string[] {
   }
   lines.push(
     '  # Other choices: { provider: openai, model: llama3.1, base_url: "http://127.0.0.1:11434/v1" } (a local server),',
-    '  #   { provider: claude-cli } (your logged-in `claude`), { provider: sim } (offline simulation).',
+    '  #   { provider: claude-cli } (your logged-in `claude`), { provider: codex-cli } (your logged-in `codex`),',
+    '  #   { provider: sim } (offline simulation).',
   );
   for (const extra of draft.extraRoles) {
     lines.push(...commentLines(extra.why, '  # '));

@@ -1,7 +1,12 @@
 /**
  * The user's Claude Code binary in print mode, as a plain model call: one turn, no tools, no
  * MCP servers, no settings files, nothing persisted, a fresh temporary cwd, the prompt on
- * stdin and the system prompt as a flag. Flags checked against the Claude Code CLI reference
+ * stdin and the system prompt as a flag — always given, empty when the role has none, since
+ * without it Claude Code sends its own coding-agent system prompt with every call.
+ * The environment turns off Claude Code's own retries (the runner retries, and a rejected
+ * key must stop the run, not be retried silently for minutes), its nonessential traffic and
+ * its auto memory (a `memory/` folder per call under ~/.claude/projects otherwise). Failures
+ * are classified on the result's `api_error_status`, like an HTTP status. Flags checked against the Claude Code CLI reference
  * (code.claude.com/docs/en/cli-reference) and CHANGELOG for 2.0.x–2.1.x: `-p`,
  * `--output-format json`, `--max-turns`, `--tools ""`, `--strict-mcp-config`,
  * `--setting-sources ""`, `--no-session-persistence`, `--system-prompt`, `--model`.
@@ -17,7 +22,8 @@ import { classifyCliFailure } from '../process/classify-cli-failure.js';
 import { renderConversation } from '../process/render-prompt.js';
 import { callProcess, processFailure, tailOf } from '../process/call-process.js';
 import { clip } from '../redact.js';
-import { type CompletionResult, type Provider, ProviderError } from '../types.js';
+import { kindOfStatus } from '../http/classify-http-error.js';
+import { type CompletionResult, type Provider, ProviderError, type ProviderErrorKind } from '../types.js';
 import { claudeBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
@@ -25,6 +31,19 @@ import { monotonicMs } from '../clock.js';
 export interface ProcessProviderDeps {
   env: NodeJS.ProcessEnv;
   now?: () => number;
+  /** Something the user should know that does not fail the call (a CLI ignoring a setting). */
+  onWarning?: (message: string) => void;
+}
+
+/** Set over the user's environment for every call. */
+export const CLAUDE_ENV: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_MAX_RETRIES: '0',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+};
+
+export function buildClaudeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, ...CLAUDE_ENV };
 }
 
 export { claudeBinary } from './cli-binaries.js';
@@ -59,7 +78,8 @@ export function buildClaudeArgs(
     '',
     '--no-session-persistence',
     ...(entry.model === undefined ? [] : ['--model', entry.model]),
-    ...(system === undefined || system === '' ? [] : ['--system-prompt', system]),
+    '--system-prompt',
+    system ?? '',
     ...paramsToFlags({ ...(entry.params ?? {}), ...(params ?? {}) }),
   ];
 }
@@ -80,6 +100,16 @@ function findResultObject(stdout: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/** The API status the CLI got, when it says; its wording otherwise. */
+function classifyClaudeError(result: Record<string, unknown>, said: string): ProviderErrorKind {
+  const status = result['api_error_status'];
+  const fromText = classifyCliFailure(said);
+  if (typeof status !== 'number') return fromText;
+  // Anthropic reports an exhausted balance as a 400 whose text says so.
+  if (fromText === 'credit' || result['api_error_type'] === 'billing_error') return 'credit';
+  return kindOfStatus(status);
+}
+
 export function parseClaudeResult(
   stdout: string,
   entry: ModelEntry,
@@ -91,7 +121,7 @@ export function parseClaudeResult(
   const subtype = typeof result['subtype'] === 'string' ? result['subtype'] : 'success';
   if (result['is_error'] === true || subtype !== 'success') {
     const said = clip(text === '' ? subtype : text);
-    return new ProviderError(classifyCliFailure(said), `${label} reported an error: ${said}`);
+    return new ProviderError(classifyClaudeError(result, said), `${label} reported an error: ${said}`);
   }
   const usage = isRecord(result['usage']) ? result['usage'] : {};
   const tokens = {
@@ -124,7 +154,7 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
         file,
         args: buildClaudeArgs(entry, request.system ?? entry.system, request.params),
         input: renderConversation(request.messages),
-        env: deps.env,
+        env: buildClaudeEnv(deps.env),
         timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
         signal: request.signal,
         label,

@@ -4,16 +4,25 @@
  * stdin (`-`). Flags checked against codex-rs/exec/src/cli.rs and docs/exec.md of the
  * openai/codex repository (0.5x–0.1xx releases): `exec`, `--json`, `--ephemeral`,
  * `--skip-git-repo-check`, `--sandbox read-only`, `--color never`, `-m`, `-c key=value`.
- * The system prompt goes in as `-c developer_instructions=…`; `params` become `-c key=value`
- * overrides (e.g. `{ model_reasoning_effort: 'low' }`). Temperature and max tokens have no
- * CLI equivalent and are ignored. Events read: `item.completed` with an `agent_message`
- * item (the final answer), `turn.completed` (usage), `turn.failed` and `error`.
+ * The system prompt replaces Codex's own coding-agent instructions through
+ * `model_instructions_file` (a private temporary file), and its shell, web search, sub-agent,
+ * goal and image tools and its skills list are turned off, so a call sends the role's text
+ * and not an agent's.
+ * `params` become `-c key=value` overrides (e.g. `{ model_reasoning_effort: 'low' }`).
+ * Temperature and max tokens have no CLI equivalent and are ignored. Events read:
+ * `item.completed` with an `agent_message` item (the final answer), `turn.completed` (usage),
+ * `turn.failed` and `error`; Codex's "ignoring unrecognized configuration" notices (an
+ * `error` item, or a stderr line) become warnings, since a misspelt `params` key is
+ * otherwise silently without effect.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
+import { tempRoot } from '../../temp-root.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
 import { renderConversation } from '../process/render-prompt.js';
-import { callProcess, processFailure } from '../process/call-process.js';
+import { callProcess, type ProcessOutcome, processFailure } from '../process/call-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError, type Usage } from '../types.js';
 import type { ProcessProviderDeps } from './claude-cli.js';
@@ -30,9 +39,29 @@ function tomlLiteral(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Codex's tools and its skills catalogue, off: a generation is a plain model call. Each key
+ * checked against Codex 0.171 (an unknown one comes back as an "ignoring" notice).
+ */
+export const CODEX_TOOLS_OFF: readonly string[] = [
+  'features.shell_tool=false',
+  'web_search="disabled"',
+  'features.multi_agent=false',
+  'features.goals=false',
+  'features.view_image=false',
+  'skills.include_instructions=false',
+];
+
+/** Codex refuses an empty instructions file, and without one sends its coding-agent prompt. */
+export const CODEX_NO_SYSTEM_INSTRUCTIONS = "Reply to the user's message.";
+
+export function codexInstructions(system: string | undefined): string {
+  return system === undefined || system.trim() === '' ? CODEX_NO_SYSTEM_INSTRUCTIONS : system;
+}
+
 export function buildCodexArgs(
   entry: ModelEntry,
-  system: string | undefined,
+  instructionsFile: string,
   params?: Record<string, unknown>,
 ): string[] {
   const overrides = Object.entries({ ...(entry.params ?? {}), ...(params ?? {}) }).flatMap(([key, value]) => [
@@ -49,9 +78,9 @@ export function buildCodexArgs(
     '--color',
     'never',
     ...(entry.model === undefined ? [] : ['-m', entry.model]),
-    ...(system === undefined || system === ''
-      ? []
-      : ['-c', `developer_instructions=${JSON.stringify(system)}`]),
+    '-c',
+    `model_instructions_file=${tomlLiteral(instructionsFile)}`,
+    ...CODEX_TOOLS_OFF.flatMap((setting) => ['-c', setting]),
     ...overrides,
     '-',
   ];
@@ -101,6 +130,29 @@ export function parseCodexEvents(
   return { text, usage, costUsd: costOrNull(resolvePrice(entry), usage) };
 }
 
+const IGNORED_SETTINGS = /ignoring .*unrecognized configuration/i;
+
+/** Codex's notices that it ignored settings, from its events and its stderr, one line each. */
+export function findCodexWarnings(stdout: string, stderr: string): string[] {
+  const found: string[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    if (!line.trim().startsWith('{')) continue;
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isRecord(event)) continue;
+    const item = isRecord(event['item']) ? event['item'] : event;
+    const message = item['message'];
+    if (typeof message === 'string' && IGNORED_SETTINGS.test(message)) found.push(message);
+  }
+  for (const line of stderr.split(/\r?\n/)) if (IGNORED_SETTINGS.test(line)) found.push(line);
+  const oneLine = found.map((message) => clip(message.replace(/\s*\n\s*/g, ' ').trim()));
+  return [...new Set(oneLine)];
+}
+
 export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderDeps): Provider {
   const model = entry.model ?? 'default';
   const label = `Codex CLI (${model})`;
@@ -110,16 +162,28 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
     model,
     async complete(request) {
       const started = now();
-      const outcome = await callProcess({
-        file: codexBinary(entry, deps.env),
-        args: buildCodexArgs(entry, request.system ?? entry.system, request.params),
-        input: renderConversation(request.messages),
-        env: deps.env,
-        timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
-        signal: request.signal,
-        label,
-        notFoundHint: 'install the Codex CLI, or set `binary:` or AUTORESEARCH_CODEX_BIN',
-      });
+      // Its own folder, not the call's working folder, which Codex sees as its workspace.
+      const dir = await mkdtemp(join(await tempRoot(), 'codex-'));
+      let outcome: ProcessOutcome;
+      try {
+        const instructionsFile = join(dir, 'instructions.md');
+        await writeFile(instructionsFile, codexInstructions(request.system ?? entry.system), { mode: 0o600 });
+        outcome = await callProcess({
+          file: codexBinary(entry, deps.env),
+          args: buildCodexArgs(entry, instructionsFile, request.params),
+          input: renderConversation(request.messages),
+          env: deps.env,
+          timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
+          signal: request.signal,
+          label,
+          notFoundHint: 'install the Codex CLI, or set `binary:` or AUTORESEARCH_CODEX_BIN',
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      for (const warning of findCodexWarnings(outcome.stdout, outcome.stderr)) {
+        deps.onWarning?.(`${label}: ${warning}`);
+      }
       const parsed = parseCodexEvents(outcome.stdout, entry, label);
       if (parsed instanceof ProviderError) {
         if (parsed.kind === 'malformed' && outcome.exitCode !== 0)

@@ -3,7 +3,7 @@
  * behaviour. Messages name the key variable, never the key.
  */
 import { clip, redactSecrets } from '../redact.js';
-import { ProviderError } from '../types.js';
+import { ProviderError, type ProviderErrorKind } from '../types.js';
 import { type HeaderReader, parseRetryAfter } from './retry-after.js';
 
 export interface HttpErrorContext {
@@ -86,8 +86,14 @@ export function classifyHttpError(
       : `${context.label} requires an API key (${status}) and none was sent; set ${who}`;
     return new ProviderError('auth', message, options);
   }
-  const base = `${context.label} returned ${status}${suffix}`;
-  if (status === 429) return new ProviderError('rate_limit', base, options);
-  if (status === 408 || status === 409 || status >= 500) return new ProviderError('server', base, options);
-  return new ProviderError('bad_request', base, options);
+  return new ProviderError(kindOfStatus(status), `${context.label} returned ${status}${suffix}`, options);
+}
+
+/** What an HTTP status means for retries and the run, however it reached us (an SDK, a CLI's JSON). */
+export function kindOfStatus(status: number): ProviderErrorKind {
+  if (status === 402) return 'credit';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limit';
+  if (status === 408 || status === 409 || status >= 500) return 'server';
+  return 'bad_request';
 }

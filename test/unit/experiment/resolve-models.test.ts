@@ -111,6 +111,28 @@ describe('resolveModels', () => {
 describe('findModelWarnings', () => {
   const needs = { hasRubric: true, hasExpectations: false };
 
+  it('warns that the CLI providers ignore temperature and max_tokens, where they are set', () => {
+    const configured = {
+      generator: { provider: 'claude-cli' as const, temperature: 0.7, max_tokens: 600 },
+      mutator: { provider: 'codex-cli' as const, max_tokens: 4000 },
+    };
+    const warnings = findModelWarnings(configured, resolveModels(configured, needs), needs, {}, where);
+    expect(warnings.map((w) => [w.keyPath, w.message])).toEqual([
+      [
+        'models.generator.temperature',
+        '`temperature` is ignored by provider `claude-cli`: the CLI has no such setting',
+      ],
+      [
+        'models.generator.max_tokens',
+        '`max_tokens` is ignored by provider `claude-cli`: the CLI has no such setting',
+      ],
+      [
+        'models.mutator.max_tokens',
+        '`max_tokens` is ignored by provider `codex-cli`: the CLI has no such setting',
+      ],
+    ]);
+  });
+
   it('warns once per missing key variable, naming every role that needs it', () => {
     const models = resolveModels({ generator }, needs);
     const warnings = findModelWarnings({ generator }, models, needs, {}, where);

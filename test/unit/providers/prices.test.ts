@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { costOf, costOrNull, normaliseModelName, resolvePrice } from '../../../src/providers/prices.js';
+import {
+  costOf,
+  costOrNull,
+  estimatePrice,
+  normaliseModelName,
+  resolvePrice,
+} from '../../../src/providers/prices.js';
 
 describe('resolvePrice', () => {
   it('finds well-known models, dated or aliased', () => {
@@ -33,6 +39,24 @@ describe('costOf', () => {
     expect(costOf(p, { inputTokens: 1_000_000, outputTokens: 0 })).toBe(3);
     expect(costOf(p, { inputTokens: 1000, outputTokens: 2000 })).toBeCloseTo(0.033, 10);
     expect(costOrNull(undefined, { inputTokens: 1, outputTokens: 1 })).toBeNull();
+  });
+
+  it('prices Claude Code aliases, and plans a claude-cli entry without a model at its default', () => {
+    expect(resolvePrice({ provider: 'claude-cli', model: 'opus' })?.input_per_mtok).toBe(5);
+    expect(resolvePrice({ provider: 'claude-cli', model: 'haiku' })?.input_per_mtok).toBe(1);
+    expect(resolvePrice({ provider: 'anthropic', model: 'haiku' })).toBeUndefined();
+    expect(resolvePrice({ provider: 'claude-cli' })).toBeUndefined();
+    expect(estimatePrice({ provider: 'claude-cli' })).toEqual({
+      price: { input_per_mtok: 3, output_per_mtok: 15 },
+      note: expect.stringContaining('estimated at claude-sonnet-4-5 prices'),
+    });
+    expect(estimatePrice({ provider: 'claude-cli', model: 'sonnet' })?.note).toContain('Claude Code reports');
+    expect(
+      estimatePrice({ provider: 'claude-cli', price: { input_per_mtok: 0, output_per_mtok: 0 } }),
+    ).toEqual({
+      price: { input_per_mtok: 0, output_per_mtok: 0 },
+    });
+    expect(estimatePrice({ provider: 'codex-cli' })).toBeUndefined();
   });
 
   it('normalises names', () => {

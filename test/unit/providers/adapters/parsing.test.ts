@@ -137,7 +137,7 @@ describe('claude-cli arguments and result', () => {
 
 describe('codex-cli arguments and events', () => {
   it('builds exec flags and reads the last agent message', () => {
-    expect(buildCodexArgs({ provider: 'codex-cli', model: 'gpt-5', params: { n: 2 } }, undefined)).toEqual([
+    expect(buildCodexArgs({ provider: 'codex-cli', model: 'gpt-5', params: { n: 2 } }, '/t/i.md')).toEqual([
       'exec',
       '--json',
       '--ephemeral',
@@ -148,6 +148,20 @@ describe('codex-cli arguments and events', () => {
       'never',
       '-m',
       'gpt-5',
+      '-c',
+      'model_instructions_file="/t/i.md"',
+      '-c',
+      'features.shell_tool=false',
+      '-c',
+      'web_search="disabled"',
+      '-c',
+      'features.multi_agent=false',
+      '-c',
+      'features.goals=false',
+      '-c',
+      'features.view_image=false',
+      '-c',
+      'skills.include_instructions=false',
       '-c',
       'n=2',
       '-',
