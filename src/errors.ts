@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'E_RESUME_MISMATCH'
   | 'E_RUN_RECORD'
   | 'E_RUN_FAILED'
+  | 'E_NO_SPACE'
   | 'E_FAIL_UNDER'
   | 'E_INTERRUPTED';
 
@@ -44,6 +45,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   E_RESUME_MISMATCH: EXIT.usage,
   E_RUN_RECORD: EXIT.failure,
   E_RUN_FAILED: EXIT.failure,
+  E_NO_SPACE: EXIT.failure,
   E_FAIL_UNDER: EXIT.failure,
   E_INTERRUPTED: EXIT.interrupted,
 };
