@@ -12,6 +12,7 @@ import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';
 import { writeJsonAtomic } from './records.js';
 import { isRecord } from '../is-record.js';
+import { missingManifestHint } from './missing-manifest.js';
 
 export const Manifest = z.strictObject({
   version: z.literal(1),
@@ -49,7 +50,7 @@ export async function readManifest(runDir: string): Promise<Manifest> {
   } catch (error) {
     if (isErrno(error, 'ENOENT')) {
       throw new AutoresearchError('E_NOT_FOUND', `${file} does not exist`, {
-        hint: 'the run folder is incomplete: the run probably crashed before it started',
+        hint: await missingManifestHint(runDir),
       });
     }
     throw error;
