@@ -14,6 +14,7 @@
  */
 import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { notePath } from './no-space.js';
 
 export interface AtomicWriteOptions {
   /** fsync the data before the rename (default true). */
@@ -52,7 +53,9 @@ export async function writeFileAtomic(
   const { target, mode } = options.userFile ? await resolveUserFile(file) : { target: file, mode: undefined };
   sequence += 1;
   const temporary = `${target}.${process.pid}.${sequence}.tmp`;
-  const handle = await openFresh(temporary, mode);
+  const handle = await openFresh(temporary, mode).catch((error: unknown) => {
+    throw notePath(error, target);
+  });
   try {
     try {
       await handle.writeFile(data);
@@ -65,6 +68,6 @@ export async function writeFileAtomic(
     await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw error;
+    throw notePath(error, target);
   }
 }

@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'E_RUN_RECORD'
   | 'E_RUN_VERSION'
   | 'E_RUN_FAILED'
+  | 'E_NO_SPACE'
   | 'E_FAIL_UNDER'
   | 'E_INTERRUPTED';
 
@@ -47,6 +48,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   // A run from a newer autoresearch: the fix is on the user's side (upgrade), like a usage error.
   E_RUN_VERSION: EXIT.usage,
   E_RUN_FAILED: EXIT.failure,
+  E_NO_SPACE: EXIT.failure,
   E_FAIL_UNDER: EXIT.failure,
   E_INTERRUPTED: EXIT.interrupted,
 };

@@ -1,13 +1,17 @@
 /**
  * The run boundary: turns any error into a message and an exit code. Known errors print
- * their message and hint; anything else is a bug, with the stack only under DEBUG=1.
+ * their message and hint, and so does a full disk; anything else is a bug, with the stack only
+ * under DEBUG=1.
  */
 import { EXIT, ValidationError, isAutoresearchError, type ExitCode } from '../errors.js';
+import { noSpaceError } from '../no-space.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { terminal } from '../ui/terminal.js';
 
-export function handleFatal(error: unknown): ExitCode {
+export function handleFatal(thrown: unknown): ExitCode {
   const term = terminal();
+  // A full disk surfaces as a system error from wherever the write was; it is not a bug.
+  const error = noSpaceError(thrown) ?? thrown;
   const c = term.colors;
   if (error instanceof ValidationError) {
     term.err(formatProblems(error.problems, c));

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { AutoresearchError, type ExitCode } from '../errors.js';
+import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
 import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
@@ -14,6 +14,7 @@ import { branchHead, findRunCommits, openRepo } from '../git/index.js';
 import { parseBudgetOverride } from '../loop/budget.js';
 import type { GitBinding } from '../loop/loop-deps.js';
 import { killPointFromEnv } from '../loop/kill-point.js';
+import { budgetVerdict } from '../loop/run-loop.js';
 import { createRunRecorder } from '../loop/run-recorder.js';
 import type { GitInfo, RunEvent, RunEventBody } from '../run/events.js';
 import { sha256Json } from '../sha256.js';
@@ -84,6 +85,15 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     // A crash between writing the manifest and journaling the start: nothing ran yet.
     if (recorder.state().start === null) await recorder.emit(await startFromManifest(manifest, experiment));
     const state = recorder.state();
+    const done = finishedWithoutNewBudget(state, experiment, Boolean(flags.rebaseline));
+    if (done !== undefined) {
+      term.err(
+        `run ${runId} already finished (${done}); there is nothing to resume and nothing was spent.\n` +
+          `hint: to go on, give it more budget, e.g. autoresearch resume ${runId} --iterations +2`,
+      );
+      await lock.release();
+      return EXIT.ok;
+    }
     const git = await reattachGit(manifest, experiment, runId, state);
     await recorder.emit({
       type: 'run_resumed',
@@ -114,6 +124,23 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     await lock.release().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Why a finished run has nothing left to do: its budget, extended by this resume's flags or
+ * not, would stop it before one more iteration — and resuming would only pay for the final
+ * evaluation again. Undefined when it can go on (more budget, or a rebaseline).
+ */
+function finishedWithoutNewBudget(state: RunState, experiment: Experiment, rebaseline: boolean) {
+  const incumbent = state.incumbent;
+  if (state.journalStatus !== 'finished' || rebaseline || incumbent === null || incumbent.train === null)
+    return undefined;
+  const verdict = budgetVerdict(
+    { experiment, now: () => new Date(), planEstimate: planEstimateOf(experiment) },
+    state,
+    { train: incumbent.train, eligible: incumbent.eligible },
+  );
+  return verdict.stop ? verdict.message : undefined;
 }
 
 async function startFromManifest(manifest: Manifest, experiment: Experiment): Promise<RunEventBody> {

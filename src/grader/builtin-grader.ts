@@ -47,7 +47,8 @@ export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<Built
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     let result: Awaited<ReturnType<CompletionModel['complete']>>;
     try {
-      result = await input.model.complete(request);
+      // A retry asks the model again: its cached entry holds the reply just found unusable.
+      result = await input.model.complete(attempt === 1 ? request : { ...request, refresh: true });
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -81,7 +81,8 @@ async function scoreOnce(
   const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;
   let problem = '';
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
-    const result = await input.model.complete(request);
+    // A retry asks the model again: its cached entry holds the reply just found unusable.
+    const result = await input.model.complete(attempt === 1 ? request : { ...request, refresh: true });
     const checked = checkJudgeReply(result.text, input.criteria);
     if (checked.ok) return { reply: checked.reply, simulated: result.simulated === true };
     problem = checked.problem;

@@ -4,10 +4,16 @@
  * CompletionRequest for the run's ModelClient, which adds the real key and applies the run's
  * cache, concurrency limit, retries and cost accounting.
  *
- * Sample index: the proxy numbers identical requests itself (the n-th identical request in
- * this proxy's life gets sampleIndex n), so `samples: k` identical calls, and a retry after
- * a malformed reply, land on distinct cache entries, while a later evaluation of the same
- * text starts again at 0 and is served from the cache. Judges need no extra header for it.
+ * Sample index: a request's `x-autoresearch-sample` header gives it (the built-in judge and
+ * grader send it); without one the proxy numbers identical requests itself (the n-th identical
+ * request in this proxy's life gets sampleIndex n), so `samples: k` identical calls land on
+ * distinct cache entries, while a later evaluation of the same text starts again at 0 and is
+ * served from the cache.
+ *
+ * Refresh: a retry must not be served the reply it is retrying. A request with
+ * `x-autoresearch-refresh: 1` (without a sample header: the latest sample of that request), and
+ * every request of a proxy started with `refresh` (the runner retrying a whole attempt), skips
+ * the cache and replaces its entry (proxy-hints.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,6 +30,7 @@ import {
   wireError,
 } from './proxy-wire.js';
 import { sha256Hex } from '../sha256.js';
+import { readProxyHints } from './proxy-hints.js';
 import type { ProxyAccess } from './sandbox-env.js';
 
 export interface ModelProxy extends ProxyAccess {
@@ -40,6 +47,8 @@ export interface ModelProxyOptions {
   client: ModelClient;
   /** The run's abort: in-flight calls are cancelled with it. */
   signal?: AbortSignal;
+  /** Every call skips the cache and replaces its entry: the runner is retrying an unusable attempt. */
+  refresh?: boolean;
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -98,6 +107,14 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   const failures: unknown[] = [];
   let served = 0;
 
+  /** The next sample of an identical request; a refresh repeats the latest one instead. */
+  function numberRequest(key: string, refresh: boolean): number {
+    const count = seen.get(key) ?? 0;
+    if (refresh && count > 0) return count - 1;
+    seen.set(key, count + 1);
+    return count;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const api: WireApi = ROUTES[path] ?? (path.includes('chat') ? 'openai' : 'anthropic');
@@ -147,9 +164,9 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       send(res, wireError(api, 400, 'invalid_request_error', 'invalid_request_error', parsed.message));
       return;
     }
-    const key = requestKey(parsed.request);
-    const sampleIndex = seen.get(key) ?? 0;
-    seen.set(key, sampleIndex + 1);
+    const hints = readProxyHints(req.headers);
+    const refresh = options.refresh === true || hints.refresh;
+    const sampleIndex = hints.sample ?? numberRequest(requestKey(parsed.request), refresh);
     // A judge that gives up (or is killed) cancels its call.
     const gone = new AbortController();
     res.on('close', () => {
@@ -157,7 +174,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     });
     const linked = linkSignals(options.signal, gone.signal);
     try {
-      const result = await client.complete({ ...parsed.request, sampleIndex, signal: linked.signal });
+      const result = await client.complete({
+        ...parsed.request,
+        sampleIndex,
+        ...(refresh ? { refresh } : {}),
+        signal: linked.signal,
+      });
       served += 1;
       send(res, formatWireReply(api, result, client.entry.model ?? client.entry.provider, `proxy${served}`));
     } catch (error) {

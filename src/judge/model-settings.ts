@@ -32,6 +32,8 @@ export const ModelSettings = z.strictObject(
       .positive('expected a positive number')
       .optional(),
     max_retries: wholeAtLeast(0),
+    /** Set by the runner: the model is its loopback proxy, which takes the sample and retry hints. */
+    proxy_hints: z.boolean({ error: 'expected true or false' }).optional(),
   },
   {
     error: (issue) =>
@@ -80,7 +82,7 @@ export function parseModelFlag(flag: string): SettingsParse {
 }
 
 export function settingsToEntry(settings: ModelSettings): ModelEntry {
-  const { samples: _samples, concurrency: _concurrency, ...entry } = settings;
+  const { samples: _samples, concurrency: _concurrency, proxy_hints: _hints, ...entry } = settings;
   return entry;
 }
 
@@ -103,5 +105,6 @@ export function proxiedSettings(
     concurrency: 2 * Math.max(1, options.endpointLimit),
     max_retries: 0,
     timeout_s: Math.max(1, Math.ceil(options.timeoutMs / 1000)),
+    proxy_hints: true,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The retry discipline shared by the judge and the grader: run the program in a fresh
  * sandbox, accept its result file only when it exited 0 in time and the file passes the
- * caller's check, otherwise try again, up to `attempts`. Credit, auth and abort failures
- * behind it are final at once.
+ * caller's check, otherwise try again, up to `attempts`, with the model's cache bypassed (and
+ * refreshed). Credit, auth and abort failures behind it are final at once.
  */
 import type { ProviderError } from '../providers/types.js';
 import { describeProcessFailure, findFinalProviderError, parseJsonText } from './attempt-failure.js';
@@ -49,9 +49,11 @@ export async function runProgramAttempts<T>(options: AttemptsOptions<T>): Promis
   const { run } = options;
   let started = options.started;
   try {
-    return await runAttempts(options, async () => {
+    return await runAttempts(options, async (attempt) => {
       const warm = started;
       started = undefined;
+      // A later attempt must not be served the model replies that made the last one unusable.
+      if (attempt > 1) return runSandboxedProgram({ ...run, refresh: true });
       if (warm === undefined) return runSandboxedProgram(run);
       if (run.input === undefined) {
         await warm.cancel();
@@ -66,14 +68,14 @@ export async function runProgramAttempts<T>(options: AttemptsOptions<T>): Promis
 
 async function runAttempts<T>(
   options: AttemptsOptions<T>,
-  runOnce: () => Promise<SandboxedProgramOutcome>,
+  runOnce: (attempt: number) => Promise<SandboxedProgramOutcome>,
 ): Promise<AttemptsResult<T>> {
   const { run, attempts, who } = options;
   let problem = `the ${who} was not run`;
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     if (run.signal?.aborted)
       return { ok: false, message: `the ${who} was interrupted`, attempts: attempt - 1 };
-    const outcome = await runOnce();
+    const outcome = await runOnce(attempt);
     if (run.signal?.aborted) return { ok: false, message: `the ${who} was interrupted`, attempts: attempt };
     const final = findFinalProviderError(outcome.proxyFailures);
     if (final !== undefined) {

@@ -25,6 +25,8 @@ export interface SandboxedProgramRun {
   resultFile: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** A retry of an unusable attempt: the proxy serves no model call from the cache. */
+  refresh?: boolean;
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
@@ -40,12 +42,13 @@ export interface SandboxedProgramOutcome {
 
 /** The loopback proxy serving the run's model, unless there is none or the program is a CLI agent. */
 async function proxyFor(
-  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal'>,
+  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh'>,
 ): Promise<ModelProxy | undefined> {
   if (run.client === undefined || run.cliAgent === true) return undefined;
   return startModelProxy({
     client: run.client,
     ...(run.signal === undefined ? {} : { signal: run.signal }),
+    ...(run.refresh === true ? { refresh: true } : {}),
   });
 }
 

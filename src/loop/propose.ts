@@ -65,6 +65,8 @@ async function proposeOne(
         maxTokens: entry.max_tokens ?? 4096,
         ...(entry.params === undefined ? {} : { params: entry.params }),
         sampleIndex: candidate,
+        // A retry asks the model again, never the cache: a replayed run must not replay the replies it rejected.
+        ...(attempt > 1 ? { refresh: true } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       });
       reply = result.text;

@@ -76,7 +76,12 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   }
 }
 
-function budgetVerdict(deps: LoopDeps, state: RunState, incumbent: IncumbentView) {
+/** Whether the budget lets another iteration start (resume asks it too, before it spends anything). */
+export function budgetVerdict(
+  deps: Pick<LoopDeps, 'experiment' | 'now' | 'planEstimate'>,
+  state: RunState,
+  incumbent: Pick<IncumbentView, 'train' | 'eligible'>,
+) {
   const past = state.iterations
     .filter((it) => it.status !== 'baseline' && it.status !== 'interrupted')
     .map((it) => ({ usd: it.costUsd, seconds: it.seconds }));

@@ -173,7 +173,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       throw new ProviderError('aborted', 'call aborted');
     }
     const key = cache === undefined ? undefined : computeCacheKey(entry, request, env);
-    if (key !== undefined && cache !== undefined) {
+    // A refresh neither reads the entry nor joins an identical call: both hold the unusable reply.
+    if (key !== undefined && cache !== undefined && request.refresh !== true) {
       const hit = await cache.get(key);
       if (hit !== undefined) return fromCache(hit);
       const shared = inFlight.get(key);

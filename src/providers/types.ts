@@ -21,6 +21,13 @@ export interface CompletionRequest {
   sampleIndex?: number;
   /** Whose bill the call goes on in the ledger (not part of the cache key). */
   account?: string;
+  /**
+   * A retry of a reply the caller could not use: the cache is not read (it holds that very
+   * reply) and the fresh answer replaces its entry, so a later identical call gets the new one.
+   */
+  refresh?: boolean;
+  /** Extra HTTP headers for this call (the built-in judge's hints to the runner's proxy). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 

@@ -7,6 +7,7 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AutoresearchError } from '../errors.js';
+import { notePath } from '../no-space.js';
 import { RunEvent } from './events.js';
 import { isErrno, pathExists } from './errno.js';
 import { runPaths } from './paths.js';
@@ -54,7 +55,11 @@ export async function appendEvents(
   const text = events.map((event) => `${JSON.stringify(validEvent(event))}\n`).join('');
   const file = runPaths(runDir).events;
   const previous = pending.get(file) ?? Promise.resolve();
-  const current = previous.then(() => appendText(file, text, durable));
+  const current = previous.then(() =>
+    appendText(file, text, durable).catch((error: unknown) => {
+      throw notePath(error, file);
+    }),
+  );
   const settled = current.catch(() => {});
   pending.set(file, settled);
   try {

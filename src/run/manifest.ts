@@ -13,6 +13,7 @@ import { runPaths } from './paths.js';
 import { RECORD_VERSION, refuseNewerRecord } from './record-version.js';
 import { writeJsonAtomic } from './records.js';
 import { isRecord } from '../is-record.js';
+import { missingManifestHint } from './missing-manifest.js';
 
 export const Manifest = z.strictObject({
   /** The record version the run was started with; resume keeps writing under it. */
@@ -51,7 +52,7 @@ export async function readManifest(runDir: string): Promise<Manifest> {
   } catch (error) {
     if (isErrno(error, 'ENOENT')) {
       throw new AutoresearchError('E_NOT_FOUND', `${file} does not exist`, {
-        hint: 'the run folder is incomplete: the run probably crashed before it started',
+        hint: await missingManifestHint(runDir),
       });
     }
     throw error;

@@ -8,7 +8,8 @@
  *
  * The steps share one run and go in order.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type CliCopy, describeResult, runCli, snapshotCli } from '../kill/support/cli.js';
@@ -117,6 +118,21 @@ describe('resume after the experiment changed', () => {
       }
     },
   );
+
+  it('resume of a finished run with no new budget says so and spends nothing', async () => {
+    const journal = join(run.dir, 'events.jsonl');
+    const before = await readFile(journal, 'utf8');
+    for (const args of [[], ['--iterations', '1']]) {
+      const result = await resume(...args);
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      expect(result.stderr).toMatch(
+        /already finished \(1 of 1 iterations done\); there is nothing to resume and nothing was spent/,
+      );
+      expect(result.stderr).toContain(`resume ${run.id} --iterations +2`);
+      expect(result.stderr).not.toMatch(/resuming/);
+    }
+    expect(await readFile(journal, 'utf8')).toBe(before);
+  });
 
   it('extends the budget with --iterations +2 and continues the numbering', async () => {
     const before = (await readRunRecord(run.dir)).state;

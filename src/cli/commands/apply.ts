@@ -1,7 +1,8 @@
 /**
  * `autoresearch apply <run>`: write the run's best prompt into the working tree (SPEC 9).
- * It refuses, unless --force, when the working-tree prompt changed after the run started:
- * the user's own edits are never overwritten silently.
+ * It refuses, unless --force, when the working-tree prompt changed after the run started
+ * (the user's own edits are never overwritten silently), or when it is a symlink that leaves
+ * the repository (the write would land elsewhere on the machine).
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -14,6 +15,7 @@ import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { terminal } from '../../ui/terminal.js';
+import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
 export default async function applyCommand(
@@ -45,6 +47,14 @@ export default async function applyCommand(
     throw new AutoresearchError('E_USAGE', `${shown} ${what}; not overwriting it`, {
       hint: `compare with \`autoresearch diff ${run.id}\`, then use --force to replace it anyway`,
     });
+  }
+  const outside = await realPathOutside(target, await repositoryRootOf(manifest.projectRoot));
+  if (outside !== undefined && !flags.force) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `${shown} is a symlink to ${outside}, outside the repository; not writing through it`,
+      { hint: `check where the link points; use --force to write ${outside} anyway` },
+    );
   }
   await writePromptAtomically(target, best);
   const score = incumbent.train === null ? '' : ` (train ${incumbent.train.toFixed(3)})`;

@@ -2,14 +2,17 @@
  * `autoresearch eval <experiment> [--fail-under S] [--split train|holdout|all] [--junit FILE]
  * [--json]`: evaluate the current prompt once over every case, print the breakdown (or the
  * JSON report), record it as a run of kind `eval`, and serve CI: exit 1 when the chosen
- * split's score is below S or a gate failed, JUnit XML for dashboards.
- * Exit codes: 0 ok, 1 run-time failure or --fail-under missed, 2 usage, 130 interrupted.
+ * split's score is below S or a gate failed, or when a generation still failed after its
+ * retries (the score is then incomplete), JUnit XML for dashboards.
+ * Exit codes: 0 ok, 1 run-time failure, incomplete score or --fail-under missed, 2 usage,
+ * 130 interrupted.
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AutoresearchError, EXIT } from '../../errors.js';
 import type { ScopeName } from '../../evaluate/eval-report.js';
 import { judgeFailUnder, parseFailUnder } from '../../evaluate/fail-under.js';
+import { countGenerationFailures, describeGenerationFailures } from '../../evaluate/generation-failures.js';
 import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { runEval } from '../../evaluate/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
@@ -112,6 +115,13 @@ export default async function evalCommand(
   if (report.status === 'error') {
     term.err(
       `${term.colors.red('error')}: the evaluation failed (${report.error?.kind}): ${report.error?.message}`,
+    );
+    return EXIT.failure;
+  }
+  const generation = countGenerationFailures(report);
+  if (generation.failed > 0) {
+    term.err(
+      `${term.colors.red('error')}: the score is incomplete: ${describeGenerationFailures(generation)}`,
     );
     return EXIT.failure;
   }

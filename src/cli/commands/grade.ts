@@ -11,6 +11,7 @@ import { GRADING_FILE, NO_TRANSCRIPT } from '../../grader/grader-layout.js';
 import { parseExpectations } from '../../grader/read-expectations.js';
 import { flaggedExpectations } from '../../grader/verify-grading.js';
 import { settingsToEntry } from '../../judge/model-settings.js';
+import { withProxyHints } from '../../judge/proxy-hints.js';
 import { readPipedStdin, readTxtFiles } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
 import { createModelPool } from '../../providers/model-pool.js';
@@ -66,7 +67,7 @@ export default async function gradeCommand(caseDir: string, options: GradeOption
       expectations,
       transcript,
       outputs,
-      model: pool.client('grader'),
+      model: settings.proxy_hints === true ? withProxyHints(pool.client('grader')) : pool.client('grader'),
     });
     if (!result.ok) {
       throw new AutoresearchError('E_GRADER', `the grader could not grade the outputs: ${result.message}`, {

@@ -11,6 +11,7 @@ import { parseRubric } from '../../experiment/rubric.js';
 import { runBuiltinJudge } from '../../judge/builtin-judge.js';
 import { formatJudgeLine, JUDGE_SCORES_FILE } from '../../judge/judge-scores.js';
 import { settingsToEntry } from '../../judge/model-settings.js';
+import { withProxyHints } from '../../judge/proxy-hints.js';
 import { readOutputsFolder, readPipedStdin } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
 import { createModelPool } from '../../providers/model-pool.js';
@@ -69,7 +70,7 @@ export default async function judgeCommand(outputsDir: string, options: JudgeOpt
       outputs,
       rubricText: rubric.text,
       criteria: rubric.criteria.map((c) => c.key),
-      model: pool.client('judge'),
+      model: settings.proxy_hints === true ? withProxyHints(pool.client('judge')) : pool.client('judge'),
       samples: samplesFlag ?? settings.samples ?? 1,
       concurrency: settings.concurrency ?? 8,
     });

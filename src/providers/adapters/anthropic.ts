@@ -126,7 +126,8 @@ export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDep
         http: { label, keyEnv, keySent: true, secrets: [key] },
         // Not `messages.create`: it prints a notice to the console on every call to a model
         // the SDK lists as deprecated, and only the runner writes to the terminal.
-        send: (signal) => sdk.post('/v1/messages', { body, signal, timeout: timeoutMs }),
+        send: (signal) =>
+          sdk.post('/v1/messages', { body, signal, timeout: timeoutMs, headers: request.headers }),
       });
       const parsed = parseAnthropicResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

@@ -126,7 +126,8 @@ export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps):
         http: { label, keyEnv, keySent: key !== undefined, secrets: [key] },
         // The body carries the entry's params as they are (whatever a compatible server takes),
         // so it is posted as built rather than through the typed `chat.completions.create`.
-        send: (signal) => sdk.post('/chat/completions', { body, signal, timeout: timeoutMs }),
+        send: (signal) =>
+          sdk.post('/chat/completions', { body, signal, timeout: timeoutMs, headers: request.headers }),
       });
       const parsed = parseOpenAiResponse(json, label);
       return { ...parsed, costUsd: costOrNull(price, parsed.usage), latencyMs: now() - started };

@@ -54,6 +54,7 @@ describe('model settings', () => {
       concurrency: 32,
       max_retries: 0,
       timeout_s: 91,
+      proxy_hints: true,
     });
     expect(proxiedSettings({ provider: 'claude-cli' }, { timeoutMs: 1000, endpointLimit: 1 })).toMatchObject({
       provider: 'anthropic',
