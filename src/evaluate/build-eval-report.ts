@@ -3,6 +3,7 @@
  * signals per split, per-check pass rates, criteria, gate failures, per-case findings, cost.
  * A failed evaluation (judge or grader error) carries the error and no scores.
  */
+import { ROLES } from '../experiment/roles.js';
 import { VerifiedGrading } from '../grader/verify-grading.js';
 import type { LedgerSnapshot } from '../providers/ledger.js';
 import type { SpendRole } from '../run/events.js';
@@ -88,7 +89,10 @@ function describeSplit(evaluation: Evaluation, score: SplitScore): SplitReport {
 
 export function costFromLedger(snapshot: LedgerSnapshot): CostReport {
   const byRole: CostReport['byRole'] = {};
-  for (const [role, totals] of Object.entries(snapshot.byRole)) {
+  // In the roles' own order: the ledger meets them in whatever order their calls finished
+  // (the judge and the graders run side by side).
+  for (const role of ROLES) {
+    const totals = snapshot.byRole[role];
     if (totals && totals.calls > 0) byRole[role] = { usd: totals.usd, calls: totals.calls };
   }
   return {
