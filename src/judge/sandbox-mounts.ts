@@ -91,7 +91,12 @@ export function packageMounts(packageRoot: string, projectDir: string): Mount[] 
     ? parent.slice(0, parent.lastIndexOf('node_modules') + 'node_modules'.length)
     : undefined;
   if (hoisted !== undefined && !isInside(projectDir, hoisted)) return [roBind(hoisted)];
-  if (!isInside(projectDir, packageRoot)) return [roBind(packageRoot)];
+  if (!isInside(projectDir, packageRoot)) {
+    // A node_modules that is a link (a workspace, a shared install) must resolve inside too.
+    const modules = join(packageRoot, 'node_modules');
+    const real = existsSync(modules) ? realpathSync(modules) : modules;
+    return real === modules ? [roBind(packageRoot)] : [roBind(packageRoot), roBind(real)];
+  }
   return ['dist', 'package.json', 'node_modules']
     .map((name) => join(packageRoot, name))
     .filter((path) => existsSync(path))

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRubric } from '../../src/experiment/rubric.js';
 import type { Isolation } from '../../src/judge/isolation.js';
 import { systemBwrapProbe } from '../../src/judge/isolation.js';
+import { runJudge } from '../../src/judge/run-judge.js';
+import { createModelPool } from '../../src/providers/model-pool.js';
 import { cleanEnv, REPO_ROOT, requireBuiltCli } from '../helpers/built-cli.js';
 
 const HOSTILE = resolve('test/fixtures/judges/hostile-judge.mjs');
@@ -144,5 +146,30 @@ describe('a hostile judge', () => {
     expect(found['..']).not.toContain(OTHER_SANDBOX);
     expect(found['..']).not.toContain(PROMPT);
     expect(found['home']).not.toContain(HOME_SECRET);
+  }, 90_000);
+});
+
+describe('the built-in judge under os isolation', () => {
+  it('reaches the runner’s model through the Unix socket and the in-sandbox relay', async () => {
+    expect(bwrapProblem).toBeUndefined();
+    const pool = createModelPool({ models: { judge: { provider: 'sim' } }, concurrency: 2, env: {} });
+    try {
+      const rubric = parseRubric(join(project, 'rubric.md'), RUBRIC).rubric;
+      if (rubric === undefined) throw new Error('the rubric does not parse');
+      const result = await runJudge({
+        outputs: [{ caseId: 'c1', sample: 0, text: 'Subject: hello\n\nA short email?' }],
+        rubric,
+        judge: { provider: 'sim' },
+        client: pool.client('judge'),
+        seed: 1,
+        timeoutMs: 60_000,
+        attempts: 1,
+        commandCwd: project,
+        isolation: 'os',
+      });
+      expect(result.ok, result.ok ? '' : result.message).toBe(true);
+    } finally {
+      await pool.close();
+    }
   }, 90_000);
 });
