@@ -36,12 +36,13 @@ export interface BwrapPlan {
 export function buildBwrapArgv(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session'];
   if (plan.shareNet) args.push('--share-net');
+  // The private /tmp first: a program file that lives under the host's /tmp is bound on top.
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const mount of plan.mounts) {
     if (mount.kind === 'ro') args.push('--ro-bind', mount.source, mount.dest);
     else if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--tmpfs', mount.path);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', plan.workDir, SANDBOX_WORK);
   if (plan.homeDir !== undefined) args.push('--bind', plan.homeDir, SANDBOX_HOME);
   if (plan.proxySocket !== undefined) args.push('--bind', plan.proxySocket, SANDBOX_PROXY_SOCKET);

@@ -85,7 +85,7 @@ export function isolateProgram(
       ...(cliAgent ? cliLoginMounts(parent, realHome) : []),
       ...nodeMounts(),
       ...packageMounts(packageRoot, projectDir),
-      ...programMounts(program.argv, projectDir, parent['PATH']),
+      ...programMounts(program.argv, parent['PATH']),
     ],
     ...(proxy === undefined ? {} : { proxySocket: join(sandbox.root, 'proxy.sock') }),
     shareNet: cliAgent,

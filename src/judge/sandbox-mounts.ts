@@ -117,10 +117,9 @@ function onPath(name: string, pathVar: string | undefined): string | undefined {
 
 /**
  * The files a `command` names (its program and scripts, already absolute: see
- * resolve-program-argv.ts), each bound alone at its own path. A folder named is bound unless
- * it holds the project: never the whole project.
+ * resolve-program-argv.ts), each bound alone at its own path; never a folder.
  */
-export function programMounts(argv: readonly string[], projectDir: string, pathVar?: string): Mount[] {
+export function programMounts(argv: readonly string[], pathVar?: string): Mount[] {
   const mounts: Mount[] = [];
   const seen = new Set<string>();
   const add = (path: string, source: string = path) => {
@@ -132,7 +131,8 @@ export function programMounts(argv: readonly string[], projectDir: string, pathV
     const path = index === 0 && !arg.includes('/') ? onPath(arg, pathVar) : arg;
     if (path === undefined || !isAbsolute(path) || !existsSync(path)) return;
     const real = realpathSync(path);
-    if (statSync(real).isDirectory() && (isInside(projectDir, real) || real === '/')) return;
+    // A folder is never mounted: it could be the project, or hold what the judge must not see.
+    if (!statSync(real).isFile()) return;
     add(path, real);
     // A program reached through a link (~/.local/bin/claude → its versions folder) runs from there.
     if (real !== path) add(real);
