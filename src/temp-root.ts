@@ -24,9 +24,7 @@ import {
 } from './run/process-identity.js';
 
 const PREFIX = 'autoresearch-tmp-';
-/** A judge or grader sandbox's own folder (src/judge/sandbox.ts): never inside the shared one. */
-const SANDBOX_PREFIX = 'autoresearch-sbx-';
-const NAME = /^autoresearch-(tmp|sbx)-[A-Za-z0-9]{6}$/;
+const NAME = /^autoresearch-tmp-[A-Za-z0-9]{6}$/;
 const OWNER_FILE = 'owner.json';
 /** A folder without a readable owner is left alone this long (its creator may be writing it). */
 const UNOWNED_GRACE_MS = 60 * 60 * 1000;
@@ -55,38 +53,6 @@ async function makeRoot(): Promise<string> {
   // Synchronous, so it also runs on process.exit(); a signal that kills outright skips it.
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-const privateDirs = new Set<string>();
-let sweptForPrivate = false;
-
-/**
- * A private folder (mode 0700, with its owner) of its own under `base` (default: the OS temp
- * dir), for one judge or grader sandbox: so a program that looks at `..` finds only its own
- * sandbox, not this process's prompt files or other sandboxes. Removed by the caller; on
- * exit if still there; after a crash by the next process's sweep.
- */
-export async function makePrivateTempDir(base: string = tmpdir()): Promise<string> {
-  if (!sweptForPrivate) {
-    sweptForPrivate = true;
-    void sweepStaleTempRoots({ base }).catch(() => undefined);
-  }
-  const owner = `${JSON.stringify(await currentProcessIdentity())}\n`;
-  const dir = mkdtempSync(join(base, SANDBOX_PREFIX));
-  writeFileSync(join(dir, OWNER_FILE), owner);
-  if (privateDirs.size === 0) process.once('exit', removePrivateDirs);
-  privateDirs.add(dir);
-  return dir;
-}
-
-export async function removePrivateTempDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-  privateDirs.delete(dir);
-  if (privateDirs.size === 0) process.removeListener('exit', removePrivateDirs);
-}
-
-function removePrivateDirs(): void {
-  for (const dir of privateDirs) rmSync(dir, { recursive: true, force: true });
 }
 
 export interface SweepOptions {

@@ -1,15 +1,15 @@
 /**
  * The folder a judge or grader process runs in (SPEC 6): a fresh directory with a neutral
  * name holding only the files given, and a separate empty folder to serve as its HOME, both
- * inside a private folder (mode 0700) of this sandbox's own under the OS temp dir — never
- * beside prompt files or other sandboxes (src/temp-root.ts). Under `os` isolation the model
- * proxy's Unix socket lives there too. All removed afterwards, whatever happened; after a
- * crash, by the next runner.
+ * inside a private folder (mode 0700) of this sandbox's own in this process's temporary
+ * folder (src/temp-root.ts): the sandbox is never beside prompt files or other sandboxes.
+ * Under `os` isolation the model proxy's Unix socket lives there too. All removed
+ * afterwards, whatever happened; after a crash, by the next runner.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { SandboxFile } from './judge-layout.js';
-import { makePrivateTempDir, removePrivateTempDir } from '../temp-root.js';
+import { tempRoot } from '../temp-root.js';
 
 export interface Sandbox {
   /** The process's cwd. */
@@ -32,8 +32,9 @@ export async function createSandbox(
   files: readonly SandboxFile[],
   options: { tmpRoot?: string } = {},
 ): Promise<Sandbox> {
-  const root = await makePrivateTempDir(options.tmpRoot);
-  const remove = () => removePrivateTempDir(root);
+  // mkdtemp makes it 0700.
+  const root = await mkdtemp(join(options.tmpRoot ?? (await tempRoot()), 'sbx-'));
+  const remove = () => rm(root, { recursive: true, force: true });
   try {
     const dir = await mkdtemp(join(root, 'ws-'));
     const home = await mkdtemp(join(root, 'h-'));
