@@ -67,13 +67,13 @@ export function chooseIsolation(
   };
 }
 
-/** One line for `validate`: the isolation a run gets and what it means for this judge. */
+/** `validate`'s words for the isolation a run's judge and grader get. */
 export function describeIsolation(isolation: Isolation, cliAgent: boolean): string {
   if (isolation === 'process') {
-    return 'judge and grader isolation: process (a child process with an allow-listed environment; it can read what your user can)';
+    return 'process (a child process with an allow-listed environment: it can read what your user can)';
   }
   if (cliAgent) {
-    return 'judge and grader isolation: os (bubblewrap), weaker for the claude/codex CLI judge: it keeps its login (read-only) and the shared network';
+    return 'os (bubblewrap), weaker for the claude/codex CLI: it keeps its login (read-only) and the shared network';
   }
-  return 'judge and grader isolation: os (bubblewrap: no network but the model proxy, no view of the project, home or other processes)';
+  return 'os (bubblewrap: no network but the model proxy, no view of the project, home or other processes)';
 }

@@ -45,14 +45,14 @@ export function isolationWarning(
   return choice.ok ? choice.warning : undefined;
 }
 
-/** `validate`'s line: which isolation the run gets, or why it would be refused. */
+/** `validate`'s line for the judge and grader: which isolation the run gets, or why it would be refused. */
 export function isolationNote(
   experiment: Experiment,
   probe: BwrapProbe = systemBwrapProbe,
 ): string | undefined {
   if (!reviews(experiment)) return undefined;
   const choice = chooseIsolation(experiment.config.judging?.isolation, probe);
-  if (!choice.ok) return `${choice.message}: a run would be refused`;
+  if (!choice.ok) return `refused: ${choice.message}`;
   const line = describeIsolation(choice.isolation, usesCliAgent(experiment));
   return choice.warning === undefined ? line : `${line}; ${choice.warning}`;
 }

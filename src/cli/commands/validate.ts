@@ -63,8 +63,7 @@ export async function runValidate(
     throw error;
   }
   const isolation = isolationNote(experiment);
-  if (isolation !== undefined) notes.push(isolation);
-  const plan = buildPlan(experiment);
+  const plan = { ...buildPlan(experiment), ...(isolation === undefined ? {} : { isolation }) };
   if (!options.json) for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   const notesOpt = notes.length > 0 ? { notes } : {};
   if (!options.ping) {
