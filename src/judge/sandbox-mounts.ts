@@ -5,7 +5,7 @@
  * dependencies, the program files its `command` names, and for a claude/codex CLI judge its
  * login. Never `/`, the project, the home folder or the temp folder.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Mount } from './bwrap-argv.js';
 
@@ -91,16 +91,15 @@ export function packageMounts(packageRoot: string, projectDir: string): Mount[] 
     ? parent.slice(0, parent.lastIndexOf('node_modules') + 'node_modules'.length)
     : undefined;
   if (hoisted !== undefined && !isInside(projectDir, hoisted)) return [roBind(hoisted)];
-  if (!isInside(projectDir, packageRoot)) {
-    // A node_modules that is a link (a workspace, a shared install) must resolve inside too.
-    const modules = join(packageRoot, 'node_modules');
-    const real = existsSync(modules) ? realpathSync(modules) : modules;
-    return real === modules ? [roBind(packageRoot)] : [roBind(packageRoot), roBind(real)];
-  }
-  return ['dist', 'package.json', 'node_modules']
+  // Entry by entry, each from its real path: a linked node_modules (a workspace, a shared
+  // install, a test's copy of the build) then resolves inside as it does outside.
+  const names = isInside(projectDir, packageRoot)
+    ? ['dist', 'package.json', 'node_modules']
+    : readdirSync(packageRoot);
+  return names
     .map((name) => join(packageRoot, name))
     .filter((path) => existsSync(path))
-    .map(roBind);
+    .map((path) => ({ kind: 'ro', source: realpathSync(path), dest: path }));
 }
 
 /** Finds a bare program name on PATH, as the sandbox's PATH would. */
