@@ -9,6 +9,7 @@ import { AutoresearchError, type ExitCode } from '../errors.js';
 import { estimateCost } from '../experiment/estimate-cost.js';
 import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
+import { isolationWarning } from '../judge/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
@@ -43,6 +44,8 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
   for (const note of notes) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
+  const isolation = isolationWarning(experiment);
+  if (isolation !== undefined) term.err(term.colors.yellow(`warning: ${isolation}`));
   refuseMissingKeys(experiment, env);
   return { experiment, overrides };
 }

@@ -8,6 +8,7 @@ import type { Grader } from '../grader/grader.js';
 import { createSandboxedGrader } from '../grader/sandboxed-grader.js';
 import type { Judge } from '../judge/judge.js';
 import { createSandboxedJudge } from '../judge/sandboxed-judge.js';
+import { runIsolation } from '../judge/run-isolation.js';
 import type { ModelPool } from '../providers/model-pool.js';
 
 export interface ReviewParts {
@@ -23,6 +24,8 @@ export function createSandboxedReview(
   const { judge, grader } = experiment.models;
   const common = {
     commandCwd: experiment.dir,
+    // SPEC 17: bubblewrap where it works, unless the experiment says `process`.
+    ...(judge === undefined && grader === undefined ? {} : { isolation: runIsolation(experiment) }),
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
   };

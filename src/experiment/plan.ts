@@ -35,6 +35,8 @@ export interface Plan {
   search: { candidates: number; samples: number; holdout: number; noiseRepeats: number; confirm: boolean };
   budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
   warnings: Problem[];
+  /** How the judge and grader are isolated (SPEC 17), when there are any; `validate` adds it (it probes bwrap). */
+  isolation?: string;
 }
 
 export function buildPlan(experiment: Experiment): Plan {

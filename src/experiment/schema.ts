@@ -119,6 +119,19 @@ export const Budget = z.strictObject({
 });
 export type Budget = z.infer<typeof Budget>;
 
+/** How the judge and grader are kept apart from the run (SPEC 17): bubblewrap, or only a process. */
+export const ISOLATIONS = ['os', 'process'] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
+
+/**
+ * Settings for the judge and the grader alike (SPEC 12 "Judging settings"). `isolation`
+ * absent: `os` where bubblewrap works, else `process` with a warning (src/judge/isolation.ts).
+ */
+export const Judging = z.strictObject({
+  isolation: z.enum(ISOLATIONS).optional(),
+});
+export type Judging = z.infer<typeof Judging>;
+
 export const ExperimentFile = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes'),
   description: z.string().optional(),
@@ -131,6 +144,7 @@ export const ExperimentFile = z.strictObject({
   search: Search.prefault({}),
   budget: Budget.prefault({}),
   concurrency: positiveInt.default(8),
+  judging: Judging.prefault({}),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 

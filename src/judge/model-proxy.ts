@@ -34,7 +34,7 @@ import { readProxyHints } from './proxy-hints.js';
 import type { ProxyAccess } from './sandbox-env.js';
 
 export interface ModelProxy extends ProxyAccess {
-  /** http://127.0.0.1:PORT */
+  /** http://127.0.0.1:PORT (under `os` isolation, the relay's address inside the sandbox) */
   url: string;
   /** Every failed model call the proxy passed on, in order (the runner decides what stops a run). */
   readonly failures: readonly unknown[];
@@ -49,6 +49,11 @@ export interface ModelProxyOptions {
   signal?: AbortSignal;
   /** Every call skips the cache and replaces its entry: the runner is retrying an unusable attempt. */
   refresh?: boolean;
+  /**
+   * `os` isolation (SPEC 17): listen on this Unix socket, bound into the sandbox, instead of
+   * a loopback port; the program reaches it at `relayUrl` (sandbox-relay.ts).
+   */
+  unixSocket?: { path: string; relayUrl: string };
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -197,12 +202,16 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       send(res, formatWireFailure('anthropic', error));
     });
   });
+  const { unixSocket } = options;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    if (unixSocket === undefined) server.listen(0, '127.0.0.1', () => resolve());
+    else server.listen(unixSocket.path, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url =
+    unixSocket === undefined
+      ? `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      : unixSocket.relayUrl;
   return {
     url,
     anthropicBaseUrl: url,

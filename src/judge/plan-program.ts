@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { ModelClient } from '../providers/types.js';
+import type { Isolation } from './isolation.js';
 import type { SandboxFile } from './judge-layout.js';
 import { resolveCliEntry } from './cli-entry.js';
 import { proxiedSettings } from './model-settings.js';
@@ -70,6 +71,8 @@ export interface SandboxRunOptions {
   /** The runner's environment (default process.env); only the allow-list reaches the program. */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
+  /** SPEC 17; default `process`. The run passes what chooseIsolation chose. */
+  isolation?: Isolation;
 }
 
 export function toSandboxedRun(
@@ -89,5 +92,7 @@ export function toSandboxedRun(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    ...(options.commandCwd === undefined ? {} : { projectDir: options.commandCwd }),
   };
 }

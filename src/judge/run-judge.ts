@@ -99,6 +99,8 @@ export async function startJudgeEarly(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    ...(options.commandCwd === undefined ? {} : { projectDir: options.commandCwd }),
   });
 }
 

@@ -7,10 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
+import { isolateProgram, startProxyFor } from './isolate-program.js';
+import type { Isolation } from './isolation.js';
 import type { SandboxFile } from './judge-layout.js';
-import { type ModelProxy, startModelProxy } from './model-proxy.js';
+import type { ModelProxy } from './model-proxy.js';
 import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
-import { buildSandboxEnv } from './sandbox-env.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];
@@ -30,6 +31,10 @@ export interface SandboxedProgramRun {
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
+  /** SPEC 17; default `process` (the run chooses: src/judge/isolation.ts). */
+  isolation?: Isolation;
+  /** The project (where a `command`'s relative paths resolved): never shown under `os`. */
+  projectDir?: string;
 }
 
 export interface SandboxedProgramOutcome {
@@ -40,40 +45,49 @@ export interface SandboxedProgramOutcome {
   proxyFailures: readonly unknown[];
 }
 
-/** The loopback proxy serving the run's model, unless there is none or the program is a CLI agent. */
+/** The model proxy serving the run's model, unless there is none or the program is a CLI agent. */
 async function proxyFor(
-  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh'>,
+  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh' | 'isolation'>,
+  sandbox: Sandbox,
 ): Promise<ModelProxy | undefined> {
   if (run.client === undefined || run.cliAgent === true) return undefined;
-  return startModelProxy({
-    client: run.client,
-    ...(run.signal === undefined ? {} : { signal: run.signal }),
-    ...(run.refresh === true ? { refresh: true } : {}),
-  });
+  return startProxyFor(
+    {
+      client: run.client,
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(run.refresh === true ? { refresh: true } : {}),
+    },
+    sandbox,
+    run.isolation ?? 'process',
+  );
 }
 
-function programEnv(
-  run: Pick<SandboxedProgramRun, 'env' | 'cliAgent'>,
+/** What to start: the program as the run's isolation wants it. */
+function startPlan(
+  run: Pick<SandboxedProgramRun, 'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir'>,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
-): Record<string, string> {
-  return buildSandboxEnv({
-    parent: run.env ?? process.env,
-    home: sandbox.home,
-    ...(proxy === undefined ? {} : { proxy }),
-    ...(run.cliAgent === true ? { cliAgent: true } : {}),
-  });
+): Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined {
+  if (run.argv.length === 0) return undefined;
+  return isolateProgram(
+    {
+      argv: run.argv,
+      env: run.env ?? process.env,
+      isolation: run.isolation ?? 'process',
+      projectDir: run.projectDir ?? process.cwd(),
+      cliAgent: run.cliAgent === true,
+    },
+    sandbox,
+    proxy,
+  );
 }
 
 export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<SandboxedProgramOutcome> {
   const sandbox = await createSandbox(run.files, run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
   let proxy: ModelProxy | undefined;
   try {
-    proxy = await proxyFor(run);
-    const env = programEnv(run, sandbox, proxy);
-    const outcome = await runProgram(run.argv, {
-      cwd: sandbox.dir,
-      env,
+    proxy = await proxyFor(run, sandbox);
+    const outcome = await runProgram(startPlan(run, sandbox, proxy), {
       ...(run.input === undefined ? {} : { input: run.input }),
       timeoutMs: run.timeoutMs,
       signal: run.signal,
@@ -89,13 +103,12 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
   }
 }
 
-/** The program in argv form; an empty argv is a program that could not start. */
+/** The program to start; none (an empty argv) is a program that could not start. */
 async function runProgram(
-  argv: readonly string[],
-  options: Omit<ProcessRun, 'file' | 'args'>,
+  plan: Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined,
+  options: Omit<ProcessRun, 'file' | 'args' | 'cwd' | 'env'>,
 ): Promise<ProcessResult> {
-  const [file, ...args] = argv;
-  if (file === undefined) {
+  if (plan === undefined) {
     return {
       exitCode: null,
       signal: null,
@@ -106,7 +119,7 @@ async function runProgram(
       startError: { code: undefined, message: 'no program given' },
     };
   }
-  return runProcess({ file, args, ...options });
+  return runProcess({ ...plan, ...options });
 }
 
 async function readResultFile(dir: string, file: string): Promise<string | undefined> {
@@ -149,11 +162,8 @@ export async function startSandboxedProgram(
   };
   let running: Promise<ProcessResult>;
   try {
-    proxy = await proxyFor(run);
-    const env = programEnv(run, sandbox, proxy);
-    running = runProgram(run.argv, {
-      cwd: sandbox.dir,
-      env,
+    proxy = await proxyFor(run, sandbox);
+    running = runProgram(startPlan(run, sandbox, proxy), {
       input: gate,
       timeoutMs: run.timeoutMs,
       signal: run.signal,

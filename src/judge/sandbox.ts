@@ -1,8 +1,10 @@
 /**
  * The folder a judge or grader process runs in (SPEC 6): a fresh directory with a neutral
- * name in this process's temporary folder (src/temp-root.ts, under the OS temp dir),
- * holding only the files given, and a separate empty folder to serve as its HOME. Both are
- * removed afterwards, whatever happened; after a crash, by the next runner.
+ * name holding only the files given, and a separate empty folder to serve as its HOME, both
+ * inside a private folder (mode 0700) of this sandbox's own in this process's temporary
+ * folder (src/temp-root.ts): the sandbox is never beside prompt files or other sandboxes.
+ * Under `os` isolation the model proxy's Unix socket lives there too. All removed
+ * afterwards, whatever happened; after a crash, by the next runner.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
@@ -14,6 +16,8 @@ export interface Sandbox {
   dir: string;
   /** The process's HOME: empty, outside `dir`. */
   home: string;
+  /** The private folder holding both (and the proxy's socket under `os` isolation). */
+  root: string;
   remove(): Promise<void>;
 }
 
@@ -28,21 +32,18 @@ export async function createSandbox(
   files: readonly SandboxFile[],
   options: { tmpRoot?: string } = {},
 ): Promise<Sandbox> {
-  const root = options.tmpRoot ?? (await tempRoot());
-  const dir = await mkdtemp(join(root, 'ws-'));
-  let home: string | undefined;
-  const remove = async () => {
-    await rm(dir, { recursive: true, force: true });
-    if (home !== undefined) await rm(home, { recursive: true, force: true });
-  };
+  // mkdtemp makes it 0700.
+  const root = await mkdtemp(join(options.tmpRoot ?? (await tempRoot()), 'sbx-'));
+  const remove = () => rm(root, { recursive: true, force: true });
   try {
-    home = await mkdtemp(join(root, 'h-'));
+    const dir = await mkdtemp(join(root, 'ws-'));
+    const home = await mkdtemp(join(root, 'h-'));
     await writeSandboxFiles(dir, files);
+    return { dir, home, root, remove };
   } catch (error) {
     await remove();
     throw error;
   }
-  return { dir, home, remove };
 }
 
 /** Puts the files in a sandbox folder (paths relative to it; nothing may point outside). */

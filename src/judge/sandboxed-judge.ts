@@ -4,7 +4,7 @@
  * program at once, so its start-up overlaps the rest of the generation; the first attempt
  * then uses it.
  */
-import type { JudgeEntry } from '../experiment/schema.js';
+import type { Isolation, JudgeEntry } from '../experiment/schema.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
 import type { ModelClient } from '../providers/types.js';
 import type { Judge, JudgeSession, ReviewCallOptions } from './judge.js';
@@ -20,6 +20,8 @@ export interface SandboxedPartOptions {
   /** The built CLI (default: found from the package root). */
   cliEntry?: string;
   env?: NodeJS.ProcessEnv;
+  /** SPEC 17, as the run chose it (src/judge/isolation.ts); default `process`. */
+  isolation?: Isolation;
 }
 
 export function createSandboxedJudge(options: SandboxedPartOptions): Judge {
@@ -61,5 +63,6 @@ export function sandboxOptions(options: SandboxedPartOptions, call: ReviewCallOp
     signal: call.signal,
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
   };
 }

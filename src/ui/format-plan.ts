@@ -46,6 +46,8 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
     else more(text);
   });
 
+  if (plan.isolation !== undefined) row('Isolation', plan.isolation);
+
   const shape = `${search.candidates} candidate${search.candidates === 1 ? '' : 's'} × ${cases.total} cases × ${search.samples} sample${search.samples === 1 ? '' : 's'}`;
   row(
     'Calls',

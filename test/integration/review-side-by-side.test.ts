@@ -53,6 +53,8 @@ async function evaluateWith(dir: string, judgeMode: string, graderMode: string) 
       },
       search: { holdout: 0 },
       concurrency: 2,
+      // The fixtures meet through a shared host folder, which `os` isolation rightly hides.
+      judging: { isolation: 'process' },
     }),
   );
   const { experiment } = await loadExperiment(experimentDir, { cwd: dir, env });

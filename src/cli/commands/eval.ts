@@ -16,6 +16,7 @@ import { countGenerationFailures, describeGenerationFailures } from '../../evalu
 import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { runEval } from '../../evaluate/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
+import { isolationWarning } from '../../judge/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';
@@ -58,6 +59,8 @@ export default async function evalCommand(
   const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors, cwd));
   for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
+  const isolation = isolationWarning(experiment);
+  if (isolation !== undefined) term.err(term.colors.yellow(`warning: ${isolation}`));
   if (ignored.length > 0) {
     term.err(
       term.colors.yellow(

@@ -9,6 +9,7 @@
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
 import { canonicalJson } from '../../canonical-json.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
+import { isolationNote } from '../../judge/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
 import { isProgramEntry } from '../../experiment/program-entry.js';
@@ -61,7 +62,8 @@ export async function runValidate(
     }
     throw error;
   }
-  const plan = buildPlan(experiment);
+  const isolation = isolationNote(experiment);
+  const plan = { ...buildPlan(experiment), ...(isolation === undefined ? {} : { isolation }) };
   if (!options.json) for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   const notesOpt = notes.length > 0 ? { notes } : {};
   if (!options.ping) {

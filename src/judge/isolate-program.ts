@@ -1,0 +1,97 @@
+/**
+ * How one judge or grader attempt is started under each isolation (SPEC 6, 17). `process`:
+ * the program itself, cwd the sandbox folder, the allow-listed environment, the proxy on a
+ * loopback port. `os`: bubblewrap around it, showing only what sandbox-mounts.ts lists; the
+ * proxy on a Unix socket in the sandbox's private folder, reached through sandbox-relay.ts.
+ */
+import { join } from 'node:path';
+import { findPackageRoot } from '../package-root.js';
+import type { ProcessRun } from '../process/run-process.js';
+import { buildBwrapArgv, RELAY_PORT, SANDBOX_HOME, SANDBOX_PROXY_SOCKET } from './bwrap-argv.js';
+import type { Isolation } from './isolation.js';
+import { type ModelProxy, type ModelProxyOptions, startModelProxy } from './model-proxy.js';
+import type { Sandbox } from './sandbox.js';
+import { buildSandboxEnv } from './sandbox-env.js';
+import { cliLoginMounts, nodeMounts, packageMounts, programMounts, systemMounts } from './sandbox-mounts.js';
+
+export interface IsolatedProgram {
+  argv: readonly string[];
+  /** What the program may see of the runner's environment (only the allow-list passes). */
+  env: NodeJS.ProcessEnv;
+  isolation: Isolation;
+  /** Where relative paths of a `command` were resolved: the project, never shown under `os`. */
+  projectDir: string;
+  cliAgent: boolean;
+}
+
+/** The proxy for this attempt, listening where the program can reach it. */
+export function startProxyFor(
+  options: Pick<ModelProxyOptions, 'client' | 'signal' | 'refresh'>,
+  sandbox: Sandbox,
+  isolation: Isolation,
+): Promise<ModelProxy> {
+  return startModelProxy({
+    ...options,
+    ...(isolation === 'os'
+      ? {
+          unixSocket: {
+            path: join(sandbox.root, 'proxy.sock'),
+            relayUrl: `http://127.0.0.1:${RELAY_PORT}`,
+          },
+        }
+      : {}),
+  });
+}
+
+/** The process to start: the program, or bubblewrap around the relay and the program. */
+export function isolateProgram(
+  program: IsolatedProgram,
+  sandbox: Sandbox,
+  proxy: ModelProxy | undefined,
+): Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> {
+  const { cliAgent, isolation, projectDir } = program;
+  const parent = program.env;
+  const inside = isolation === 'os';
+  const env = buildSandboxEnv({
+    parent,
+    home: inside ? SANDBOX_HOME : sandbox.home,
+    ...(proxy === undefined ? {} : { proxy }),
+    ...(cliAgent ? { cliAgent: true } : {}),
+  });
+  if (!inside) {
+    const [file = '', ...args] = program.argv;
+    return { file, args, cwd: sandbox.dir, env };
+  }
+  // The host's temp folder is not there: the sandbox has its own /tmp.
+  for (const name of ['TMPDIR', 'TMP', 'TEMP']) if (env[name] !== undefined) env[name] = '/tmp';
+  const packageRoot = findPackageRoot();
+  const argv =
+    proxy === undefined
+      ? program.argv
+      : [
+          process.execPath,
+          join(packageRoot, 'dist', 'judge', 'sandbox-relay.js'),
+          SANDBOX_PROXY_SOCKET,
+          String(RELAY_PORT),
+          ...program.argv,
+        ];
+  const realHome = env['HOME'] ?? SANDBOX_HOME;
+  const [file = '', ...args] = buildBwrapArgv({
+    workDir: sandbox.dir,
+    ...(cliAgent ? {} : { homeDir: sandbox.home }),
+    // A CLI's private HOME comes first: the Node installation or the program may live under it.
+    mounts: [
+      ...systemMounts(),
+      ...(cliAgent ? cliLoginMounts(parent, realHome) : []),
+      ...nodeMounts(),
+      ...packageMounts(packageRoot, projectDir),
+      ...programMounts(program.argv, parent['PATH']),
+    ],
+    ...(proxy === undefined ? {} : { proxySocket: join(sandbox.root, 'proxy.sock') }),
+    shareNet: cliAgent,
+    env,
+    argv,
+  });
+  // bwrap itself gets only PATH (to find the program); `--clearenv` leaves the program `env` alone.
+  return { file, args, cwd: sandbox.dir, env: { PATH: parent['PATH'] ?? '/usr/bin:/bin' } };
+}

@@ -1,0 +1,62 @@
+/** Choosing the isolation (SPEC 17) and the bubblewrap command line built for it. */
+import { describe, expect, it } from 'vitest';
+import { buildBwrapArgv } from '../../../src/judge/bwrap-argv.js';
+import { chooseIsolation } from '../../../src/judge/isolation.js';
+import { packageMounts, programMounts } from '../../../src/judge/sandbox-mounts.js';
+
+const works = () => undefined;
+const missing = () => 'bwrap is not installed';
+
+describe('chooseIsolation', () => {
+  it('is os where bubblewrap works, and process with a warning where it does not', () => {
+    expect(chooseIsolation(undefined, works)).toEqual({ ok: true, isolation: 'os' });
+    const fallback = chooseIsolation(undefined, missing);
+    expect(fallback).toMatchObject({ ok: true, isolation: 'process' });
+    expect(fallback.ok && fallback.warning).toMatch(/bwrap is not installed.*\/proc/);
+  });
+
+  it('refuses an explicit os it cannot give, and never probes for process', () => {
+    expect(chooseIsolation('os', missing)).toMatchObject({ ok: false });
+    expect(
+      chooseIsolation('process', () => {
+        throw new Error('probed');
+      }),
+    ).toEqual({ ok: true, isolation: 'process' });
+  });
+});
+
+describe('buildBwrapArgv', () => {
+  it('unshares everything, clears the environment and makes the sandbox the only writable bind', () => {
+    const argv = buildBwrapArgv({
+      workDir: '/tmp/x/ws',
+      homeDir: '/tmp/x/h',
+      mounts: [{ kind: 'ro', source: '/usr', dest: '/usr' }],
+      proxySocket: '/tmp/x/proxy.sock',
+      shareNet: false,
+      env: { PATH: '/usr/bin' },
+      argv: ['node', 'judge.mjs'],
+    });
+    const text = argv.join(' ');
+    expect(text).toContain('--unshare-all --die-with-parent --new-session');
+    expect(text).not.toContain('--share-net');
+    expect(text).toContain('--bind /tmp/x/ws /sandbox');
+    expect(text).toContain('--chdir /sandbox --clearenv --setenv PATH /usr/bin -- node judge.mjs');
+    expect(argv.filter((a) => a === '--bind')).toHaveLength(3);
+    expect(argv).not.toContain('/');
+  });
+});
+
+describe('what is mounted', () => {
+  it('binds only dist, package.json and node_modules of a package that holds the project', () => {
+    const mounts = packageMounts(process.cwd(), `${process.cwd()}/experiments/cold-email`);
+    expect(mounts.map((m) => (m.kind === 'ro' ? m.dest : '')).sort()).toEqual(
+      ['dist', 'node_modules', 'package.json'].map((n) => `${process.cwd()}/${n}`),
+    );
+  });
+
+  it('binds the files a command names, never a folder', () => {
+    const script = `${process.cwd()}/test/fixtures/judges/hostile-judge.mjs`;
+    const mounts = programMounts(['node', script, process.cwd(), `${process.cwd()}/test`]);
+    expect(mounts).toEqual([{ kind: 'ro', source: script, dest: script }]);
+  });
+});
