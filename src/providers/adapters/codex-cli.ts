@@ -94,15 +94,7 @@ export function parseCodexEvents(
   let text: string | undefined;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let failure: string | undefined;
-  for (const line of stdout.split(/\r?\n/)) {
-    if (!line.trim().startsWith('{')) continue;
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(event)) continue;
+  for (const event of jsonLines(stdout)) {
     const item = event['item'];
     if (event['type'] === 'item.completed' && isRecord(item)) {
       const itemType = item['type'] ?? item['item_type'];
@@ -135,15 +127,7 @@ const IGNORED_SETTINGS = /ignoring .*unrecognized configuration/i;
 /** Codex's notices that it ignored settings, from its events and its stderr, one line each. */
 export function findCodexWarnings(stdout: string, stderr: string): string[] {
   const found: string[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    if (!line.trim().startsWith('{')) continue;
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(event)) continue;
+  for (const event of jsonLines(stdout)) {
     const item = isRecord(event['item']) ? event['item'] : event;
     const message = item['message'];
     if (typeof message === 'string' && IGNORED_SETTINGS.test(message)) found.push(message);
@@ -193,4 +177,19 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
       return { ...parsed, latencyMs: now() - started };
     },
   };
+}
+
+/** Codex's `--json` events: one JSON object a line; anything else on stdout is skipped. */
+function jsonLines(stdout: string): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    if (!line.trim().startsWith('{')) continue;
+    try {
+      const event: unknown = JSON.parse(line);
+      if (isRecord(event)) events.push(event);
+    } catch {
+      // A line cut short or not JSON: not an event.
+    }
+  }
+  return events;
 }
