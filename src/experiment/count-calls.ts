@@ -4,7 +4,7 @@
  */
 import { isProgramEntry } from './program-entry.js';
 import type { Role } from './roles.js';
-import type { Experiment } from './types.js';
+import type { Case, Experiment } from './types.js';
 
 export type RoleCounts = Record<Role, number>;
 
@@ -23,20 +23,29 @@ export interface CallCounts {
 
 export const FINAL_EVALUATIONS = 2;
 
-export function countCalls(experiment: Experiment): CallCounts {
-  const { search } = experiment.config;
-  const cases = experiment.cases.length;
-  const outputs = cases * search.samples;
-  const withExpectations = experiment.cases.filter((c) => c.expectations.length > 0).length;
+/** Model calls of one evaluation of `cases` with `samples` each (judge and grader programs make none we can count). */
+export function callsOnCases(
+  experiment: Pick<Experiment, 'models'>,
+  cases: readonly Pick<Case, 'expectations'>[],
+  samples: number,
+): RoleCounts {
+  const outputs = cases.length * samples;
+  const withExpectations = cases.filter((c) => c.expectations.length > 0).length;
   const { judge, grader } = experiment.models;
   const judgeSamples = judge && !isProgramEntry(judge) ? (judge.samples ?? 1) : 1;
-
-  const perEvaluation: RoleCounts = {
+  return {
     generator: outputs,
     mutator: 0,
     judge: judge && !isProgramEntry(judge) ? outputs * judgeSamples : 0,
     grader: grader && !isProgramEntry(grader) ? withExpectations : 0,
   };
+}
+
+export function countCalls(experiment: Experiment): CallCounts {
+  const { search } = experiment.config;
+  const withExpectations = experiment.cases.filter((c) => c.expectations.length > 0).length;
+  const { judge, grader } = experiment.models;
+  const perEvaluation = callsOnCases(experiment, experiment.cases, search.samples);
   const programRuns: Partial<Record<Role, number>> = {};
   if (judge && isProgramEntry(judge)) programRuns.judge = 1;
   if (grader && isProgramEntry(grader)) programRuns.grader = withExpectations;

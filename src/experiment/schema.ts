@@ -96,10 +96,28 @@ export const Weights = z.strictObject({
 });
 export type Weights = z.infer<typeof Weights>;
 
+/** SPEC 13: per-case paired statistics (version 2), or version 1's margin on whole-set means. */
+export const ACCEPTANCES = ['paired', 'margin'] as const;
+export type Acceptance = (typeof ACCEPTANCES)[number];
+
 export const Search = z.strictObject({
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
   holdout: z.number().min(0).max(0.9).default(0.25),
+  /**
+   * How a candidate must beat the incumbent (SPEC 13). Absent: read from `min_improvement`
+   * as version 1 wrote it (`auto` → paired, a number → margin); see acceptanceOf.
+   */
+  acceptance: z.enum(ACCEPTANCES).optional(),
+  /** paired: one-sided confidence of the interval on the mean per-case difference. */
+  confidence: z.number().min(0.5).max(0.999).default(0.9),
+  /** paired: the smallest gain worth keeping, on the 0..1 score scale. */
+  min_effect: z.number().min(0).max(1).default(0.01),
+  /** paired: more samples per case for both sides when the first look is unclear (0: none). */
+  retest: z.number().int().min(0).default(1),
+  /** paired: train cases a proposal is screened on first (default min(8, train cases)). */
+  minibatch: positiveInt.optional(),
+  /** margin (version 1): the gain a candidate must beat, or auto: twice the baseline's noise. */
   min_improvement: z.union([z.number().min(0), z.literal('auto')]).default('auto'),
   noise_repeats: positiveInt.default(3),
   confirm: z.boolean().default(false),

@@ -1,7 +1,8 @@
 /**
- * The baseline: the starting prompt evaluated `noise_repeats` times with fresh samples (once
- * when min_improvement is a number). Its mean is the incumbent's score; the spread of the
- * repeats sets the noise margin a candidate must beat.
+ * The baseline: the starting prompt evaluated on the loop's cases. Under `margin` with `auto`
+ * it is evaluated `noise_repeats` times with fresh samples: their mean is the incumbent's
+ * score and their spread the noise margin a candidate must beat. Paired acceptance measures
+ * noise per decision, so it needs one evaluation.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
 import { writeBest, writeReviewJson } from '../run/records.js';
@@ -11,6 +12,8 @@ import { evaluateProposal } from './evaluate-proposal.js';
 import { finishIteration } from './finish-iteration.js';
 import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
+import { baselineRepeats } from '../experiment/acceptance.js';
+import { acceptanceFor } from './loop-state.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
@@ -19,7 +22,8 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
   const startedAt = deps.now();
-  const repeats = search.min_improvement === 'auto' ? search.noise_repeats : 1;
+  const acceptance = acceptanceFor(deps);
+  const repeats = baselineRepeats(search, acceptance);
 
   await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
@@ -82,19 +86,22 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
       spend,
       seconds,
     },
-    [
-      {
-        type: 'noise_margin',
-        iteration,
-        train: margin.train,
-        holdout: hasHoldout ? margin.holdout : null,
-        repeats: scored.map((_o, i) => ({
-          train: noise.train[i] ?? null,
-          holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
-        })),
-        mean: { train: mean.train, holdout: mean.holdout },
-      },
-    ],
+    // Paired acceptance measures noise per decision: no margin to journal.
+    acceptance === 'paired'
+      ? []
+      : [
+          {
+            type: 'noise_margin',
+            iteration,
+            train: margin.train,
+            holdout: hasHoldout ? margin.holdout : null,
+            repeats: scored.map((_o, i) => ({
+              train: noise.train[i] ?? null,
+              holdout: hasHoldout ? (noise.holdout[i] ?? null) : null,
+            })),
+            mean: { train: mean.train, holdout: mean.holdout },
+          },
+        ],
   );
   await writeBest(deps.runDir, prompt);
   return { ok: true };

@@ -1,13 +1,16 @@
 /**
  * Evaluate one prompt as candidate k of an iteration: write its prompt, run the evaluation,
- * write every artifact, and journal its scores. Shared by the baseline, the iterations and
- * confirmation re-runs.
+ * write every artifact, and journal its scores. Shared by the baseline, the iterations,
+ * screening (two stages in one folder), retests and confirmation re-runs.
  */
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
-import type { CandidateOutcome } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluateDeps, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import { evaluateStaged } from '../evaluate/staged-evaluation.js';
+import { loopCases } from '../experiment/loop-cases.js';
+import type { Case } from '../experiment/types.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import type { RunEventBody, SplitScores } from '../run/events.js';
-import { candidatePaths } from '../run/paths.js';
+import { type CandidatePaths, candidatePaths } from '../run/paths.js';
 import type { SplitScore } from '../scoring/index.js';
 import { type LoopDeps, reviewParts } from './loop-deps.js';
 
@@ -17,54 +20,89 @@ export interface EvaluateProposalInput {
   prompt: string;
   sampleBase: number;
   repeat?: number;
+  /** The cases to evaluate (default: the loop's cases). */
+  cases?: readonly Case[];
+  /** Samples per case (default: `search.samples`). */
+  samples?: number;
+  /** Where the record goes (default: the candidate's folder). */
+  paths?: CandidatePaths;
+  /** Journal the scores as `candidate_evaluated` (default); off for the incumbent's retest. */
+  journal?: boolean;
+  /** Screening: `cases` is the minibatch; `rest` is evaluated only when `proceed` says so. */
+  screen?: { rest: readonly Case[]; proceed: (first: EvaluatedCandidate) => boolean };
+}
+
+export interface ProposalEvaluation {
+  outcome: CandidateOutcome;
+  /** Under screening: whether the rest was evaluated. */
+  proceeded: boolean;
+  /** Under screening: the minibatch's own result (undefined when it failed). */
+  firstStage?: EvaluatedCandidate;
 }
 
 export async function evaluateProposal(
   deps: LoopDeps,
   input: EvaluateProposalInput,
 ): Promise<CandidateOutcome> {
+  return (await evaluateProposalStaged(deps, input)).outcome;
+}
+
+export async function evaluateProposalStaged(
+  deps: LoopDeps,
+  input: EvaluateProposalInput,
+): Promise<ProposalEvaluation> {
   const { experiment, recorder } = deps;
-  const paths = candidatePaths(deps.runDir, input.iteration, input.candidate);
+  const paths = input.paths ?? candidatePaths(deps.runDir, input.iteration, input.candidate);
   // Written while the evaluation runs (it needs no file); done before the journal counts it.
   const promptWritten = writeCandidatePrompt(paths, input.prompt);
   promptWritten.catch(() => undefined);
   let lastPhase: string | undefined;
-  const evaluated = evaluateAndRecord(
-    paths,
-    {
-      experiment,
-      prompt: input.prompt,
-      cases: experiment.cases,
-      samples: experiment.config.search.samples,
-      sampleBase: input.sampleBase,
-      seed: experiment.config.search.seed + input.iteration * 1000 + input.candidate,
+  const evaluateInput = {
+    experiment,
+    prompt: input.prompt,
+    samples: input.samples ?? experiment.config.search.samples,
+    sampleBase: input.sampleBase,
+    seed: experiment.config.search.seed + input.iteration * 1000 + input.candidate,
+  };
+  const evaluateDeps: EvaluateDeps = {
+    pool: deps.pool,
+    signal: deps.signal,
+    env: deps.env,
+    ...reviewParts(deps),
+    onPhase: (phase, progress) => {
+      if (phase === 'generating' && progress && progress.done > 0) deps.checkpoint?.('generated');
+      // Journal phase changes only — never one event per model call.
+      if (phase === lastPhase || input.journal === false) return;
+      lastPhase = phase;
+      // A failed append is kept by the recorder and raised by its next emit.
+      recorder
+        .emit({ type: 'phase', iteration: input.iteration, phase, candidate: input.candidate })
+        .catch(() => undefined);
     },
-    {
-      pool: deps.pool,
-      signal: deps.signal,
-      env: deps.env,
-      ...reviewParts(deps),
-      onPhase: (phase, progress) => {
-        if (phase === 'generating' && progress && progress.done > 0) deps.checkpoint?.('generated');
-        // Journal phase changes only — never one event per model call.
-        if (phase === lastPhase) return;
-        lastPhase = phase;
-        // A failed append is kept by the recorder and raised by its next emit.
-        recorder
-          .emit({ type: 'phase', iteration: input.iteration, phase, candidate: input.candidate })
-          .catch(() => undefined);
-      },
-    },
-  );
-  let outcome: CandidateOutcome;
+  };
+  const cases = input.cases ?? loopCases(experiment);
+  const screen = input.screen;
+  const evaluated: Promise<ProposalEvaluation> = screen
+    ? evaluateStaged(
+        paths,
+        { ...evaluateInput, first: cases, rest: screen.rest },
+        evaluateDeps,
+        screen.proceed,
+      )
+    : evaluateAndRecord(paths, { ...evaluateInput, cases }, evaluateDeps).then((outcome) => ({
+        outcome,
+        proceeded: true,
+      }));
+  let result: ProposalEvaluation;
   try {
-    outcome = await evaluated;
+    result = await evaluated;
   } catch (error) {
     await promptWritten.catch(() => undefined);
     throw error;
   }
   await promptWritten;
-  if (outcome.ok) {
+  const { outcome } = result;
+  if (outcome.ok && input.journal !== false) {
     const { train, holdout, all } = outcome.scores;
     const event: RunEventBody = {
       type: 'candidate_evaluated',
@@ -78,7 +116,7 @@ export async function evaluateProposal(
     };
     await recorder.emit(event);
   }
-  return outcome;
+  return result;
 }
 
 export function toEventScores(score: SplitScore): SplitScores {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { candidatePaths } from '../run/paths.js';
 import type { RunState } from '../run/run-state.js';
-import { CandidateResult } from '../evaluate/candidate-result.js';
+import { CandidateResult, type CandidateScores } from '../evaluate/candidate-result.js';
 import type { Evaluation, SplitScore } from '../scoring/index.js';
 
 export interface IncumbentView {
@@ -19,6 +19,8 @@ export interface IncumbentView {
   eligible: boolean;
   evaluation: Evaluation;
   trainScore: SplitScore;
+  /** Per split, with per-case totals: what paired acceptance compares against. */
+  scores: CandidateScores;
 }
 
 /** Only what the incumbent needs: evaluation.json written by any version holds these. */
@@ -50,5 +52,6 @@ export async function loadIncumbent(runDir: string, state: RunState): Promise<In
     eligible: incumbent.eligible,
     evaluation: stored.evaluation,
     trainScore: stored.scores.train,
+    scores: stored.scores,
   };
 }

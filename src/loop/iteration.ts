@@ -3,7 +3,7 @@
  * (generate, check, judge, grade, score) → pick the best → decide against the incumbent
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
-import { standingOf } from '../evaluate/candidate-result.js';
+import { type Standing, standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
 import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
@@ -19,7 +19,8 @@ import { type Proposal, proposeCandidates } from './propose.js';
 import { recordKeep } from './record-keep.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
-import { currentMargin, historyOf } from './loop-state.js';
+import { acceptanceFor, currentMargin, historyOf } from './loop-state.js';
+import { evaluateAndDecidePaired } from './accept-paired.js';
 
 interface Scored {
   proposal: Proposal;
@@ -121,6 +122,58 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     return incumbent;
   }
 
+  if (acceptanceFor(deps) === 'paired') {
+    const result = await evaluateAndDecidePaired(deps, { iteration, incumbent, proposals });
+    if (!result.ok) {
+      await writeReviewJson(paths.decision, {
+        status: 'error',
+        errorKind: result.failure.errorKind,
+        reason: result.failure.message,
+      });
+      await finish('error', {
+        errorKind: result.failure.errorKind,
+        message: result.failure.message,
+        hypothesis: proposals[0]?.hypothesis ?? null,
+      });
+      return incumbent;
+    }
+    const { chosen } = result;
+    const standing = standingOf(chosen.outcome.scores);
+    await recorder.emit({
+      type: 'phase',
+      iteration,
+      phase: 'deciding',
+      candidate: chosen.proposal.candidate,
+    });
+    await writeReviewJson(paths.decision, {
+      status: result.status,
+      reason: result.reason,
+      chosen: chosen.proposal.candidate,
+      incumbent: { iteration: incumbent.iteration, candidate: incumbent.candidate },
+      ...result.detail,
+    });
+    const screenedOut = result.status === 'screened_out';
+    await finish(result.status, {
+      candidate: chosen.proposal.candidate,
+      // A screened-out candidate was scored on its minibatch only: no train or holdout score.
+      train: screenedOut ? null : standing.train,
+      holdout: screenedOut ? null : standing.holdout,
+      delta: result.paired?.train.mean ?? null,
+      ...(result.paired ? { paired: result.paired } : {}),
+      ...(chosen.screen ? { screen: chosen.screen } : {}),
+      hypothesis: chosen.proposal.hypothesis,
+      promptSha256: chosen.proposal.hash,
+      message: result.reason,
+    });
+    if (result.status !== 'keep') return incumbent;
+    return keepCandidate(deps, incumbent, {
+      iteration,
+      proposal: chosen.proposal,
+      outcome: chosen.outcome,
+      standing,
+    });
+  }
+
   const outcomes = await Promise.all(
     proposals.map(async (proposal) => ({
       proposal,
@@ -200,24 +253,40 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   });
   if (decision.status !== 'keep') return incumbent;
 
-  const kept: IncumbentView = {
+  return keepCandidate(deps, incumbent, {
     iteration,
-    candidate: chosen.proposal.candidate,
-    prompt: chosen.proposal.prompt,
-    train: chosen.side.train,
-    holdout: chosen.side.holdout,
-    eligible: chosen.side.eligible,
-    evaluation: chosen.outcome.evaluation,
-    trainScore: chosen.outcome.scores.train,
+    proposal: chosen.proposal,
+    outcome: chosen.outcome,
+    standing: chosen.side,
+  });
+}
+
+/** The kept candidate becomes the incumbent: committed, and the view the next iteration compares with. */
+async function keepCandidate(
+  deps: LoopRun,
+  incumbent: IncumbentView,
+  kept: { iteration: number; proposal: Proposal; outcome: EvaluatedCandidate; standing: Standing },
+): Promise<IncumbentView> {
+  const { standing } = kept;
+  const next: IncumbentView = {
+    iteration: kept.iteration,
+    candidate: kept.proposal.candidate,
+    prompt: kept.proposal.prompt,
+    train: standing.train,
+    holdout: standing.holdout,
+    eligible: standing.eligible,
+    evaluation: kept.outcome.evaluation,
+    trainScore: kept.outcome.scores.train,
+    scores: kept.outcome.scores,
   };
   await recordKeep(deps, {
-    iteration,
-    prompt: kept.prompt,
+    iteration: kept.iteration,
+    prompt: next.prompt,
     from: incumbent.train,
-    to: kept.train,
-    hypothesis: chosen.proposal.hypothesis,
+    to: next.train,
+    hypothesis: kept.proposal.hypothesis,
   });
-  return kept;
+  return next;
 }
 
 function toScored(proposal: Proposal, outcome: EvaluatedCandidate): Scored {

@@ -36,7 +36,14 @@ const phase =
   (event: RunEvent): boolean =>
     event.type === 'phase' && event.phase === name;
 
-const DECIDED: ReadonlySet<IterationStatus> = new Set(['keep', 'discard', 'gate_fail', 'holdout_fail']);
+const DECIDED: ReadonlySet<IterationStatus> = new Set([
+  'keep',
+  'discard',
+  'gate_fail',
+  'holdout_fail',
+  'inconclusive',
+  'screened_out',
+]);
 
 /** An iteration's own end, not the marker resume leaves on one a crash cut short. */
 const finishes = (event: RunEvent): boolean =>

@@ -1,5 +1,8 @@
 /** Small readings of the run state the loop needs: margins, the attempt history, tried prompts. */
+import { acceptanceOf } from '../experiment/acceptance.js';
+import type { Acceptance } from '../experiment/schema.js';
 import type { RunEvent } from '../run/events.js';
+import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
 import type { AttemptSummary } from './build-feedback.js';
 import { type Margin, MIN_AUTO_MARGIN } from './decide.js';
@@ -9,6 +12,15 @@ export function currentMargin(state: RunState, minImprovement: number | 'auto'):
   if (minImprovement !== 'auto') return { train: minImprovement, holdout: minImprovement };
   if (!state.noise) return { train: MIN_AUTO_MARGIN, holdout: MIN_AUTO_MARGIN };
   return { train: state.noise.train, holdout: state.noise.holdout ?? MIN_AUTO_MARGIN };
+}
+
+/**
+ * The acceptance rule of this run: the experiment's (SPEC 13), except that a run started under
+ * record version 1 keeps version 1's margin rule to its end.
+ */
+export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): Acceptance {
+  if (deps.recorder.version < 2) return 'margin';
+  return acceptanceOf(deps.experiment.config.search);
 }
 
 export function historyOf(state: RunState): AttemptSummary[] {

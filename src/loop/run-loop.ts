@@ -22,6 +22,8 @@ import { runIteration } from './iteration.js';
 import type { LoopDeps, LoopRun } from './loop-deps.js';
 import { createSpendMeter } from './spend.js';
 import { reconcileLastKeep } from './record-keep.js';
+import { baselineRepeats } from '../experiment/acceptance.js';
+import { acceptanceFor } from './loop-state.js';
 
 export interface LoopEnd {
   reason: StopReason;
@@ -117,7 +119,7 @@ async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentVi
   const usd = deps.experiment.config.budget.usd;
   if (usd !== undefined) {
     const { search } = deps.experiment.config;
-    const repeats = search.min_improvement === 'auto' ? search.noise_repeats : 1;
+    const repeats = baselineRepeats(search, acceptanceFor(deps));
     const baselineCost = state.iterations.find((it) => it.iteration === baselineIteration)?.costUsd ?? 0;
     const needed = (baselineCost / repeats) * (baselinePrompt === incumbent.prompt ? 1 : 2);
     if (state.spend.usd + needed > usd) {

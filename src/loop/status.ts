@@ -8,9 +8,18 @@ import { IterationStatus } from '../run/events.js';
 
 export { IterationStatus };
 
-/** A candidate was evaluated and lost: these count towards `patience` and `bold_after`. */
+/**
+ * A candidate was evaluated and not kept: these count towards `patience` and `bold_after`
+ * (SPEC 13: `inconclusive` and `screened_out` count like a discard).
+ */
 export function isNonImproving(status: IterationStatus): boolean {
-  return status === 'discard' || status === 'gate_fail' || status === 'holdout_fail';
+  return (
+    status === 'discard' ||
+    status === 'gate_fail' ||
+    status === 'holdout_fail' ||
+    status === 'inconclusive' ||
+    status === 'screened_out'
+  );
 }
 
 // Nothing was learned about the prompt: neither a success nor a failure of the search.

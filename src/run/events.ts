@@ -8,32 +8,13 @@
 import * as z from 'zod';
 import { ROLES } from '../experiment/roles.js';
 import { RECORD_VERSION } from './record-version.js';
+import { ITERATION_STATUSES, PHASES } from './vocabulary.js';
 
-export const PHASES = [
-  'baseline',
-  'mutating',
-  'generating',
-  'checking',
-  'judging',
-  'grading',
-  'scoring',
-  'deciding',
-  'committing',
-  'final',
-] as const;
+export { ITERATION_STATUSES, PHASES };
+
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;
 
-export const ITERATION_STATUSES = [
-  'baseline',
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'duplicate',
-  'error',
-  'interrupted',
-] as const;
 export const IterationStatus = z.enum(ITERATION_STATUSES);
 export type IterationStatus = z.infer<typeof IterationStatus>;
 
@@ -186,6 +167,43 @@ export const NoiseMargin = z.strictObject({
   mean: TrainHoldout,
 });
 
+/** A mean per-case difference with its one-sided bounds (SPEC 13); bounds null below 2 cases. */
+export const PairedInterval = z.strictObject({
+  n: z.number().int().min(0),
+  mean: z.number(),
+  sd: z.number().min(0),
+  lo: z.number().nullable(),
+  hi: z.number().nullable(),
+});
+export type PairedInterval = z.infer<typeof PairedInterval>;
+
+/** How a paired decision (SPEC 13) was reached: the intervals of its last look and the per-case tally. */
+export const PairedDecisionRecord = z.strictObject({
+  /** The confidence of each look (1 − (1 − c)/2 when a retest was allowed). */
+  confidence: z.number().gt(0).lt(1),
+  /** 1, or 2 when the first look asked for a retest. */
+  looks: z.number().int().min(1).max(2),
+  train: PairedInterval,
+  holdout: PairedInterval.nullable(),
+  /** Train cases the candidate scored higher, lower, equal (against what it was compared with). */
+  wins: z.number().int().min(0),
+  losses: z.number().int().min(0),
+  ties: z.number().int().min(0),
+});
+export type PairedDecisionRecord = z.infer<typeof PairedDecisionRecord>;
+
+/** The screen a proposal passed or failed before the rest of the cases (SPEC 13). */
+export const ScreenRecord = z.strictObject({
+  /** The minibatch, drawn with the run's seed. */
+  cases: z.array(z.string()),
+  /** Mean per-case difference against the incumbent on the minibatch. */
+  mean: z.number(),
+  passed: z.boolean(),
+  /** Model calls the rest of the evaluation would have made (0 when it passed). */
+  callsSaved: z.number().int().min(0),
+});
+export type ScreenRecord = z.infer<typeof ScreenRecord>;
+
 export const IterationFinished = z.strictObject({
   ...envelope,
   type: z.literal('iteration_finished'),
@@ -197,6 +215,10 @@ export const IterationFinished = z.strictObject({
   holdout: score.nullable(),
   incumbentBefore: score.nullable(),
   delta: z.number().nullable(),
+  /** Record version 2, paired acceptance: the decision's intervals (absent under margin). */
+  paired: PairedDecisionRecord.optional(),
+  /** Record version 2: the screen of the decided candidate (absent when there was none). */
+  screen: ScreenRecord.optional(),
   errorKind: ErrorKind.optional(),
   message: z.string().optional(),
   hypothesis: z.string().nullable(),

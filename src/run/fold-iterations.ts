@@ -59,6 +59,8 @@ export function finishIteration(draft: IterationDraft, event: EventOf<'iteration
     holdout: event.holdout,
     incumbentBefore: event.incumbentBefore,
     delta: event.delta,
+    paired: event.paired ?? null,
+    screen: event.screen ?? null,
     best: draft.incumbent?.train ?? null,
     signals: averageSignals(chosen),
     gateFailure: chosen.find((e) => e.gateFailure !== null)?.gateFailure ?? null,
@@ -113,6 +115,8 @@ function updateCounters(counters: Counters, status: IterationStatus): void {
     case 'discard':
     case 'gate_fail':
     case 'holdout_fail':
+    case 'inconclusive':
+    case 'screened_out':
       counters.nonImproving += 1;
       counters.consecutiveErrors = 0;
       counters.discardsInARow += 1;
@@ -143,6 +147,8 @@ function abandoned(attempt: OpenIteration, at: string): IterationRecord {
     holdout: null,
     incumbentBefore: null,
     delta: null,
+    paired: null,
+    screen: null,
     best: null,
     signals: { checks: null, judge: null, expectations: null },
     gateFailure: null,

@@ -8,10 +8,16 @@
  * behaves differently for a newer version asks `recorder.version` (the run's, not the build's).
  *
  *   1  the first format: manifest.json, events.jsonl (events.ts), results.tsv, iterations/.
+ *   2  paired acceptance (SPEC 13): statuses `inconclusive` and `screened_out`, the phase
+ *      `retesting`; `iteration_finished.paired` (the decision's intervals and per-case
+ *      tally) and `.screen` (the minibatch and the calls it saved); results.tsv columns
+ *      `delta_lo`, `delta_hi`, `n_cases`; decision.json `paired` (per-case differences);
+ *      iterations/NNNN/incumbent-retest/ and candidates/<k>/retest/. A version-1 run resumed
+ *      by this build keeps version 1's margin rule.
  */
 import { AutoresearchError } from '../errors.js';
 
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2;
 
 /** Throws when `version` is newer than this build reads; `what` names the file. */
 export function refuseNewerRecord(version: number, what: string): void {

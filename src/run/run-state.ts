@@ -6,7 +6,9 @@ import type {
   ErrorKind,
   GitInfo,
   IterationStatus,
+  PairedDecisionRecord,
   Phase,
+  ScreenRecord,
   SpendRole,
   StopReason,
   Strategy,
@@ -46,6 +48,10 @@ export interface IterationRecord {
   holdout: number | null;
   incumbentBefore: number | null;
   delta: number | null;
+  /** Paired acceptance: the decision's intervals and per-case tally. */
+  paired: PairedDecisionRecord | null;
+  /** The screen of the decided candidate, when there was one. */
+  screen: ScreenRecord | null;
   /** The incumbent's train score once this iteration was decided. */
   best: number | null;
   /** Train-split signals of the decided candidate, averaged over its evaluations. */

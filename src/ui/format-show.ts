@@ -9,6 +9,7 @@ import type { IterationStatus } from '../run/events.js';
 import type { IterationRecord } from '../run/run-state.js';
 import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
 import { formatField } from './fit-text.js';
+import { paintStatus } from './progress-line.js';
 import { formatUsd } from './format-runs.js';
 import type { Colors } from './terminal.js';
 
@@ -219,24 +220,6 @@ function toCells(r: IterationRecord): Record<Column, string> {
     commit: r.commit ? r.commit.slice(0, 7) : '',
     hypothesis: toOneLine(error ?? r.hypothesis ?? (r.status === 'baseline' ? 'the starting prompt' : '')),
   };
-}
-
-export function paintStatus(status: IterationStatus, c: Colors): (text: string) => string {
-  switch (status) {
-    case 'keep':
-      return c.green;
-    case 'gate_fail':
-    case 'error':
-      return c.red;
-    case 'holdout_fail':
-    case 'interrupted':
-      return c.yellow;
-    case 'baseline':
-      return c.cyan;
-    case 'discard':
-    case 'duplicate':
-      return c.dim;
-  }
 }
 
 function paintDelta(delta: number, c: Colors): string {

@@ -58,7 +58,8 @@ export function formatProgressLine(
   return `${before}  ${paintStatus(line.status, colors)(status)}  ${after}${hypothesis}`;
 }
 
-function paintStatus(status: IterationStatus, colors: ProgressColors): Paint {
+/** One colour per status, for every terminal view (show, watch, the run's progress lines). */
+export function paintStatus(status: IterationStatus, colors: ProgressColors): Paint {
   switch (status) {
     case 'keep':
       return colors.green;
@@ -66,11 +67,13 @@ function paintStatus(status: IterationStatus, colors: ProgressColors): Paint {
     case 'error':
       return colors.red;
     case 'holdout_fail':
+    case 'inconclusive':
     case 'interrupted':
       return colors.yellow;
     case 'baseline':
       return colors.cyan;
     case 'discard':
+    case 'screened_out':
     case 'duplicate':
       return colors.dim;
   }

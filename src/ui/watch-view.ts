@@ -9,7 +9,8 @@ import type { EventOf, RunEvent } from '../run/events.js';
 import { activeSecondsAt } from '../run/reducer.js';
 import type { IterationRecord, RunState } from '../run/run-state.js';
 import { formatUsd } from './format-runs.js';
-import { formatDuration, paintStatus, score, signed } from './format-show.js';
+import { formatDuration, score, signed } from './format-show.js';
+import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
 import type { Colors } from './terminal.js';
 

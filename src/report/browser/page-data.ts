@@ -3,6 +3,7 @@
  * the lookups every part of the page shares.
  */
 import type { IterationStatus } from '../../run/events.js';
+import { ITERATION_STATUSES } from '../../run/vocabulary.js';
 import type { IterationView, ReportData } from '../report-data.js';
 
 export const data: ReportData = JSON.parse(document.getElementById('report-data')?.textContent ?? '');
@@ -10,17 +11,8 @@ export const data: ReportData = JSON.parse(document.getElementById('report-data'
 /** Served by `report --serve` (http), not opened from a file: the page may poll for a newer run. */
 export const LIVE = /^https?:$/.test(location.protocol);
 
-/** Legend and count order. */
-export const STATUS_ORDER: readonly IterationStatus[] = [
-  'baseline',
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'duplicate',
-  'error',
-  'interrupted',
-];
+/** Legend and count order: the journal's. */
+export const STATUS_ORDER: readonly IterationStatus[] = ITERATION_STATUSES;
 
 export const byIteration = new Map<number, IterationView>(data.iterations.map((it) => [it.iteration, it]));
 

@@ -132,7 +132,7 @@ describe('runLoop: the noise margin', () => {
     const run = await runScripted({
       mutator: proposals(),
       generator: wobbly,
-      search: { min_improvement: 'auto', noise_repeats: 3 },
+      search: { acceptance: 'margin', min_improvement: 'auto', noise_repeats: 3 },
       budget: { iterations: 2 },
     });
     const sampleIndices = run.scripted

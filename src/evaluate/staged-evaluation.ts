@@ -1,0 +1,116 @@
+/**
+ * A candidate evaluated in two stages into one record folder (SPEC 13 screening): first a
+ * minibatch of cases, then — only when `proceed` says so — the rest. The folder ends as one
+ * evaluation: every output, the checks, the judge's scores and the gradings of both stages,
+ * scored together as if evaluated at once. A screened-out candidate's folder holds its
+ * minibatch alone.
+ *
+ * The judge sees each stage separately (two sessions with their own neutral file names), so
+ * in the combined judge-map.json and judge-scores.json each file name carries its stage
+ * (`screen/…`, `rest/…`) and no two outputs share one.
+ */
+import type { Case } from '../experiment/types.js';
+import { summariseScores } from '../judge/judge-scores.js';
+import type { CandidatePaths } from '../run/paths.js';
+import {
+  type CandidateOutcome,
+  type EvaluateDeps,
+  type EvaluatedCandidate,
+  type EvaluateInput,
+  evaluateCandidate,
+} from './evaluate-candidate.js';
+import type { JudgeSuccess } from './review-outputs.js';
+import { scoreCandidate } from './score-candidate.js';
+import { createCandidateRecordWriter } from './write-candidate.js';
+
+export interface StagedInput extends Omit<EvaluateInput, 'cases'> {
+  first: readonly Case[];
+  rest: readonly Case[];
+}
+
+export interface StagedOutcome {
+  outcome: CandidateOutcome;
+  /** The first stage's result, when it was scored. */
+  firstStage?: EvaluatedCandidate;
+  /** The rest was evaluated (and is part of `outcome`). */
+  proceeded: boolean;
+}
+
+export async function evaluateStaged(
+  paths: CandidatePaths,
+  input: StagedInput,
+  deps: EvaluateDeps,
+  proceed: (first: EvaluatedCandidate) => boolean,
+): Promise<StagedOutcome> {
+  const { first, rest, ...common } = input;
+  const writer = createCandidateRecordWriter(paths);
+  // Checks are written once, for both stages, by finish().
+  const stageDeps: EvaluateDeps = { ...deps, onGenerated: (generation) => writer.output(generation) };
+  try {
+    const screen = await evaluateCandidate({ ...common, cases: first }, stageDeps);
+    if (!screen.ok || rest.length === 0 || !proceed(screen)) {
+      await writer.finish(screen);
+      return { outcome: screen, ...(screen.ok ? { firstStage: screen } : {}), proceeded: false };
+    }
+    const more = await evaluateCandidate({ ...common, cases: rest }, stageDeps);
+    const outcome: CandidateOutcome = more.ok
+      ? combineStages(input, screen, more)
+      : {
+          ...more,
+          generations: [...screen.generations, ...more.generations],
+          costUsd: screen.costUsd + more.costUsd,
+        };
+    await writer.finish(outcome);
+    return { outcome, firstStage: screen, proceeded: true };
+  } catch (error) {
+    await writer.settle();
+    throw error;
+  }
+}
+
+function combineStages(
+  input: StagedInput,
+  screen: EvaluatedCandidate,
+  more: EvaluatedCandidate,
+): EvaluatedCandidate {
+  const generations = [...screen.generations, ...more.generations];
+  const gradings = [...screen.gradings, ...more.gradings];
+  const judge = combineJudges(screen.judge, more.judge);
+  const scored = scoreCandidate({
+    experiment: input.experiment,
+    cases: [...input.first, ...input.rest],
+    samples: input.samples,
+    generations,
+    checks: [...screen.evaluation.checks, ...more.evaluation.checks],
+    judged: screen.evaluation.judge !== undefined,
+    ...(judge === undefined ? {} : { judge }),
+    gradings,
+  });
+  return {
+    ok: true,
+    ...scored,
+    generations,
+    ...(judge === undefined ? {} : { judge }),
+    gradings,
+    costUsd: screen.costUsd + more.costUsd,
+  };
+}
+
+function combineJudges(a: JudgeSuccess | undefined, b: JudgeSuccess | undefined): JudgeSuccess | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const staged = (stage: string, judge: JudgeSuccess) => ({
+    perOutput: judge.perOutput.map((o) => ({ ...o, file: `${stage}/${o.file}` })),
+    map: judge.map.map((m) => ({ ...m, file: `${stage}/${m.file}` })),
+  });
+  const first = staged('screen', a);
+  const second = staged('rest', b);
+  const perOutput = [...first.perOutput, ...second.perOutput];
+  return {
+    ...a,
+    ...summariseScores(perOutput, Object.keys(a.criteriaAverages)),
+    perOutput,
+    map: [...first.map, ...second.map],
+    raw: { screen: a.raw, rest: b.raw },
+    attempts: a.attempts + b.attempts,
+  };
+}

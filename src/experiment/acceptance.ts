@@ -1,0 +1,22 @@
+/**
+ * Which acceptance rule an experiment asks for (SPEC 13). `search.acceptance` when written;
+ * otherwise read from `min_improvement` as version 1 wrote it: `auto` (the default) means
+ * paired statistics, a number means version 1's margin rule with that margin.
+ */
+import type { Acceptance, Search } from './schema.js';
+
+export function acceptanceOf(search: Pick<Search, 'acceptance' | 'min_improvement'>): Acceptance {
+  if (search.acceptance !== undefined) return search.acceptance;
+  return search.min_improvement === 'auto' ? 'paired' : 'margin';
+}
+
+/**
+ * The baseline's evaluations: under `margin` with `auto` its repeats measure the noise margin;
+ * paired statistics measure noise per decision, so one evaluation is enough.
+ */
+export function baselineRepeats(
+  search: Pick<Search, 'min_improvement' | 'noise_repeats'>,
+  acceptance: Acceptance,
+): number {
+  return acceptance === 'margin' && search.min_improvement === 'auto' ? search.noise_repeats : 1;
+}

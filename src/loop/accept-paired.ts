@@ -1,0 +1,359 @@
+/**
+ * One iteration's evaluation and decision under paired acceptance (SPEC 13):
+ *
+ *   screen each proposal on a seeded minibatch ─▶ the rest only for a mean difference > 0
+ *   ─▶ the best survivor's first look ─▶ keep | discard | retest (both sides get more
+ *   samples) ─▶ the last look ─▶ keep | discard | inconclusive
+ *
+ * The incumbent's per-case scores come from its own record; it is re-evaluated only for a
+ * retest. Every figure a decision used goes into decision.json, and its summary into the
+ * `iteration_finished` event.
+ */
+import { join } from 'node:path';
+import type { CandidateScores } from '../evaluate/candidate-result.js';
+import { standingOf } from '../evaluate/candidate-result.js';
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import { callsOnCases } from '../experiment/count-calls.js';
+import { loopCases } from '../experiment/loop-cases.js';
+import type { Case } from '../experiment/types.js';
+import type { IterationStatus, PairedDecisionRecord, PairedInterval, ScreenRecord } from '../run/events.js';
+import { candidatePaths, candidatePathsAt, iterationPaths } from '../run/paths.js';
+import { sha256Hex } from '../sha256.js';
+import { evaluateProposal, evaluateProposalStaged } from './evaluate-proposal.js';
+import type { IncumbentView } from './incumbent.js';
+import type { LoopRun } from './loop-deps.js';
+import {
+  type CaseDifference,
+  type CaseMeans,
+  decidePaired,
+  lookConfidence,
+  pairCases,
+  pairedInterval,
+  passesScreen,
+  poolCaseMeans,
+} from './paired.js';
+import type { Proposal } from './propose.js';
+
+/** SPEC 13: the minibatch is min(8, train cases) unless `search.minibatch` says otherwise. */
+export const DEFAULT_MINIBATCH = 8;
+
+/** Differences this small are ties in the per-case tally. */
+const TIE = 1e-9;
+
+export interface PairedCandidate {
+  proposal: Proposal;
+  outcome: EvaluatedCandidate;
+  screen?: ScreenRecord;
+}
+
+export type PairedResult =
+  | { ok: false; failure: Extract<CandidateOutcome, { ok: false }> }
+  | {
+      ok: true;
+      status: Extract<
+        IterationStatus,
+        'keep' | 'discard' | 'gate_fail' | 'holdout_fail' | 'inconclusive' | 'screened_out'
+      >;
+      reason: string;
+      chosen: PairedCandidate;
+      /** Absent for a screened-out iteration: no decision was taken on the whole set. */
+      paired?: PairedDecisionRecord;
+      /** What decision.json records beyond status and reason. */
+      detail: Record<string, unknown>;
+    };
+
+export interface PairedIterationInput {
+  iteration: number;
+  incumbent: IncumbentView;
+  proposals: readonly Proposal[];
+}
+
+export async function evaluateAndDecidePaired(
+  deps: LoopRun,
+  input: PairedIterationInput,
+): Promise<PairedResult> {
+  const { experiment } = deps;
+  const { search } = experiment.config;
+  const { iteration, incumbent } = input;
+  const cases = loopCases(experiment);
+  const train = cases.filter((c) => c.split === 'train');
+  const holdout = cases.filter((c) => c.split === 'holdout');
+  const incumbentMeans = caseMeansOf(incumbent.scores, incumbent.evaluation.samples);
+
+  const size = Math.min(search.minibatch ?? DEFAULT_MINIBATCH, train.length);
+  const minibatch = size < train.length ? drawMinibatch(train, size, search.seed, iteration) : null;
+  const inBatch = new Set(minibatch?.map((c) => c.id));
+  const rest = cases.filter((c) => !inBatch.has(c.id));
+  const restCalls = sumCalls(callsOnCases(experiment, rest, search.samples));
+  const batchIds = (minibatch ?? []).map((c) => c.id);
+
+  const evaluated = await Promise.all(
+    input.proposals.map(async (proposal) => {
+      const result = await evaluateProposalStaged(deps, {
+        iteration,
+        candidate: proposal.candidate,
+        prompt: proposal.prompt,
+        sampleBase: 0,
+        ...(minibatch
+          ? {
+              cases: minibatch,
+              screen: {
+                rest,
+                proceed: (first: EvaluatedCandidate) =>
+                  passesScreen(differences(batchIds, first.scores, first.evaluation.samples, incumbentMeans)),
+              },
+            }
+          : {}),
+      });
+      return { proposal, result };
+    }),
+  );
+
+  const candidates: PairedCandidate[] = [];
+  for (const { proposal, result } of evaluated) {
+    if (!result.outcome.ok) continue;
+    const first = result.firstStage;
+    const screen: ScreenRecord | undefined =
+      minibatch && first
+        ? {
+            cases: batchIds,
+            mean: meanOf(differences(batchIds, first.scores, first.evaluation.samples, incumbentMeans)),
+            passed: result.proceeded,
+            callsSaved: result.proceeded ? 0 : restCalls,
+          }
+        : undefined;
+    candidates.push({ proposal, outcome: result.outcome, ...(screen ? { screen } : {}) });
+  }
+  if (candidates.length === 0) {
+    const failure = evaluated.find((e) => !e.result.outcome.ok)?.result.outcome;
+    if (!failure || failure.ok) throw new Error('evaluateAndDecidePaired: no candidate and no failure');
+    return { ok: false, failure };
+  }
+
+  const survivors = candidates.filter((c) => c.screen === undefined || c.screen.passed);
+  const screenDetail = (c: PairedCandidate) => ({
+    candidate: c.proposal.candidate,
+    hypothesis: c.proposal.hypothesis,
+    ...(c.screen ? { screen: c.screen } : {}),
+  });
+  if (survivors.length === 0) {
+    const chosen = bestBy(candidates, (c) => c.screen?.mean ?? Number.NEGATIVE_INFINITY);
+    const screen = chosen.screen as ScreenRecord;
+    return {
+      ok: true,
+      status: 'screened_out',
+      reason: `screened out: mean difference ${signed(screen.mean)} over a minibatch of ${screen.cases.length} train cases is not above 0; the rest (${screen.callsSaved} calls) not evaluated`,
+      chosen,
+      detail: { acceptance: 'paired', minibatch: batchIds, candidates: candidates.map(screenDetail) },
+    };
+  }
+
+  const confidence = lookConfidence(search.confidence, search.retest);
+  const trainIds = train.map((c) => c.id);
+  const holdoutIds = holdout.map((c) => c.id);
+  const look = (candidate: CaseMeans, against: CaseMeans, lastLook: boolean, chosen: PairedCandidate) => {
+    const trainPairs = pairCases(trainIds, candidate, against);
+    const holdoutPairs = pairCases(holdoutIds, candidate, against);
+    const trainInterval = pairedInterval(
+      trainPairs.map((p) => p.d),
+      confidence,
+    );
+    const holdoutInterval =
+      holdoutIds.length > 0
+        ? pairedInterval(
+            holdoutPairs.map((p) => p.d),
+            confidence,
+          )
+        : null;
+    const decision = decidePaired({
+      train: trainInterval,
+      holdout: holdoutInterval,
+      candidateEligible: standingOf(chosen.outcome.scores).eligible,
+      incumbentEligible: incumbent.eligible,
+      minEffect: search.min_effect,
+      lastLook,
+    });
+    return { decision, trainPairs, holdoutPairs, trainInterval, holdoutInterval };
+  };
+
+  // The survivor with the best first look leads; the others are recorded beside it.
+  const firstLooks = survivors.map((c) => ({
+    candidate: c,
+    means: caseMeansOf(c.outcome.scores, c.outcome.evaluation.samples),
+  }));
+  const lead = bestBy(firstLooks, (f) =>
+    standingOf(f.candidate.outcome.scores).eligible
+      ? pairedInterval(
+          pairCases(trainIds, f.means, incumbentMeans).map((p) => p.d),
+          confidence,
+        ).mean
+      : Number.NEGATIVE_INFINITY,
+  );
+  const chosen = lead.candidate;
+  let looks = 1;
+  let current = look(lead.means, incumbentMeans, search.retest === 0, chosen);
+  let retestNote = '';
+  if (current.decision.status === 'retest') {
+    looks = 2;
+    const retest = await retestBoth(deps, { iteration, chosen, incumbent, cases });
+    if (retest.ok) {
+      current = look(
+        poolCaseMeans(lead.means, retest.candidate),
+        poolCaseMeans(incumbentMeans, retest.incumbent),
+        true,
+        chosen,
+      );
+    } else {
+      retestNote = ` (the retest failed: ${retest.message})`;
+      current = {
+        ...current,
+        decision: { status: 'inconclusive', reason: `${current.decision.reason}${retestNote}` },
+      };
+    }
+  }
+  const status = current.decision.status;
+  if (status === 'retest') throw new Error('evaluateAndDecidePaired: a last look cannot ask for a retest');
+
+  const tally = tallyOf(current.trainPairs);
+  const paired: PairedDecisionRecord = {
+    confidence,
+    looks,
+    train: toRecord(current.trainInterval),
+    holdout: current.holdoutInterval ? toRecord(current.holdoutInterval) : null,
+    ...tally,
+  };
+  return {
+    ok: true,
+    status,
+    reason: current.decision.reason,
+    chosen,
+    paired,
+    detail: {
+      acceptance: 'paired',
+      minEffect: search.min_effect,
+      paired: {
+        ...paired,
+        cases: [
+          ...current.trainPairs.map((p) => ({ split: 'train', ...p })),
+          ...current.holdoutPairs.map((p) => ({ split: 'holdout', ...p })),
+        ],
+      },
+      ...(minibatch ? { minibatch: batchIds } : {}),
+      candidates: candidates.map(screenDetail),
+    },
+  };
+}
+
+/** Both sides once more with `search.retest` fresh samples per case, in folders of their own. */
+async function retestBoth(
+  deps: LoopRun,
+  input: { iteration: number; chosen: PairedCandidate; incumbent: IncumbentView; cases: readonly Case[] },
+): Promise<{ ok: true; candidate: CaseMeans; incumbent: CaseMeans } | { ok: false; message: string }> {
+  const { search } = deps.experiment.config;
+  const { iteration, chosen, incumbent, cases } = input;
+  await deps.recorder.emit({
+    type: 'phase',
+    iteration,
+    phase: 'retesting',
+    candidate: chosen.proposal.candidate,
+  });
+  const common = { iteration, sampleBase: search.samples, samples: search.retest, cases };
+  const [candidate, again] = await Promise.all([
+    evaluateProposal(deps, {
+      ...common,
+      candidate: chosen.proposal.candidate,
+      prompt: chosen.proposal.prompt,
+      repeat: 1,
+      paths: candidatePathsAt(
+        join(candidatePaths(deps.runDir, iteration, chosen.proposal.candidate).dir, 'retest'),
+      ),
+    }),
+    evaluateProposal(deps, {
+      ...common,
+      candidate: incumbent.candidate,
+      prompt: incumbent.prompt,
+      journal: false,
+      paths: candidatePathsAt(join(iterationPaths(deps.runDir, iteration).dir, 'incumbent-retest')),
+    }),
+  ]);
+  if (!candidate.ok) return { ok: false, message: candidate.message };
+  if (!again.ok) return { ok: false, message: `the incumbent's retest: ${again.message}` };
+  return {
+    ok: true,
+    candidate: caseMeansOf(candidate.scores, candidate.evaluation.samples),
+    incumbent: caseMeansOf(again.scores, again.evaluation.samples),
+  };
+}
+
+/** Each scored case's total (already the mean over its samples), with the sample count behind it. */
+export function caseMeansOf(
+  scores: CandidateScores,
+  samples: number,
+): Map<string, { mean: number; samples: number }> {
+  const means = new Map<string, { mean: number; samples: number }>();
+  for (const c of [...scores.train.cases, ...scores.holdout.cases])
+    if (c.total !== null) means.set(c.caseId, { mean: c.total, samples });
+  return means;
+}
+
+/**
+ * The minibatch of one iteration: train cases ranked by sha256("minibatch:" + seed + ":" +
+ * iteration + ":" + id), the first `size`. Seeded, so a resumed iteration draws the same one;
+ * different per iteration, so no case escapes screening for the whole run.
+ */
+export function drawMinibatch(train: readonly Case[], size: number, seed: number, iteration: number): Case[] {
+  return train
+    .map((c) => ({ c, key: sha256Hex(`minibatch:${seed}:${iteration}:${c.id}`) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, size)
+    .map(({ c }) => c);
+}
+
+function differences(
+  ids: readonly string[],
+  scores: CandidateScores,
+  samples: number,
+  against: CaseMeans,
+): number[] {
+  return pairCases(ids, caseMeansOf(scores, samples), against).map((p) => p.d);
+}
+
+function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losses: number; ties: number } {
+  let wins = 0;
+  let losses = 0;
+  for (const p of pairs) {
+    if (p.d > TIE) wins++;
+    else if (p.d < -TIE) losses++;
+  }
+  return { wins, losses, ties: pairs.length - wins - losses };
+}
+
+function toRecord(interval: PairedInterval): PairedInterval {
+  return { n: interval.n, mean: interval.mean, sd: interval.sd, lo: interval.lo, hi: interval.hi };
+}
+
+function sumCalls(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+function meanOf(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+/** The first item with the highest key (earlier proposals win ties). */
+function bestBy<T>(items: readonly T[], key: (item: T) => number): T {
+  let best = items[0] as T;
+  let bestKey = key(best);
+  for (const item of items.slice(1)) {
+    const k = key(item);
+    if (k > bestKey) {
+      best = item;
+      bestKey = k;
+    }
+  }
+  return best;
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(3)}`;
+}
