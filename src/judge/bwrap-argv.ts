@@ -15,15 +15,19 @@ export const RELAY_PORT = 41414;
 
 export type Mount =
   | { kind: 'ro'; source: string; dest: string }
-  | { kind: 'symlink'; target: string; path: string }
-  | { kind: 'tmpfs'; path: string };
+  /** A private folder of the evaluation's (a CLI's copied login: cli-login-copy.ts). */
+  | { kind: 'rw'; source: string; dest: string }
+  | { kind: 'symlink'; target: string; path: string };
 
 export interface BwrapPlan {
-  /** The evaluation's sandbox folder: the only writable bind, and the cwd. */
+  /** The evaluation's sandbox folder: the cwd, writable like the private HOME and /tmp. */
   workDir: string;
-  /** An empty folder for HOME; absent when `homeTmpfs` names the HOME instead. */
-  homeDir?: string;
-  /** Read-only system, runtime and program binds, symlinks and private tmpfs folders. */
+  /**
+   * The evaluation's private HOME folder and where it appears: `/home/sandbox`, or the user's
+   * home path for a claude/codex CLI (then it holds a copy of the CLI's login).
+   */
+  home: { dir: string; path: string };
+  /** Read-only system, runtime and program binds, symlinks and private read-write folders. */
   mounts: readonly Mount[];
   /** The runner's Unix socket, bound where the relay expects it. */
   proxySocket?: string;
@@ -36,15 +40,16 @@ export interface BwrapPlan {
 export function buildBwrapArgv(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session'];
   if (plan.shareNet) args.push('--share-net');
-  // The private /tmp first: a program file that lives under the host's /tmp is bound on top.
+  // The private /tmp and HOME first: a program file (or the Node installation) that lives
+  // under the host's /tmp or the home is bound on top.
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--bind', plan.home.dir, plan.home.path);
   for (const mount of plan.mounts) {
     if (mount.kind === 'ro') args.push('--ro-bind', mount.source, mount.dest);
-    else if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
-    else args.push('--tmpfs', mount.path);
+    else if (mount.kind === 'rw') args.push('--bind', mount.source, mount.dest);
+    else args.push('--symlink', mount.target, mount.path);
   }
   args.push('--bind', plan.workDir, SANDBOX_WORK);
-  if (plan.homeDir !== undefined) args.push('--bind', plan.homeDir, SANDBOX_HOME);
   if (plan.proxySocket !== undefined) args.push('--bind', plan.proxySocket, SANDBOX_PROXY_SOCKET);
   args.push('--chdir', SANDBOX_WORK, '--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);

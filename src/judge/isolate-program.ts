@@ -2,17 +2,19 @@
  * How one judge or grader attempt is started under each isolation (SPEC 6, 17). `process`:
  * the program itself, cwd the sandbox folder, the allow-listed environment, the proxy on a
  * loopback port. `os`: bubblewrap around it, showing only what sandbox-mounts.ts lists; the
- * proxy on a Unix socket in the sandbox's private folder, reached through sandbox-relay.ts.
+ * proxy on a Unix socket in the sandbox's private folder, reached through sandbox-relay.ts;
+ * a claude/codex CLI gets a private copy of its login instead (cli-login-copy.ts).
  */
 import { join } from 'node:path';
 import { findPackageRoot } from '../package-root.js';
 import type { ProcessRun } from '../process/run-process.js';
 import { buildBwrapArgv, RELAY_PORT, SANDBOX_HOME, SANDBOX_PROXY_SOCKET } from './bwrap-argv.js';
+import { copyCliLogin } from './cli-login-copy.js';
 import type { Isolation } from './isolation.js';
 import { type ModelProxy, type ModelProxyOptions, startModelProxy } from './model-proxy.js';
 import type { Sandbox } from './sandbox.js';
 import { buildSandboxEnv } from './sandbox-env.js';
-import { cliLoginMounts, nodeMounts, packageMounts, programMounts, systemMounts } from './sandbox-mounts.js';
+import { nodeMounts, packageMounts, programMounts, systemMounts } from './sandbox-mounts.js';
 
 export interface IsolatedProgram {
   argv: readonly string[];
@@ -44,11 +46,11 @@ export function startProxyFor(
 }
 
 /** The process to start: the program, or bubblewrap around the relay and the program. */
-export function isolateProgram(
+export async function isolateProgram(
   program: IsolatedProgram,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
-): Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> {
+): Promise<Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'>> {
   const { cliAgent, isolation, projectDir } = program;
   const parent = program.env;
   const inside = isolation === 'os';
@@ -75,14 +77,18 @@ export function isolateProgram(
           String(RELAY_PORT),
           ...program.argv,
         ];
-  const realHome = env['HOME'] ?? SANDBOX_HOME;
+  // A CLI finds its private HOME at the home's path, holding a copy of its login; the copy
+  // goes with the sandbox.
+  const home = cliAgent ? (env['HOME'] ?? SANDBOX_HOME) : SANDBOX_HOME;
+  const login = cliAgent
+    ? await copyCliLogin(parent, home, { privateHome: sandbox.home, privateRoot: sandbox.root })
+    : [];
   const [file = '', ...args] = buildBwrapArgv({
     workDir: sandbox.dir,
-    ...(cliAgent ? {} : { homeDir: sandbox.home }),
-    // A CLI's private HOME comes first: the Node installation or the program may live under it.
+    home: { dir: sandbox.home, path: home },
     mounts: [
       ...systemMounts(),
-      ...(cliAgent ? cliLoginMounts(parent, realHome) : []),
+      ...login,
       ...nodeMounts(),
       ...packageMounts(packageRoot, projectDir),
       ...programMounts(program.argv, parent['PATH']),

@@ -73,7 +73,7 @@ export function describeIsolation(isolation: Isolation, cliAgent: boolean): stri
     return 'process (a child process with an allow-listed environment: it can read what your user can)';
   }
   if (cliAgent) {
-    return 'os (bubblewrap), weaker for the claude/codex CLI: it keeps its login (read-only) and the shared network';
+    return 'os (bubblewrap), weaker for the claude/codex CLI: it gets a private copy of its login and the shared network';
   }
   return 'os (bubblewrap: no network but the model proxy, no view of the project, home or other processes)';
 }

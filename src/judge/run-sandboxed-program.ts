@@ -20,7 +20,7 @@ export interface SandboxedProgramRun {
   input?: string;
   /** The model the proxy serves; absent: no proxy and no model variables. */
   client?: ModelClient;
-  /** The user's claude/codex CLI as an agent: keeps its real HOME, gets no proxy. */
+  /** The user's claude/codex CLI as an agent: keeps its HOME's path and login (under `os` a private copy), gets no proxy. */
   cliAgent?: boolean;
   /** The file the program must write, relative to the sandbox. */
   resultFile: string;
@@ -63,11 +63,11 @@ async function proxyFor(
 }
 
 /** What to start: the program as the run's isolation wants it. */
-function startPlan(
+async function startPlan(
   run: Pick<SandboxedProgramRun, 'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir'>,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
-): Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined {
+): Promise<Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined> {
   if (run.argv.length === 0) return undefined;
   return isolateProgram(
     {
@@ -87,7 +87,7 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
   let proxy: ModelProxy | undefined;
   try {
     proxy = await proxyFor(run, sandbox);
-    const outcome = await runProgram(startPlan(run, sandbox, proxy), {
+    const outcome = await runProgram(await startPlan(run, sandbox, proxy), {
       ...(run.input === undefined ? {} : { input: run.input }),
       timeoutMs: run.timeoutMs,
       signal: run.signal,
@@ -163,7 +163,7 @@ export async function startSandboxedProgram(
   let running: Promise<ProcessResult>;
   try {
     proxy = await proxyFor(run, sandbox);
-    running = runProgram(startPlan(run, sandbox, proxy), {
+    running = runProgram(await startPlan(run, sandbox, proxy), {
       input: gate,
       timeoutMs: run.timeoutMs,
       signal: run.signal,

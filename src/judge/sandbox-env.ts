@@ -41,7 +41,8 @@ export interface SandboxEnvOptions {
   proxy?: ProxyAccess;
   /**
    * The program is the user's `claude` / `codex` CLI running as an agent: it keeps the
-   * user's real HOME (and config-dir variables), where its login lives.
+   * user's HOME path (and config-dir variables), where it looks for its login (under `os`
+   * isolation, a private copy of it: cli-login-copy.ts).
    */
   cliAgent?: boolean;
 }

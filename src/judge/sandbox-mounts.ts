@@ -2,8 +2,9 @@
  * What a judge or grader program is shown under `os` isolation (SPEC 17), read from the host:
  * the system directories, the few /etc files programs need (never /etc as a whole: as root it
  * would show /etc/shadow), the Node installation, this package's built CLI and its
- * dependencies, the program files its `command` names, and for a claude/codex CLI judge its
- * login. Never `/`, the project, the home folder or the temp folder.
+ * dependencies and the program files its `command` names (a claude/codex CLI judge's login
+ * is a private copy: cli-login-copy.ts). Never `/`, the project, the home folder or the temp
+ * folder.
  */
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -136,24 +137,5 @@ export function programMounts(argv: readonly string[], pathVar?: string): Mount[
     // A program reached through a link (~/.local/bin/claude → its versions folder) runs from there.
     if (real !== path) add(real);
   });
-  return mounts;
-}
-
-/**
- * A claude/codex CLI judge's login, read-only, inside an empty private HOME at the home's
- * path: `~/.claude`, `~/.claude.json`, `~/.codex` or the folders the user moved them to.
- */
-export function cliLoginMounts(env: NodeJS.ProcessEnv, home: string): Mount[] {
-  const mounts: Mount[] = [{ kind: 'tmpfs', path: home }];
-  const candidates = [
-    join(home, '.claude'),
-    join(home, '.claude.json'),
-    join(home, '.codex'),
-    env['CLAUDE_CONFIG_DIR'],
-    env['CODEX_HOME'],
-  ];
-  for (const path of candidates) {
-    if (path !== undefined && isAbsolute(path) && existsSync(path)) mounts.push(roBind(path));
-  }
   return mounts;
 }

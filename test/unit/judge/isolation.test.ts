@@ -29,7 +29,7 @@ describe('buildBwrapArgv', () => {
   it('unshares everything, clears the environment and makes the sandbox the only writable bind', () => {
     const argv = buildBwrapArgv({
       workDir: '/tmp/x/ws',
-      homeDir: '/tmp/x/h',
+      home: { dir: '/tmp/x/h', path: '/home/sandbox' },
       mounts: [{ kind: 'ro', source: '/usr', dest: '/usr' }],
       proxySocket: '/tmp/x/proxy.sock',
       shareNet: false,
@@ -40,6 +40,7 @@ describe('buildBwrapArgv', () => {
     expect(text).toContain('--unshare-all --die-with-parent --new-session');
     expect(text).not.toContain('--share-net');
     expect(text).toContain('--bind /tmp/x/ws /sandbox');
+    expect(text).toContain('--tmpfs /tmp --bind /tmp/x/h /home/sandbox --ro-bind /usr /usr');
     expect(text).toContain('--chdir /sandbox --clearenv --setenv PATH /usr/bin -- node judge.mjs');
     expect(argv.filter((a) => a === '--bind')).toHaveLength(3);
     expect(argv).not.toContain('/');
