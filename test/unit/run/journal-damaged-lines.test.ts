@@ -202,7 +202,7 @@ describe('a journal of valid and damaged events', () => {
     const text = [
       JSON.stringify(first),
       'not json',
-      JSON.stringify({ ...(second as object), v: 2 }),
+      JSON.stringify({ ...(second as object), v: 99 }),
       JSON.stringify(second),
     ]
       .map((line) => `${line}\n`)
@@ -211,7 +211,7 @@ describe('a journal of valid and damaged events', () => {
     expect(read.events).toEqual([first, second]);
     expect(read.invalidLines).toEqual([
       { line: 2, message: 'not JSON' },
-      { line: 3, message: 'written by a newer autoresearch (event version 2)' },
+      { line: 3, message: 'written by a newer autoresearch (event version 99)' },
     ]);
   });
 });

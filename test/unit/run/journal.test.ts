@@ -143,9 +143,9 @@ describe('appendEvents / readJournal', () => {
 
 describe('parseJournal', () => {
   it('explains lines from a newer tool and lines that are not JSON', () => {
-    const read = parseJournal('{"v":2,"type":"run_started"}\nnot json\n\n');
+    const read = parseJournal('{"v":99,"type":"run_started"}\nnot json\n\n');
     expect(read.invalidLines).toEqual([
-      { line: 1, message: 'written by a newer autoresearch (event version 2)' },
+      { line: 1, message: 'written by a newer autoresearch (event version 99)' },
       { line: 2, message: 'not JSON' },
     ]);
     expect(read.tornTail).toBe(false);

@@ -28,9 +28,9 @@ describe('results.tsv', () => {
   it('has exactly the SPEC columns', () => {
     const text = formatResultsTsv(reduceRun([]));
     expect(text).toBe(
-      'iteration\tcommit\tscore\tbest\tdelta\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n',
+      'iteration\tcommit\tscore\tbest\tdelta\tdelta_lo\tdelta_hi\tn_cases\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n',
     );
-    expect(RESULTS_COLUMNS).toHaveLength(13);
+    expect(RESULTS_COLUMNS).toHaveLength(16);
   });
 
   it('agrees with the journal it was derived from', async () => {
@@ -66,6 +66,9 @@ describe('results.tsv', () => {
       score: '0.7000',
       best: '0.7000',
       delta: '+0.0900',
+      delta_lo: '',
+      delta_hi: '',
+      n_cases: '',
       checks: '0.7000',
       judge: '0.7000',
       expectations: '',
