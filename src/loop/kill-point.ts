@@ -65,6 +65,8 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
   judging: { moment: 'appended', matches: phase('judging') },
   grading: { moment: 'appended', matches: phase('grading') },
   scoring: { moment: 'appended', matches: phase('scoring') },
+  /** Paired acceptance: a first look asked for more samples; both sides' retests not yet run. */
+  retesting: { moment: 'appended', matches: phase('retesting') },
   /** Every candidate evaluated, the decision not yet journaled. */
   evaluated: { moment: 'appended', matches: phase('deciding') },
   /** The iteration journaled, results.tsv not yet rewritten. */
