@@ -19,7 +19,7 @@
 import { runBenchmark } from './lib/harness.mjs';
 import { distModule } from './lib/paths.mjs';
 import { createRandom, drawTruth, evaluate, NOISE_MODELS, QUALITY_RANGE } from './lib/simulated-truth.mjs';
-import { ratio, pct, verdict } from './lib/stats.mjs';
+import { median, pct, ratio, sum, verdict } from './lib/stats.mjs';
 import { markdownTable, textTable } from './lib/table.mjs';
 
 const TRAIN_SIZES = [12, 30];
@@ -123,7 +123,7 @@ function pairedRule(product, search, cases, draws, iteration, screened) {
 }
 
 function splitMean(means, ids) {
-  return ids.reduce((sum, id) => sum + means.get(id).mean, 0) / ids.length;
+  return ids.reduce((total, id) => total + means.get(id).mean, 0) / ids.length;
 }
 
 /** Version 1's baseline: `noise_repeats` evaluations give the incumbent's scores and the margin. */
@@ -208,14 +208,13 @@ function simulate(product, search, setting, decisions) {
     retested: rule.retested / decisions,
     calls: rule.calls / decisions,
   });
-  margins.sort((a, b) => a - b);
   return {
     cases,
     decisions,
     screened: summary(rules.screened),
     unscreened: summary(rules.unscreened),
     v1: summary(rules.v1),
-    v1MedianMargin: margins[Math.floor(margins.length / 2)],
+    v1MedianMargin: median(margins),
   };
 }
 
@@ -223,7 +222,7 @@ function simulate(product, search, setting, decisions) {
  * Whole runs of proposals that change nothing: the baseline, then `iterations` iterations
  * against one incumbent record, as the loop has it (a keep makes the kept candidate's
  * evaluation the incumbent's record; version 1 keeps its baseline margin to the end). A run's
- * incumbent noise is shared by all its decisions, so keeps bunch in unlucky runs.
+ * decisions share its incumbent's draws until a keep replaces them, so they are not independent.
  */
 function simulateRuns(product, search, setting, runs, iterations) {
   const cases = experimentCases(product, search, setting.train);
@@ -269,7 +268,7 @@ function simulateRuns(product, search, setting, runs, iterations) {
     kept.v1.push(keeps);
   }
   const summary = (perRun) => ({
-    share: perRun.reduce((sum, k) => sum + k, 0) / (runs * iterations),
+    share: sum(perRun) / (runs * iterations),
     any: perRun.filter((k) => k > 0).length / runs,
     most: Math.max(...perRun),
   });
@@ -339,7 +338,7 @@ function reading({ nulls, wholeRuns, powers, sizesRows, largest, product, search
 }
 
 function mean(values) {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
+  return sum(values) / values.length;
 }
 
 /**
