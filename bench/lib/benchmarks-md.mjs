@@ -12,15 +12,21 @@ export const SECTIONS = [
   { key: 'resume', title: '4. Resume cost', script: 'bench/resume-cost.mjs' },
   { key: 'scale', title: '5. Scale', script: 'bench/scale.mjs' },
   { key: 'startup', title: '6. Start-up', script: 'bench/startup.mjs' },
+  {
+    key: 'acceptance',
+    title: '7. Acceptance: paired statistics vs version 1 (issue 18)',
+    script: 'bench/acceptance.mjs',
+  },
 ];
 
 const HEADER = `# Benchmarks
 
 What the runner itself costs next to the model calls it makes, how it behaves as runs grow,
-and how it compares with promptfoo on the same evaluation. Every figure below is written by
-a script in \`bench/\`; none is typed by hand.
+how it compares with promptfoo on the same evaluation, and how often its acceptance rule keeps
+a change that is not really better. Every figure below is written by a script in \`bench/\`; none
+is typed by hand.
 
-- \`npm run build && npm run bench\` runs all six (under ten minutes; promptfoo is compared
+- \`npm run build && npm run bench\` runs all seven (under ten minutes; promptfoo is compared
   only when it is installed: \`npm run bench -- --with-promptfoo\` installs it first).
 - \`node bench/<name>.mjs\` runs one and rewrites only its section of this file.
 - \`--smoke\` runs a tiny version of each in seconds (CI uses it so the scripts keep working;
@@ -34,6 +40,8 @@ medians over several runs; where two things are compared, both are measured side
 interleaved, in one process run. Each section says when it was measured, on what, and how
 busy the machine was (load average above the CPU count means other work shared the CPUs,
 which inflates wall times; CPU times are given beside them where that matters).
+Section 7 is the exception: it times nothing, and calls the product's decision functions
+(from \`dist/\`) on per-case scores drawn from a simulated truth the benchmark controls.
 
 Fixed in the product while measuring (profiles with \`node --cpu-prof\`, allocation sampling,
 heap snapshots):
@@ -53,29 +61,46 @@ function markers(key) {
   return { start: `<!-- bench:${key}:start -->`, end: `<!-- bench:${key}:end -->` };
 }
 
-function existingSections(text) {
-  const found = new Map();
-  for (const { key } of SECTIONS) {
-    const { start, end } = markers(key);
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    if (from >= 0 && to > from) found.set(key, text.slice(from + start.length, to).trim());
-  }
-  return found;
+function sectionBlock(section, content) {
+  const { start, end } = markers(section.key);
+  return `## ${section.title}\n\n${start}\n${content}\n${end}\n`;
 }
 
-/** Replaces the section `key` of `file` (creating the file when absent) with `body` (Markdown). */
+/**
+ * Replaces the section `key` of `file` with `body` (Markdown). An existing file keeps every
+ * other line as it is (the header, notes written between the sections); a section it lacks is
+ * placed before the first later section it has, or at the end. An absent file is created with
+ * the header and every section.
+ */
 export function writeSection(file, key, body) {
-  if (!SECTIONS.some((s) => s.key === key)) throw new Error(`unknown section ${key}`);
-  const sections = existsSync(file) ? existingSections(readFileSync(file, 'utf8')) : new Map();
-  sections.set(key, body.trim());
-  const parts = [HEADER];
-  for (const section of SECTIONS) {
-    const { start, end } = markers(section.key);
-    const content = sections.get(section.key) ?? `Not measured yet: run \`node ${section.script}\`.`;
-    parts.push(`## ${section.title}\n\n${start}\n${content}\n${end}\n`);
+  const section = SECTIONS.find((s) => s.key === key);
+  if (!section) throw new Error(`unknown section ${key}`);
+  const content = body.trim();
+  if (!existsSync(file)) {
+    const parts = SECTIONS.map((s) =>
+      sectionBlock(s, s.key === key ? content : `Not measured yet: run \`node ${s.script}\`.`),
+    );
+    writeFileSync(file, [HEADER, ...parts].join('\n'));
+    return;
   }
-  writeFileSync(file, parts.join('\n'));
+  const text = readFileSync(file, 'utf8');
+  const { start, end } = markers(key);
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from >= 0 && to > from) {
+    writeFileSync(file, `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`);
+    return;
+  }
+  const later = SECTIONS.slice(SECTIONS.indexOf(section) + 1)
+    .map((s) => text.indexOf(`## ${s.title}\n`))
+    .filter((at) => at >= 0);
+  const at = later.length > 0 ? Math.min(...later) : text.length;
+  const before = text.slice(0, at);
+  const gap = before.endsWith('\n\n') || before === '' ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+  writeFileSync(
+    file,
+    `${before}${gap}${sectionBlock(section, content)}${at < text.length ? '\n' : ''}${text.slice(at)}`,
+  );
 }
 
 /** The closing lines every section carries: when, on what, how busy, and the command. */

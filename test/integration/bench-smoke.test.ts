@@ -3,7 +3,7 @@
  * against the built CLI and writes its section to a scratch BENCHMARKS.md. The figures mean
  * nothing here; the real ones come from `npm run bench`. Needs `npm run build` first.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -49,6 +49,7 @@ describe('benchmark scripts in --smoke mode', () => {
     ['resume-cost.mjs', 'resume', /judging:1 .*\| 0 \| yes \|/],
     ['scale.mjs', 'scale', /read \+ fold the journal/],
     ['startup.mjs', 'startup', /`autoresearch --help`/],
+    ['acceptance.mjs', 'acceptance', /\| identical truth, rubric \| 12 \+ 4 \| .*% ±/],
   ];
   it.each(cases)('%s runs, prints its table and writes its section', async (script, key, figure) => {
     const out = join(scratch, `${key}.md`);
@@ -60,6 +61,23 @@ describe('benchmark scripts in --smoke mode', () => {
     expect(body).toContain(`Reproduce: \`node bench/${script} --smoke\``);
     // The other sections are left for their own scripts.
     expect(section(out, key === 'startup' ? 'scale' : 'startup')).toContain('Not measured yet');
+  });
+
+  it('writes into an existing file in place: what lies outside its own section is kept', async () => {
+    const out = join(scratch, 'existing.md');
+    writeFileSync(
+      out,
+      '# Benchmarks\n\nA note typed by hand.\n\n## 6. Start-up\n\n<!-- bench:startup:start -->\nold figures\n<!-- bench:startup:end -->\n',
+    );
+    for (let run = 0; run < 2; run++) {
+      const result = await smoke('acceptance.mjs', out);
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+    }
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('A note typed by hand.');
+    expect(section(out, 'startup')).toContain('old figures');
+    expect(text.match(/<!-- bench:acceptance:start -->/g)).toHaveLength(1);
+    expect(text.indexOf('## 7. Acceptance')).toBeGreaterThan(text.indexOf('<!-- bench:startup:end -->'));
   });
 
   it('vs-promptfoo.mjs compares with promptfoo when it is installed, and says it skipped otherwise', async () => {
