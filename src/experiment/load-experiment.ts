@@ -162,6 +162,9 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     config,
     promptPath: prompt.path,
     prompt: prompt.text,
+    shape: {
+      parts: [{ name: 'prompt', role: 'user', text: prompt.text, path: prompt.path, optimise: true }],
+    },
     casesPath: casesSource.path,
     cases: placed.cases,
     ...(rubric ? { rubric } : {}),

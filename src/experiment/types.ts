@@ -1,6 +1,7 @@
 /** The experiment after loading: paths resolved, defaults applied, cases split. */
 import type { CheckEntry, ExperimentFile, JudgeEntry, ModelEntry } from './schema.js';
 import type { Problem } from '../errors.js';
+import type { ChatMessage, StructuredOutput, ToolDefinition } from '../providers/types.js';
 
 export type Split = 'train' | 'holdout';
 
@@ -14,6 +15,32 @@ export interface Case {
   split: Split;
   /** Where the case was declared, for error messages. */
   source: { file: string; line?: number };
+  /** SPEC 12: the conversation so far, sent after the template's messages (templates rendered). */
+  messages?: ChatMessage[];
+}
+
+/** `system`, `messages[i]` (0-based) or, for a path `prompt:`, `prompt`. */
+export type PartName = string;
+
+/** One part of the prompt an application sends (SPEC 12). */
+export interface PromptPart {
+  name: PartName;
+  /** Where the part goes: the system prompt, or a template message of this role. */
+  role: 'system' | 'user' | 'assistant';
+  /** The template text as read (inline, or the file's content). */
+  text: string;
+  /** File-backed parts: the absolute path. Inline parts are fixed. */
+  path?: string;
+  /** The loop may change this part. */
+  optimise: boolean;
+}
+
+/** What the generator is sent besides the cases' own messages (SPEC 12). */
+export interface PromptShape {
+  /** In request order: `system` first when present, then the template messages. */
+  parts: PromptPart[];
+  output?: StructuredOutput & { path: string };
+  tools?: { path: string; definitions: ToolDefinition[] };
 }
 
 export interface RubricCriterion {
@@ -46,8 +73,11 @@ export interface Experiment {
   dir: string;
   /** The file as written, with defaults filled in. */
   config: ExperimentFile;
+  /** The optimised part's file and text (one optimisable part in this version). */
   promptPath: string;
   prompt: string;
+  /** Every part, output and tools; a path `prompt:` is one user part named `prompt`. */
+  shape: PromptShape;
   casesPath: string;
   cases: Case[];
   rubric?: Rubric;

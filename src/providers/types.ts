@@ -5,9 +5,31 @@
  */
 import type { ModelEntry, ProviderName, Role } from '../experiment/schema.js';
 
-export interface ChatMessage {
-  role: 'user' | 'assistant';
-  content: string;
+/** A function call the model made, or one in a case's history (SPEC 12). Arguments parsed from JSON. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One turn of a conversation (SPEC 12): assistant turns may call tools, tool turns answer them. */
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool (function) the generator may call: `parameters` is a JSON Schema of its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Structured output (SPEC 12 `output.json_schema`), sent natively by each provider. */
+export interface StructuredOutput {
+  /** A name for the schema (providers require one): the schema file's base name. */
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 export interface CompletionRequest {
@@ -15,6 +37,10 @@ export interface CompletionRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
+  /** Answer in JSON matching this schema (SPEC 12). */
+  output?: StructuredOutput;
+  /** Tools the model may call (SPEC 12). */
+  tools?: ToolDefinition[];
   /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
   params?: Record<string, unknown>;
   /** Which of several samples this is; part of the cache key so samples stay independent. */
@@ -38,6 +64,8 @@ export interface Usage {
 
 export interface CompletionResult {
   text: string;
+  /** The calls the model made in its final message, in order (absent or empty: none). */
+  toolCalls?: ToolCall[];
   usage: Usage;
   /** USD; null when the price is unknown. */
   costUsd: number | null;

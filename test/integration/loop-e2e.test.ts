@@ -174,7 +174,9 @@ describe('npm start', () => {
     const iterationLines = result.stdout
       .split('\n')
       .filter((line) =>
-        /^\s*\d+\s+(baseline|keep|discard|gate_fail|holdout_fail|inconclusive|screened_out|duplicate|error)\b/.test(line),
+        /^\s*\d+\s+(baseline|keep|discard|gate_fail|holdout_fail|inconclusive|screened_out|duplicate|error)\b/.test(
+          line,
+        ),
       );
     expect(iterationLines).toHaveLength(13);
     expect(result.stdout).toMatch(/stopped \(iterations\): 12 of 12 iterations done/);

@@ -17,6 +17,7 @@ function experiment(): Experiment {
     config: {} as Experiment['config'],
     promptPath: '/p/experiments/cold-email/prompt.md',
     prompt: 'Write to {{audience}} about {{topic}}.',
+    shape: { parts: [] },
     casesPath: '/p/experiments/cold-email/cases.yaml',
     cases: [
       {
