@@ -100,6 +100,8 @@ export const Search = z.strictObject({
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
   holdout: z.number().min(0).max(0.9).default(0.25),
+  /** The sealed test share (SPEC 13): scored only by the final evaluation and `eval --split test`. */
+  test: z.number().min(0).max(0.9).default(0),
   min_improvement: z.union([z.number().min(0), z.literal('auto')]).default('auto'),
   noise_repeats: positiveInt.default(3),
   confirm: z.boolean().default(false),
@@ -168,6 +170,6 @@ export const CaseEntry = z.strictObject({
   vars: z.record(z.string(), VarValue).default({}),
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),
-  split: z.enum(['train', 'holdout']).optional(),
+  split: z.enum(['train', 'holdout', 'test']).optional(),
 });
 export type CaseEntry = z.infer<typeof CaseEntry>;

@@ -2,7 +2,8 @@
 import type { CheckEntry, ExperimentFile, JudgeEntry, ModelEntry } from './schema.js';
 import type { Problem } from '../errors.js';
 
-export type Split = 'train' | 'holdout';
+/** `test` is the sealed split (SPEC 13): never evaluated by the loop, never shown to the mutator. */
+export type Split = 'train' | 'holdout' | 'test';
 
 export interface Case {
   id: string;
