@@ -27,7 +27,8 @@ export function placeCases(
   const problems: Problem[] = [];
   const shareAt = { file: where.file, ...where.locate(['search', 'holdout']) };
   const testAt = { file: where.file, ...where.locate(['search', 'test']) };
-  if (search.holdout + search.test > 0.9) {
+  const overCap = search.holdout + search.test > 0.9;
+  if (overCap) {
     problems.push({
       severity: 'error',
       location: testAt,
@@ -45,7 +46,7 @@ export function placeCases(
       message: 'every case is labelled `split: holdout` or `split: test`, which leaves no train case',
       hint: 'the mutator learns only from train cases; label at least one case `train` or drop some labels',
     });
-  } else if (result.noTrain) {
+  } else if (result.noTrain && !overCap) {
     problems.push({
       severity: 'error',
       location: testAt,
