@@ -68,7 +68,10 @@ export function placeCases(
       severity: 'warning',
       location: shareAt,
       keyPath: 'search.holdout',
-      message: `no holdout case: ${search.holdout} × ${drafts.length} case(s) rounds to 0, so overfitting goes unchecked`,
+      message:
+        result.target === 0
+          ? `no holdout case: ${search.holdout} × ${drafts.length} case(s) rounds to 0, so overfitting goes unchecked`
+          : `no holdout case: the test split drew the ${result.target} holdout case(s), so overfitting goes unchecked during the run`,
       hint: 'add cases, raise search.holdout or label a case `split: holdout`',
     });
   }
