@@ -394,8 +394,14 @@ describe('eval and the sealed test split', () => {
       'test',
       '--fail-under',
       '0',
+      '--junit',
+      join(work, 'sealed.xml'),
     ]);
     expect(tested.code, tested.stderr).toBe(0);
+    const suites = readXml(readFileSync(join(work, 'sealed.xml'), 'utf8'));
+    expect(findAll(suites, 'testsuite').map((suite) => suite.attributes.name)).toEqual([
+      'support-reply.test',
+    ]);
     expect(tested.stderr).toContain('2 test cases × 1 sample');
     const report = EvalReport.parse(JSON.parse(tested.stdout));
     expect(report.cases.map((c) => [c.id, c.split]).sort()).toEqual(TEST_IDS.map((id) => [id, 'test']));
