@@ -106,12 +106,15 @@ export function buildProgram(): Command {
   addOverrides(
     program
       .command('eval')
-      .description('evaluate the current prompt once (train, holdout and all)')
+      .description('evaluate the current prompt once (train, holdout and all; or the sealed test cases)')
       .argument('<experiment>', 'a name under experiments/ or a path')
       .option('--fail-under <S>', 'exit 1 when the score is below S')
       .addOption(
-        new Option('--split <split>', 'which score --fail-under reads')
-          .choices(['train', 'holdout', 'all'])
+        new Option(
+          '--split <split>',
+          'which score --fail-under reads; test: evaluate only the sealed test cases',
+        )
+          .choices(['train', 'holdout', 'test', 'all'])
           .default('all'),
       )
       .option('--junit <file>', 'write JUnit XML (one test case per case)')

@@ -7,6 +7,7 @@ import { ROLES } from '../experiment/roles.js';
 import { VerifiedGrading } from '../grader/verify-grading.js';
 import type { LedgerSnapshot } from '../providers/ledger.js';
 import type { SpendRole } from '../run/events.js';
+import { casesInSplit } from '../scoring/score-split.js';
 import type { Evaluation, SplitScore } from '../scoring/types.js';
 import { describeCases } from './case-findings.js';
 import { countExpectations, rateChecks } from './check-rates.js';
@@ -61,15 +62,20 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
       train: describeSplit(evaluation, scores.train),
       holdout: describeSplit(evaluation, scores.holdout),
       all: describeSplit(evaluation, scores.all),
+      ...(scores.test ? { test: describeSplit(evaluation, scores.test) } : {}),
     },
-    cases: describeCases({ evaluation, scores: scores.all.cases, gradings, seconds: meta.caseSeconds }),
+    cases: describeCases({
+      evaluation,
+      scores: [...scores.all.cases, ...(scores.test?.cases ?? [])],
+      gradings,
+      seconds: meta.caseSeconds,
+    }),
     failUnder: null,
   };
 }
 
 function describeSplit(evaluation: Evaluation, score: SplitScore): SplitReport {
-  const cases =
-    score.split === 'all' ? evaluation.cases : evaluation.cases.filter((c) => c.split === score.split);
+  const cases = casesInSplit(evaluation, score.split);
   return {
     split: score.split,
     cases: cases.length,

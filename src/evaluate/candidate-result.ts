@@ -6,7 +6,13 @@
 import * as z from 'zod';
 import { Evaluation, SplitScore } from '../scoring/index.js';
 
-export const CandidateScores = z.object({ train: SplitScore, holdout: SplitScore, all: SplitScore });
+/** `test` only when the evaluation scored sealed test cases (the final evaluation, `eval --split test`). */
+export const CandidateScores = z.object({
+  train: SplitScore,
+  holdout: SplitScore,
+  all: SplitScore,
+  test: SplitScore.optional(),
+});
 export type CandidateScores = z.infer<typeof CandidateScores>;
 
 export const CandidateResult = z.object({

@@ -4,11 +4,12 @@
  */
 import * as z from 'zod';
 import { SpendRole } from '../run/events.js';
-import { GateFailure } from '../scoring/types.js';
+import { GateFailure, ScoredSplit, SplitName } from '../scoring/types.js';
 
 export const EVAL_REPORT_VERSION = 1;
 
-export const ScopeName = z.enum(['train', 'holdout', 'all']);
+/** `all` is the loop's cases (train and holdout); `test`, the sealed cases, only with `--split test`. */
+export const ScopeName = ScoredSplit;
 export type ScopeName = z.infer<typeof ScopeName>;
 
 /** Each signal in 0..1; null when no case in scope has it. */
@@ -71,7 +72,7 @@ export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
 
 export const CaseReport = z.object({
   id: z.string(),
-  split: z.enum(['train', 'holdout']),
+  split: SplitName,
   total: z.number().nullable(),
   signals: SignalScores,
   /** Seconds the generator spent on this case's outputs (0 when served from the cache). */
@@ -118,7 +119,10 @@ export const EvalReport = z.object({
   seconds: z.number().min(0),
   cost: CostReport,
   /** Null when the evaluation failed: a judge or grader error never yields a score. */
-  splits: z.object({ train: SplitReport, holdout: SplitReport, all: SplitReport }).nullable(),
+  /** `test` only under `--split test`, which evaluates the sealed test cases and no other. */
+  splits: z
+    .object({ train: SplitReport, holdout: SplitReport, all: SplitReport, test: SplitReport.optional() })
+    .nullable(),
   cases: z.array(CaseReport),
   failUnder: FailUnderVerdict.nullable(),
 });

@@ -1,7 +1,7 @@
 /**
- * `eval --fail-under S [--split train|holdout|all]`, pure: the chosen split's total must be at
- * least S, and no gate check may have failed anywhere (a gate is a hard constraint whatever
- * the score). A failed evaluation or a split without a score never passes.
+ * `eval --fail-under S [--split train|holdout|test|all]`, pure: the chosen split's total must
+ * be at least S, and no gate check may have failed on any evaluated case (a gate is a hard
+ * constraint whatever the score). A failed evaluation or a split without a score never passes.
  */
 import { parseNumberFlag } from '../experiment/overrides.js';
 import type { EvalReport, FailUnderVerdict, ScopeName } from './eval-report.js';
@@ -24,7 +24,9 @@ export function judgeFailUnder(report: EvalReport, threshold: number, split: Sco
   }
   const scope = report.splits[split];
   const reasons: string[] = [];
-  if (scope.total === null) {
+  if (scope === undefined) {
+    reasons.push(`the ${split} split was not evaluated`);
+  } else if (scope.total === null) {
     reasons.push(
       `the ${split} split has no score (${scope.cases === 0 ? 'it has no cases' : 'no signal was measured'})`,
     );
@@ -33,11 +35,11 @@ export function judgeFailUnder(report: EvalReport, threshold: number, split: Sco
       `the ${split} score ${scope.total.toFixed(4)} is below ${threshold.toFixed(4)} by ${(threshold - scope.total).toFixed(4)}`,
     );
   }
-  const gates = report.splits.all.gateFailures;
+  const gates = [...report.splits.all.gateFailures, ...(report.splits.test?.gateFailures ?? [])];
   if (gates.length > 0) {
     reasons.push(
       `${gates.length} gate failure${gates.length === 1 ? '' : 's'} (a failed gate fails --fail-under whatever the score)`,
     );
   }
-  return verdict(scope.total, reasons);
+  return verdict(scope?.total ?? null, reasons);
 }

@@ -1,6 +1,7 @@
 /**
  * `autoresearch eval` without the CLI: evaluate the experiment's current prompt once over
- * every case and record it as a run of kind `eval` (SPEC 10):
+ * the loop's cases (train and holdout), or over the sealed test cases alone under
+ * `split: 'test'` (SPEC 13), and record it as a run of kind `eval` (SPEC 10):
  *
  *   run_started → iteration_started 0 → phases → candidate_evaluated 0/0
  *     → iteration_finished (baseline | error) + spend → run_stopped
@@ -13,6 +14,7 @@ import { AutoresearchError } from '../errors.js';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Role } from '../experiment/roles.js';
 import type { JudgeEntry } from '../experiment/schema.js';
+import { loopCases, testCases } from '../experiment/loop-cases.js';
 import type { Experiment } from '../experiment/types.js';
 import { evaluateProposal } from '../loop/evaluate-proposal.js';
 import { hashPrompt } from '../loop/prompt-hash.js';
@@ -27,8 +29,9 @@ import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
+import type { CandidateScores } from './candidate-result.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
-import type { EvalReport } from './eval-report.js';
+import type { EvalReport, ScopeName } from './eval-report.js';
 import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';
 import { createSandboxedReview } from './sandboxed-review.js';
@@ -40,6 +43,8 @@ export interface RunEvalInput {
   overrides: Record<string, unknown>;
   runsDir: string;
   projectRoot: string;
+  /** `test` evaluates the sealed test cases and no other; any other split (the default), the loop's cases. */
+  split?: ScopeName;
 }
 
 export interface RunEvalDeps {
@@ -72,8 +77,9 @@ export function simulatedEvalRoles(experiment: Experiment): SpendRole[] {
 }
 
 export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<EvalRunResult> {
-  const { experiment } = input;
-  const simulatedRoles = simulatedEvalRoles(experiment);
+  const simulatedRoles = simulatedEvalRoles(input.experiment);
+  const cases = input.split === 'test' ? testCases(input.experiment) : loopCases(input.experiment);
+  const experiment: Experiment = { ...input.experiment, cases };
   const opened = await openEvalRun(
     { ...input, simulatedRoles },
     {
@@ -142,9 +148,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
       throw stop?.error ?? failure;
     }
     const seconds = elapsed();
-    const message = outcome.ok
-      ? describeScores(outcome.scores.train.total, outcome.scores.holdout.total, outcome.scores.all.total)
-      : `${outcome.errorKind}: ${outcome.message}`;
+    const message = outcome.ok ? describeScores(outcome.scores) : `${outcome.errorKind}: ${outcome.message}`;
     await journalEnd(recorder, pool, runDir, {
       status: outcome.ok ? 'baseline' : 'error',
       message,
@@ -219,6 +223,7 @@ async function journalEnd(
               train: scored.scores.train.total,
               holdout: scored.scores.holdout.total,
               all: scored.scores.all.total,
+              ...(scored.scores.test ? { test: scored.scores.test.total } : {}),
             },
           }
         : { status: 'error', errorKind: finished.errorKind, message: end.message },
@@ -256,9 +261,10 @@ function classifyStop(error: unknown, signal: AbortSignal, experiment: Experimen
   };
 }
 
-function describeScores(train: number | null, holdout: number | null, all: number | null): string {
+function describeScores(scores: CandidateScores): string {
   const show = (value: number | null) => (value === null ? 'n/a' : value.toFixed(4));
-  return `evaluated once: train ${show(train)}, holdout ${show(holdout)}, all ${show(all)}`;
+  if (scores.test) return `evaluated once: test ${show(scores.test.total)} (the sealed test cases only)`;
+  return `evaluated once: train ${show(scores.train.total)}, holdout ${show(scores.holdout.total)}, all ${show(scores.all.total)}`;
 }
 
 function messageOf(error: unknown): string {

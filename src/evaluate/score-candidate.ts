@@ -66,6 +66,7 @@ export function scoreCandidate(input: ScoreInput): Omit<CandidateResult, 'costUs
       train: scoreSplit(evaluation, 'train'),
       holdout: scoreSplit(evaluation, 'holdout'),
       all: scoreSplit(evaluation, 'all'),
+      ...(input.cases.some((c) => c.split === 'test') ? { test: scoreSplit(evaluation, 'test') } : {}),
     },
   };
 }

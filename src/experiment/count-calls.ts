@@ -2,6 +2,7 @@
  * Model calls an experiment makes (issue 2): per evaluation of one candidate, per iteration,
  * for the baseline and for the final check. The plan and the cost estimate both use these.
  */
+import { loopCases } from './loop-cases.js';
 import { isProgramEntry } from './program-entry.js';
 import type { Role } from './roles.js';
 import type { Case, Experiment } from './types.js';
@@ -9,7 +10,7 @@ import type { Case, Experiment } from './types.js';
 export type RoleCounts = Record<Role, number>;
 
 export interface CallCounts {
-  /** One evaluation of one prompt on every case (train and holdout). */
+  /** One evaluation of one prompt on the loop's cases (train and holdout; the sealed test cases are not among them). */
   perEvaluation: RoleCounts;
   /** Evaluations per iteration: one per candidate, plus one when `confirm` re-checks a would-be keep. */
   evaluationsPerIteration: number;
@@ -43,9 +44,10 @@ export function callsOnCases(
 
 export function countCalls(experiment: Experiment): CallCounts {
   const { search } = experiment.config;
-  const withExpectations = experiment.cases.filter((c) => c.expectations.length > 0).length;
+  const evaluated = loopCases(experiment);
+  const withExpectations = evaluated.filter((c) => c.expectations.length > 0).length;
   const { judge, grader } = experiment.models;
-  const perEvaluation = callsOnCases(experiment, experiment.cases, search.samples);
+  const perEvaluation = callsOnCases(experiment, evaluated, search.samples);
   const programRuns: Partial<Record<Role, number>> = {};
   if (judge && isProgramEntry(judge)) programRuns.judge = 1;
   if (grader && isProgramEntry(grader)) programRuns.grader = withExpectations;

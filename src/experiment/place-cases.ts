@@ -1,4 +1,4 @@
-/** Turns validated draft cases into the experiment's cases: each gets its train/holdout split. */
+/** Turns validated draft cases into the experiment's cases: each gets its train/holdout/test split. */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
 import { assignSplits } from './cases/split.js';
@@ -9,31 +9,50 @@ import type { Position } from './yaml-source.js';
 
 export interface PlaceWhere {
   casesFile: string;
-  /** experiment.yaml, where `search.holdout` is set. */
+  /** experiment.yaml, where `search.holdout` and `search.test` are set. */
   file: string;
   locate(path: KeyPath): Position;
 }
 
 export function placeCases(
   drafts: readonly DraftCase[],
-  search: Pick<Search, 'holdout' | 'seed'>,
+  search: Pick<Search, 'holdout' | 'test' | 'seed'>,
   where: PlaceWhere,
 ): { cases: Case[]; problems: Problem[] } {
   const result = assignSplits(
     drafts.map((c) => ({ id: c.id, label: c.label })),
-    search.holdout,
+    { holdout: search.holdout, test: search.test },
     search.seed,
   );
   const problems: Problem[] = [];
   const shareAt = { file: where.file, ...where.locate(['search', 'holdout']) };
-  if (result.noTrain) {
+  const testAt = { file: where.file, ...where.locate(['search', 'test']) };
+  const overCap = search.holdout + search.test > 0.9;
+  if (overCap) {
+    problems.push({
+      severity: 'error',
+      location: testAt,
+      keyPath: 'search.test',
+      message: `search.holdout (${search.holdout}) + search.test (${search.test}) is ${round(search.holdout + search.test)}, above 0.9`,
+      hint: 'the two shares together must leave at least a tenth of the cases to train on; lower one of them',
+    });
+  }
+  if (result.noTrain && drafts.every((c) => c.label !== undefined)) {
     const first = drafts[0] as DraftCase;
     problems.push({
       severity: 'error',
       location: { file: where.casesFile, ...first.locate(['split']) },
       keyPath: `[${first.index}].split`,
-      message: 'every case is labelled `split: holdout`, which leaves no train case',
+      message: 'every case is labelled `split: holdout` or `split: test`, which leaves no train case',
       hint: 'the mutator learns only from train cases; label at least one case `train` or drop some labels',
+    });
+  } else if (result.noTrain && !overCap) {
+    problems.push({
+      severity: 'error',
+      location: testAt,
+      keyPath: 'search.test',
+      message: `a test share of ${search.test} draws ${result.testTarget} of ${drafts.length} cases, which leaves no train case`,
+      hint: 'the mutator learns only from train cases; add cases, lower search.test or label a case `split: train`',
     });
   } else if (result.capped) {
     const holdout = result.splits.filter((s) => s === 'holdout').length;
@@ -49,7 +68,10 @@ export function placeCases(
       severity: 'warning',
       location: shareAt,
       keyPath: 'search.holdout',
-      message: `no holdout case: ${search.holdout} × ${drafts.length} case(s) rounds to 0, so overfitting goes unchecked`,
+      message:
+        result.target === 0
+          ? `no holdout case: ${search.holdout} × ${drafts.length} case(s) rounds to 0, so overfitting goes unchecked`
+          : `no holdout case: the test split drew the ${result.target} holdout case(s), so overfitting goes unchecked during the run`,
       hint: 'add cases, raise search.holdout or label a case `split: holdout`',
     });
   }
@@ -64,4 +86,8 @@ export function placeCases(
     }),
   );
   return { cases, problems };
+}
+
+function round(share: number): number {
+  return Math.round(share * 1000) / 1000;
 }

@@ -26,13 +26,28 @@ export interface PlanModel {
 export interface Plan {
   experiment: { name: string; description: string; file: string };
   prompt: { path: string; chars: number; placeholders: string[] };
-  cases: { path: string; total: number; train: string[]; holdout: string[]; withExpectations: number };
+  /** `test`: the sealed cases (SPEC 13), scored only by the final evaluation and `eval --split test`. */
+  cases: {
+    path: string;
+    total: number;
+    train: string[];
+    holdout: string[];
+    test: string[];
+    withExpectations: number;
+  };
   checks: { global: string[]; perCase: number; casesWithChecks: number; gates: number };
   rubric: { path: string; criteria: { key: string; title: string; weight: number }[] } | null;
   models: PlanModel[];
   calls: CallCounts;
   cost: CostEstimate;
-  search: { candidates: number; samples: number; holdout: number; noiseRepeats: number; confirm: boolean };
+  search: {
+    candidates: number;
+    samples: number;
+    holdout: number;
+    test: number;
+    noiseRepeats: number;
+    confirm: boolean;
+  };
   budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
   warnings: Problem[];
   /** How the judge and grader are isolated (SPEC 17), when there are any; `validate` adds it (it probes bwrap). */
@@ -86,6 +101,7 @@ export function buildPlan(experiment: Experiment): Plan {
       total: cases.length,
       train: cases.filter((c) => c.split === 'train').map((c) => c.id),
       holdout: cases.filter((c) => c.split === 'holdout').map((c) => c.id),
+      test: cases.filter((c) => c.split === 'test').map((c) => c.id),
       withExpectations: cases.filter((c) => c.expectations.length > 0).length,
     },
     checks: {
@@ -107,6 +123,7 @@ export function buildPlan(experiment: Experiment): Plan {
       candidates: config.search.candidates,
       samples: config.search.samples,
       holdout: config.search.holdout,
+      test: config.search.test,
       noiseRepeats: config.search.noise_repeats,
       confirm: config.search.confirm,
     },

@@ -87,7 +87,7 @@ Use one concrete example. Do not use jargon without explaining it.
 `;
 
 const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id is optional
-# (a stable one is generated); split: train | holdout pins a case (default: the share decides).
+# (a stable one is generated); split: train | holdout | test pins a case (default: the share decides).
 - id: compound-interest
   vars:
     topic: compound interest

@@ -104,6 +104,8 @@ export const Search = z.strictObject({
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
   holdout: z.number().min(0).max(0.9).default(0.25),
+  /** The sealed test share (SPEC 13): scored only by the final evaluation and `eval --split test`. */
+  test: z.number().min(0).max(0.9).default(0),
   /**
    * How a candidate must beat the incumbent (SPEC 13). Absent: read from `min_improvement`
    * as version 1 wrote it (`auto` → paired, a number → margin); see acceptanceOf.
@@ -186,6 +188,6 @@ export const CaseEntry = z.strictObject({
   vars: z.record(z.string(), VarValue).default({}),
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),
-  split: z.enum(['train', 'holdout']).optional(),
+  split: z.enum(['train', 'holdout', 'test']).optional(),
 });
 export type CaseEntry = z.infer<typeof CaseEntry>;

@@ -3,7 +3,8 @@ import type { CheckEntry, ExperimentFile, JudgeEntry, ModelEntry } from './schem
 import type { Problem } from '../errors.js';
 import type { ChatMessage, StructuredOutput, ToolDefinition } from '../providers/types.js';
 
-export type Split = 'train' | 'holdout';
+/** `test` is the sealed split (SPEC 13): never evaluated by the loop, never shown to the mutator. */
+export type Split = 'train' | 'holdout' | 'test';
 
 export interface Case {
   id: string;

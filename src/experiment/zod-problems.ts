@@ -14,6 +14,7 @@ type Issue = z.core.$ZodIssue;
 /** Advice for keys whose limits are not self-explanatory. */
 const KEY_HINTS: Record<string, string> = {
   'search.holdout': 'the holdout share must leave train cases: use at most 0.9 (typically 0.2–0.3)',
+  'search.test': 'the test share must leave train cases: use at most 0.9 with search.holdout (typically 0.2)',
   name: 'e.g. name: cold-email',
 };
 

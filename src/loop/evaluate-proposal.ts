@@ -6,7 +6,6 @@
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
 import type { CandidateOutcome, EvaluateDeps, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
 import { evaluateStaged } from '../evaluate/staged-evaluation.js';
-import { loopCases } from '../experiment/loop-cases.js';
 import type { Case } from '../experiment/types.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import type { RunEventBody, SplitScores } from '../run/events.js';
@@ -20,7 +19,7 @@ export interface EvaluateProposalInput {
   prompt: string;
   sampleBase: number;
   repeat?: number;
-  /** The cases to evaluate (default: the loop's cases). */
+  /** The cases to evaluate (default: the experiment's — the loop's experiment holds no test case). */
   cases?: readonly Case[];
   /** Samples per case (default: `search.samples`). */
   samples?: number;
@@ -80,7 +79,7 @@ export async function evaluateProposalStaged(
         .catch(() => undefined);
     },
   };
-  const cases = input.cases ?? loopCases(experiment);
+  const cases = input.cases ?? experiment.cases;
   const screen = input.screen;
   const evaluated: Promise<ProposalEvaluation> = screen
     ? evaluateStaged(

@@ -1,7 +1,9 @@
 /**
  * When the run ends, the baseline and the best prompt are evaluated once more with fresh
  * samples (SPEC 8): the decisions during the run picked the best on noisy draws, so these
- * figures are the honest before/after that heads the summary and the report.
+ * figures are the honest before/after that heads the summary and the report. The sealed test
+ * cases (SPEC 13) are scored here and nowhere else in a run: untouched by any decision, their
+ * figures lead wherever they exist.
  */
 import { join } from 'node:path';
 import { standingOf } from '../evaluate/candidate-result.js';
@@ -32,7 +34,7 @@ export async function runFinalEvaluation(
       {
         experiment,
         prompt,
-        cases: experiment.cases,
+        cases: [...experiment.cases, ...deps.testCases],
         samples: experiment.config.search.samples,
         sampleBase: FINAL_SAMPLE_BASE,
         seed: experiment.config.search.seed + FINAL_SAMPLE_BASE,
@@ -44,8 +46,13 @@ export async function runFinalEvaluation(
         ...reviewParts(deps),
       },
     );
-    if (!outcome.ok) return { train: null, holdout: null };
-    return { train: outcome.scores.train.total, holdout: standingOf(outcome.scores).holdout };
+    const tested = deps.testCases.length > 0;
+    if (!outcome.ok) return { train: null, holdout: null, ...(tested ? { test: null } : {}) };
+    return {
+      train: outcome.scores.train.total,
+      holdout: standingOf(outcome.scores).holdout,
+      ...(tested ? { test: outcome.scores.test?.total ?? null } : {}),
+    };
   };
   const same = prompts.baseline === prompts.best;
   const [baseline, best] = await Promise.all([

@@ -3,7 +3,7 @@
  * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
-import type { Experiment } from '../experiment/types.js';
+import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
 import type { Grader } from '../grader/grader.js';
 import type { Judge } from '../judge/judge.js';
@@ -40,9 +40,14 @@ export interface LoopDeps {
   checkpoint?: (point: string) => void;
 }
 
-/** The deps within one runLoop call, with the meter that journals the ledger's growth. */
+/**
+ * The deps within one runLoop call, with the meter that journals the ledger's growth. Its
+ * experiment holds the loop's cases only; the sealed test cases wait in `testCases` for the
+ * final evaluation (SPEC 13).
+ */
 export interface LoopRun extends LoopDeps {
   spend: SpendMeter;
+  testCases: readonly Case[];
 }
 
 /** The judge and grader of the deps, for an evaluation. */

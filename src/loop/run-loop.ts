@@ -8,6 +8,7 @@
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
+import { loopCases, testCases } from '../experiment/loop-cases.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -32,7 +33,14 @@ export interface LoopEnd {
 }
 
 export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
-  const run: LoopRun = { ...deps, spend: createSpendMeter(deps.pool.ledger) };
+  // Everything the loop does sees only the cases it may evaluate: the sealed test cases never
+  // reach a baseline, a candidate, a decision or the mutator, only the final evaluation.
+  const run: LoopRun = {
+    ...deps,
+    experiment: { ...deps.experiment, cases: loopCases(deps.experiment) },
+    testCases: testCases(deps.experiment),
+    spend: createSpendMeter(deps.pool.ledger),
+  };
   try {
     const end = await iterate(run);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
@@ -121,7 +129,10 @@ async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentVi
     const { search } = deps.experiment.config;
     const repeats = baselineRepeats(search, acceptanceFor(deps));
     const baselineCost = state.iterations.find((it) => it.iteration === baselineIteration)?.costUsd ?? 0;
-    const needed = (baselineCost / repeats) * (baselinePrompt === incumbent.prompt ? 1 : 2);
+    // The final evaluation scores the test cases as well as the loop's.
+    const cases = deps.experiment.cases.length;
+    const perEvaluation = (baselineCost / repeats) * ((cases + deps.testCases.length) / Math.max(1, cases));
+    const needed = perEvaluation * (baselinePrompt === incumbent.prompt ? 1 : 2);
     if (state.spend.usd + needed > usd) {
       await deps.recorder.emit({
         type: 'warning',

@@ -3,7 +3,7 @@
  *
  *   <testsuites>                     the experiment; tests/failures over every case, time = the
  *                                    evaluation's wall-clock seconds (suites: their cases' sum)
- *     <testsuite name="<exp>.train">   one suite per split that has cases (train, holdout), so
+ *     <testsuite name="<exp>.train">   one suite per split that has cases (train, holdout, test), so
  *     <testsuite name="<exp>.holdout"> each case appears exactly once; <properties> hold the
  *                                      split's scores and the overall (all) ones
  *       <testcase classname="<exp>" name="<case id>" time="<generator seconds>">
@@ -77,14 +77,14 @@ export function buildJunitXml(report: EvalReport): string {
   lines.push(
     `<testsuites${attrs({ name: `autoresearch eval ${exp}`, tests: report.cases.length, failures: failing, errors: 0, time: seconds(report.seconds) })}>`,
   );
-  for (const split of ['train', 'holdout'] as const) {
+  for (const split of ['train', 'holdout', 'test'] as const) {
     const cases = report.cases.filter((c) => c.split === split);
     if (cases.length === 0) continue;
     const time = cases.reduce((sum, c) => sum + c.seconds, 0);
     lines.push(
       `  <testsuite${attrs({ name: `${exp}.${split}`, tests: cases.length, failures: cases.filter(isFailing).length, errors: 0, skipped: 0, time: seconds(time) })}>`,
     );
-    lines.push(...properties(report, splits[split], '    '));
+    lines.push(...properties(report, splits[split] ?? null, '    '));
     for (const testCase of cases) lines.push(...formatCase(exp, testCase));
     lines.push('  </testsuite>');
   }

@@ -11,6 +11,8 @@ import { runStatus, type RunStatus } from '../run/run-summary.js';
 export interface SplitPair {
   train: number | null;
   holdout: number | null;
+  /** The sealed test split (SPEC 13): only a final evaluation has it, when the experiment has test cases. */
+  test?: number | null;
 }
 
 export interface ScoredPrompt extends SplitPair {

@@ -78,6 +78,10 @@ export type SplitScores = z.infer<typeof SplitScores>;
 export const TrainHoldout = z.strictObject({ train: score.nullable(), holdout: score.nullable() });
 export type TrainHoldout = z.infer<typeof TrainHoldout>;
 
+/** A final evaluation's figures: `test` only when the experiment has sealed test cases (SPEC 13). */
+export const FinalScores = TrainHoldout.extend({ test: score.nullable().optional() });
+export type FinalScores = z.infer<typeof FinalScores>;
+
 export const GitInfo = z.strictObject({
   branch: z.string().min(1),
   base: z.string().min(1),
@@ -249,8 +253,8 @@ export const Spend = z.strictObject({
 export const FinalEvaluation = z.strictObject({
   ...envelope,
   type: z.literal('final_evaluation'),
-  baseline: TrainHoldout,
-  best: z.strictObject({ iteration, train: score.nullable(), holdout: score.nullable() }),
+  baseline: FinalScores,
+  best: FinalScores.extend({ iteration }),
 });
 
 export const RunStopped = z.strictObject({

@@ -12,8 +12,9 @@
  *      `retesting`; `iteration_finished.paired` (the decision's intervals and per-case
  *      tally) and `.screen` (the minibatch and the calls it saved); results.tsv columns
  *      `delta_lo`, `delta_hi`, `n_cases`; decision.json `paired` (per-case differences);
- *      iterations/NNNN/incumbent-retest/ and candidates/<k>/retest/. A version-1 run resumed
- *      by this build keeps version 1's margin rule.
+ *      iterations/NNNN/incumbent-retest/ and candidates/<k>/retest/; the sealed test split:
+ *      case split `test`, `final_evaluation.baseline.test`/`.best.test`, evaluation.json
+ *      `scores.test`. A version-1 run resumed by this build keeps version 1's margin rule.
  */
 import { AutoresearchError } from '../errors.js';
 

@@ -4,6 +4,7 @@
  */
 import type {
   ErrorKind,
+  FinalScores,
   GitInfo,
   IterationStatus,
   PairedDecisionRecord,
@@ -178,8 +179,8 @@ export interface RunState {
   pendingRebaseline: boolean;
   stop: { reason: StopReason; message: string; at: string } | null;
   finalEvaluation: {
-    baseline: TrainHoldout;
-    best: { iteration: number; train: number | null; holdout: number | null };
+    baseline: FinalScores;
+    best: FinalScores & { iteration: number };
   } | null;
   warnings: { at: string; message: string; iteration: number | null }[];
   lastEventAt: string | null;

@@ -13,6 +13,6 @@ export {
   qualityScore,
 } from './judge-signal.js';
 export { type NoiseMargin, noiseMargin } from './noise-margin.js';
-export { scoreSplit } from './score-split.js';
+export { casesInSplit, scoreSplit } from './score-split.js';
 export { declareChecks, toScoringCases } from './scoring-cases.js';
 export * from './types.js';

@@ -1,20 +1,26 @@
 /**
- * Scores one candidate evaluation on a split (train, holdout, or all cases): the three
+ * Scores one candidate evaluation on a split (train, holdout, test, or all): the three
  * signals, their weighted total, gates, the criterion breakdown and per-case totals (the
- * mutator's pick of the worst train cases). Train and holdout are scored the same way.
+ * mutator's pick of the worst train cases). Every split is scored the same way. `all` is the
+ * loop's cases, train and holdout: a sealed test case never counts toward the gates that
+ * make a candidate eligible, even in an evaluation (the final one) that scored it.
  */
 import { checksSignal } from './checks-signal.js';
 import { combine } from './combine.js';
 import { expectationsSignal } from './expectations-signal.js';
 import { judgeSignal } from './judge-signal.js';
-import type { CaseScore, Evaluation, Signals, SplitScore } from './types.js';
+import type { CaseScore, Evaluation, ScoredSplit, ScoringCase, Signals, SplitScore } from './types.js';
 
 function defined(signals: Signals): Signals {
   return Object.fromEntries(Object.entries(signals).filter(([, value]) => value !== undefined)) as Signals;
 }
 
-export function scoreSplit(evaluation: Evaluation, split: 'train' | 'holdout' | 'all'): SplitScore {
-  const cases = split === 'all' ? evaluation.cases : evaluation.cases.filter((c) => c.split === split);
+export function casesInSplit(evaluation: Evaluation, split: ScoredSplit): ScoringCase[] {
+  return evaluation.cases.filter((c) => (split === 'all' ? c.split !== 'test' : c.split === split));
+}
+
+export function scoreSplit(evaluation: Evaluation, split: ScoredSplit): SplitScore {
+  const cases = casesInSplit(evaluation, split);
   const ids = new Set(cases.map((c) => c.id));
   const outputs = evaluation.outputs.filter((output) => ids.has(output.caseId));
   const scope = { cases, samples: evaluation.samples, outputs };

@@ -9,8 +9,13 @@ import * as z from 'zod';
 import { SampleChecks } from '../checks/check-result.js';
 import { Weights } from '../experiment/schema.js';
 
-export const SplitName = z.enum(['train', 'holdout']);
+/** A case's split; `test` is sealed (SPEC 13): only the final evaluation and `eval --split test` score it. */
+export const SplitName = z.enum(['train', 'holdout', 'test']);
 export type SplitName = z.infer<typeof SplitName>;
+
+/** A split to score: one of the cases' splits, or `all`, the loop's cases (train and holdout, never test). */
+export const ScoredSplit = z.enum(['train', 'holdout', 'test', 'all']);
+export type ScoredSplit = z.infer<typeof ScoredSplit>;
 
 /** One generation. `ok: false` is a failed generation: `text` is '' and `error` says why. */
 export const OutputRecord = z.object({
@@ -118,7 +123,7 @@ export const CaseScore = Signals.extend({
 export type CaseScore = z.infer<typeof CaseScore>;
 
 export const SplitScore = Signals.extend({
-  split: z.enum(['train', 'holdout', 'all']),
+  split: ScoredSplit,
   /** Null when the split has no case, or no signal (nothing to compare: callers treat it as a tie). */
   total: z.number().min(0).max(1).nullable(),
   gateFailed: z.boolean(),

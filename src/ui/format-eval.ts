@@ -15,7 +15,6 @@ export interface FormatEvalOptions {
 }
 
 const LABEL_WIDTH = 12;
-const SPLITS = ['train', 'holdout', 'all'] as const;
 const EVIDENCE_LENGTH = 160;
 
 export function formatEval(report: EvalReport, options: FormatEvalOptions): string {
@@ -51,12 +50,14 @@ export function formatEval(report: EvalReport, options: FormatEvalOptions): stri
     more(c.dim('no score: a judge or grader failure never becomes one'));
   } else {
     const { splits } = report;
+    // `--split test` evaluated the sealed test cases alone: theirs are the only scores.
+    const scopes = splits.test ? [splits.test] : [splits.train, splits.holdout, splits.all];
+    const overall = splits.test ?? splits.all;
     const scores = table(
       ['split', 'total', 'checks', 'judge', 'expect.', 'cases'],
-      SPLITS.map((name) => {
-        const s = splits[name];
+      scopes.map((s) => {
         return [
-          name,
+          s.split,
           score(s.total),
           score(s.signals.checks),
           score(s.signals.judge),
@@ -66,9 +67,9 @@ export function formatEval(report: EvalReport, options: FormatEvalOptions): stri
       }),
     );
     block('Scores', [c.dim(scores[0] ?? ''), ...scores.slice(1)]);
-    block('Gates', formatGates(splits.all, c));
-    block('Criteria', formatCriteria(splits, c));
-    block('Checks', formatChecks(splits, c));
+    block('Gates', formatGates(overall, c));
+    block('Criteria', formatCriteria(scopes, overall, c));
+    block('Checks', formatChecks(scopes, overall, c));
     block(
       'Worst',
       worstCases(report.cases, options.worst ?? 5).map(
@@ -132,30 +133,29 @@ function formatGates(all: SplitReport, c: Colors): string[] {
   ];
 }
 
-function formatCriteria(splits: Record<(typeof SPLITS)[number], SplitReport>, c: Colors): string[] {
-  const keys = Object.keys(splits.all.criteria);
+/** `scopes`: the splits as columns; `overall`: the one whose rows (criteria, checks) list. */
+function formatCriteria(scopes: readonly SplitReport[], overall: SplitReport, c: Colors): string[] {
+  const keys = Object.keys(overall.criteria);
   if (keys.length === 0) return [c.dim('no rubric (no judge)')];
   const lines = table(
-    ['1–5', ...SPLITS],
+    ['1–5', ...scopes.map((s) => s.split)],
     keys.map((key) => [
       key,
-      ...SPLITS.map((s) =>
-        splits[s].criteria[key] === undefined ? '—' : (splits[s].criteria[key] as number).toFixed(2),
-      ),
+      ...scopes.map((s) => (s.criteria[key] === undefined ? '—' : (s.criteria[key] as number).toFixed(2))),
     ]),
   );
   return [c.dim(lines[0] ?? ''), ...lines.slice(1)];
 }
 
-function formatChecks(splits: Record<(typeof SPLITS)[number], SplitReport>, c: Colors): string[] {
-  const names = splits.all.checks;
+function formatChecks(scopes: readonly SplitReport[], overall: SplitReport, c: Colors): string[] {
+  const names = overall.checks;
   if (names.length === 0) return [c.dim('none')];
   const lines = table(
-    ['pass rate', ...SPLITS],
+    ['pass rate', ...scopes.map((s) => s.split)],
     names.map((check) => [
       `${check.name}${check.gate ? ' (gate)' : ''}`,
-      ...SPLITS.map((s) => {
-        const rate = splits[s].checks.find((r) => r.name === check.name && r.gate === check.gate);
+      ...scopes.map((s) => {
+        const rate = s.checks.find((r) => r.name === check.name && r.gate === check.gate);
         return rate ? `${percent(rate.passRate)} ${rate.passed}/${rate.total}` : '—';
       }),
     ]),

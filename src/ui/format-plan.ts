@@ -18,9 +18,14 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   const placeholders = prompt.placeholders.length ? prompt.placeholders.join(', ') : 'none';
   row('Prompt', `${rel(prompt.path)}  (${prompt.chars} chars; placeholders: ${placeholders})`);
 
-  row('Cases', `${cases.train.length} train, ${cases.holdout.length} holdout  (${rel(cases.path)})`);
+  row(
+    'Cases',
+    `${cases.train.length} train, ${cases.holdout.length} holdout, ${cases.test.length} test  (${rel(cases.path)})`,
+  );
   more(`train:   ${listIds(cases.train)}`);
   more(`holdout: ${cases.holdout.length ? listIds(cases.holdout) : colors.dim('none')}`);
+  if (cases.test.length > 0)
+    more(`test:    ${listIds(cases.test)} ${colors.dim('(sealed: scored only by the final evaluation)')}`);
   if (cases.withExpectations > 0) more(`${cases.withExpectations} with expectations (graded)`);
 
   const gates = checks.gates ? `, ${checks.gates} gate${checks.gates === 1 ? '' : 's'}` : '';

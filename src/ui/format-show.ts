@@ -101,6 +101,17 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
   field('Status', paintRunStatus(o, c));
   const head = headlineScores(o);
   const source = head.fresh ? 'fresh final evaluation' : 'as decided during the run';
+  // The sealed test split leads: no decision saw it, so it is the least flattered figure.
+  if (head.baseline?.test !== undefined || head.best?.test !== undefined) {
+    const from = head.baseline?.test ?? null;
+    const to = head.best?.test ?? null;
+    const delta = from !== null && to !== null ? ` (${paintDelta(to - from, c)})` : '';
+    const where = head.best ? ` at iteration ${head.best.iteration}` : '';
+    field(
+      'Test',
+      `${score(from)} → ${score(to)}${delta}${where}, ${c.dim('sealed: scored only by the final evaluation')}`,
+    );
+  }
   for (const split of ['train', 'holdout'] as const) {
     const from = head.baseline?.[split] ?? null;
     const to = head.best?.[split] ?? null;

@@ -82,6 +82,8 @@ export function paintStatus(status: IterationStatus, colors: ProgressColors): Pa
 export interface SplitScores {
   train: number;
   holdout: number | null;
+  /** The sealed test split's score (final evaluation only); absent when the experiment has none. */
+  test?: number | null;
 }
 
 export interface RunSummary {
@@ -148,12 +150,23 @@ export function formatRunSummary(
   return lines.join('\n');
 }
 
-/** Train and holdout: kept whole, on one line when they fit and one under the other when not. */
+/**
+ * Test (when the experiment has sealed test cases: the figure no decision saw leads), train
+ * and holdout: kept whole, on one line when they fit and one under the other when not.
+ */
 function scores(baseline: SplitScores, best: SplitScores): string[] {
-  const train = `train ${baseline.train.toFixed(3)} → ${best.train.toFixed(3)} (${signed(best.train - baseline.train)})`;
-  if (baseline.holdout === null || best.holdout === null) return [train, 'holdout: none'];
-  const holdout = `${baseline.holdout.toFixed(3)} → ${best.holdout.toFixed(3)} (${signed(best.holdout - baseline.holdout)})`;
-  return [train, `holdout ${holdout}`];
+  const pair = (from: number, to: number) => `${from.toFixed(3)} → ${to.toFixed(3)} (${signed(to - from)})`;
+  const train = `train ${pair(baseline.train, best.train)}`;
+  const holdout =
+    baseline.holdout === null || best.holdout === null
+      ? 'holdout: none'
+      : `holdout ${pair(baseline.holdout, best.holdout)}`;
+  if (baseline.test === undefined && best.test === undefined) return [train, holdout];
+  const test =
+    baseline.test === null || baseline.test === undefined || best.test === null || best.test === undefined
+      ? 'test: no score'
+      : `test ${pair(baseline.test, best.test)}`;
+  return [test, train, holdout];
 }
 
 function score(value: number | null): string {

@@ -72,8 +72,16 @@ export function summarizeForTerminal(
     final:
       final && final.baseline.train !== null && final.best.train !== null
         ? {
-            baseline: { train: final.baseline.train, holdout: final.baseline.holdout },
-            best: { train: final.best.train, holdout: final.best.holdout },
+            baseline: {
+              train: final.baseline.train,
+              holdout: final.baseline.holdout,
+              ...(final.baseline.test === undefined ? {} : { test: final.baseline.test }),
+            },
+            best: {
+              train: final.best.train,
+              holdout: final.best.holdout,
+              ...(final.best.test === undefined ? {} : { test: final.best.test }),
+            },
           }
         : null,
     during: { baseline, best },

@@ -152,11 +152,17 @@ export function describeEvents(
       case 'warning':
         lines.push(c.yellow(`warning: ${event.message}`));
         break;
-      case 'final_evaluation':
+      case 'final_evaluation': {
+        // The sealed test split, when the experiment has one, leads: no decision saw it.
+        const test =
+          event.baseline.test === undefined && event.best.test === undefined
+            ? ''
+            : `${pair('test', event.baseline.test ?? null, event.best.test ?? null)}, `;
         lines.push(
-          `final check (fresh): ${pair('train', event.baseline.train, event.best.train)}, ${pair('holdout', event.baseline.holdout, event.best.holdout)}`,
+          `final check (fresh): ${test}${pair('train', event.baseline.train, event.best.train)}, ${pair('holdout', event.baseline.holdout, event.best.holdout)}`,
         );
         break;
+      }
       case 'run_stopped':
         lines.push(c.bold(`run stopped (${event.reason.replaceAll('_', ' ')}): ${event.message}`));
         lines.push(summarize(after));

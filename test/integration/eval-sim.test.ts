@@ -365,3 +365,101 @@ describe('eval refuses bad input before doing anything', () => {
     expect(stderr).toContain('this experiment has no holdout cases');
   });
 });
+
+describe('eval and the sealed test split', () => {
+  /** The fixture with `feature-request` and `invoice-address` labelled `split: test`. */
+  function withTestCases(name: string): string {
+    const copy = join(work, name);
+    cpSync(FIXTURE, copy, { recursive: true });
+    const cases = readFileSync(join(copy, 'cases.yaml'), 'utf8')
+      .replace('- id: feature-request\n', '- id: feature-request\n  split: test\n')
+      .replace('- id: invoice-address\n', '- id: invoice-address\n  split: test\n');
+    writeFileSync(join(copy, 'cases.yaml'), cases);
+    return copy;
+  }
+  const TEST_IDS = ['feature-request', 'invoice-address'];
+
+  it('--split test scores the test cases and no other; the default leaves them out', async () => {
+    const copy = withTestCases('sealed');
+    const runsDir = join(work, 'runs-t');
+    const tested = await cli([
+      'eval',
+      copy,
+      '--provider',
+      'sim',
+      '--runs-dir',
+      runsDir,
+      '--json',
+      '--split',
+      'test',
+      '--fail-under',
+      '0',
+      '--junit',
+      join(work, 'sealed.xml'),
+    ]);
+    expect(tested.code, tested.stderr).toBe(0);
+    const suites = readXml(readFileSync(join(work, 'sealed.xml'), 'utf8'));
+    expect(findAll(suites, 'testsuite').map((suite) => suite.attributes.name)).toEqual([
+      'support-reply.test',
+    ]);
+    expect(tested.stderr).toContain('2 test cases × 1 sample');
+    const report = EvalReport.parse(JSON.parse(tested.stdout));
+    expect(report.cases.map((c) => [c.id, c.split]).sort()).toEqual(TEST_IDS.map((id) => [id, 'test']));
+    expect(report.splits?.test?.cases).toBe(2);
+    expect(report.splits?.test?.total).not.toBeNull();
+    expect([report.splits?.train.cases, report.splits?.holdout.cases, report.splits?.all.cases]).toEqual([
+      0, 0, 0,
+    ]);
+    expect(report.failUnder).toMatchObject({
+      split: 'test',
+      score: report.splits?.test?.total,
+      passed: true,
+    });
+    // Only the test cases were generated.
+    const [runId] = runFolders(runsDir);
+    const outputs = readdirSync(
+      join(runsDir, String(runId), 'iterations', '0000', 'candidates', '0', 'outputs'),
+    );
+    expect(outputs.map((name) => name.replace(/\.\d+\.txt$/, '')).sort()).toEqual(TEST_IDS);
+
+    const text = await cli(['eval', copy, '--provider', 'sim', '--runs-dir', runsDir, '--split', 'test']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^ +test +\d\.\d{4} /m);
+    expect(text.stdout).not.toMatch(/^ +train +/m);
+
+    const plain = await cli(['eval', copy, '--provider', 'sim', '--runs-dir', runsDir, '--json']);
+    expect(plain.code, plain.stderr).toBe(0);
+    const loop = EvalReport.parse(JSON.parse(plain.stdout));
+    expect(loop.splits?.test).toBeUndefined();
+    expect(loop.splits?.all.cases).toBe(4);
+    for (const id of TEST_IDS) expect(loop.cases.map((c) => c.id)).not.toContain(id);
+  });
+
+  it('--split test without test cases, and an unknown split, exit 2', async () => {
+    const none = await cli([
+      'eval',
+      FIXTURE,
+      '--provider',
+      'sim',
+      '--runs-dir',
+      join(work, 'runs-u'),
+      '--split',
+      'test',
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--split test: this experiment has no test cases');
+    const unknown = await cli([
+      'eval',
+      FIXTURE,
+      '--provider',
+      'sim',
+      '--runs-dir',
+      join(work, 'runs-u'),
+      '--split',
+      'tset',
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/'tset' is invalid.*train, holdout, test, all/s);
+    expect(runFolders(join(work, 'runs-u'))).toEqual([]);
+  });
+});

@@ -1,9 +1,12 @@
 /**
- * Holdout never reaches the mutator (issue 5): a real run through the built CLI against the
- * fake LLM server (Anthropic wire format, replies from the sim), whose holdout cases carry
+ * Holdout never reaches the mutator (issue 5), and the sealed test split (issue 18) reaches
+ * neither the mutator nor the loop: a real run through the built CLI against the fake LLM
+ * server (Anthropic wire format, replies from the sim), whose holdout and test cases carry
  * unique marker strings in their ids, vars and a case check. Every request the server saw is
  * inspected: the generator renders the holdout cases (so the markers are in play), and no
- * mutator request holds any of them. Needs `npm run build` first.
+ * mutator request holds any of them; the test cases are generated only after the last
+ * mutator request, by the final evaluation, whose figures `show` then leads with. Needs
+ * `npm run build` first.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +23,8 @@ const MUTATOR = 'claude-opus-4-1';
 const JUDGE = 'claude-haiku-4-5';
 const MARKERS = ['QX7-HOLDOUT-MARKER-ALPHA', 'QX7-HOLDOUT-MARKER-BRAVO', 'qx7-holdout-id-charlie'];
 const TRAIN_MARKER = 'TRAIN-VISIBLE-MARKER';
+const TEST_MARKERS = ['QX7-SEALED-MARKER-ECHO', 'QX7-SEALED-MARKER-FOXTROT'];
+const TEST_IDS = ['qx7-sealed-id-delta', 'sealed-two'];
 
 let work = '';
 let server: FakeLlmServer;
@@ -89,6 +94,17 @@ async function writeExperiment(dir: string): Promise<void> {
         vars: { topic: 'Fleet telematics', audience: `Dispatcher ${MARKERS[1]}` },
         split: 'holdout',
       },
+      {
+        id: TEST_IDS[0],
+        vars: { topic: `Solar leasing ${TEST_MARKERS[0]}`, audience: 'Facilities lead' },
+        split: 'test',
+        checks: [{ type: 'icontains', value: TEST_MARKERS[0] }],
+      },
+      {
+        id: TEST_IDS[1],
+        vars: { topic: 'Payroll exports', audience: `Accountant ${TEST_MARKERS[1]}` },
+        split: 'test',
+      },
     ]),
   );
   await writeFile(join(dir, 'prompt.md'), 'Write a cold email about {{topic}} for {{audience}}.\n');
@@ -127,6 +143,16 @@ describe('holdout leak', () => {
       ).toBe(true);
     expect(mutatorRequests.some((r) => r.includes(TRAIN_MARKER))).toBe(true);
 
+    // The sealed test cases: never in a mutator request, generated only by the final evaluation.
+    const sealed = (text: string) =>
+      [...TEST_MARKERS, ...TEST_IDS].some((m) => text.toLowerCase().includes(m.toLowerCase()));
+    for (const request of mutatorRequests) expect(sealed(request)).toBe(false);
+    const bodies = server.log.map((e) => ({ model: e.body?.['model'], text: JSON.stringify(e.body) }));
+    const lastMutator = bodies.findLastIndex((b) => b.model === MUTATOR);
+    const testGenerations = bodies.flatMap((b, i) => (b.model === GENERATOR && sealed(b.text) ? [i] : []));
+    expect(testGenerations.length).toBeGreaterThanOrEqual(TEST_IDS.length);
+    for (const index of testGenerations) expect(index).toBeGreaterThan(lastMutator);
+
     // What the run kept of the mutator's input says the same.
     const [runId] = runFolders(runsDir);
     const iterations = join(runsDir, String(runId), 'iterations');
@@ -135,6 +161,46 @@ describe('holdout leak', () => {
     for (const name of mutationFiles) {
       const text = (await readFile(join(iterations, name, 'mutation.json'), 'utf8')).toLowerCase();
       for (const marker of MARKERS) expect(text).not.toContain(marker.toLowerCase());
+      expect(sealed(text)).toBe(false);
     }
+    // No loop evaluation holds a test case; the final evaluation scores them.
+    for (const name of await readdir(iterations)) {
+      for (const candidate of await readdir(join(iterations, name, 'candidates'))) {
+        const file = join(iterations, name, 'candidates', candidate, 'evaluation.json');
+        const evaluation = await readFile(file, 'utf8').catch(() => '');
+        expect(sealed(evaluation), file).toBe(false);
+      }
+    }
+    const runDir = join(runsDir, String(runId));
+    const final = JSON.parse(await readFile(join(runDir, 'final', 'baseline', 'evaluation.json'), 'utf8'));
+    const finalSplits = final.evaluation.cases.map((c: { id: string; split: string }) => [c.id, c.split]);
+    for (const id of TEST_IDS) expect(finalSplits).toContainEqual([id, 'test']);
+    expect(final.scores.test.cases.map((c: { caseId: string }) => c.caseId).sort()).toEqual(
+      [...TEST_IDS].sort(),
+    );
+    expect(final.scores.all.cases.map((c: { caseId: string }) => c.caseId)).not.toContain(TEST_IDS[0]);
+    const events = (await readFile(join(runDir, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const finalEvent = events.find((e) => e.type === 'final_evaluation');
+    expect(typeof finalEvent.baseline.test).toBe('number');
+    expect(typeof finalEvent.best.test).toBe('number');
+    expect(finalEvent.baseline.test).toBe(final.scores.test.total);
+
+    // The summary and `show` lead with the test figures.
+    const summary = `${result.stdout}\n${result.stderr}`;
+    expect(summary).toMatch(/final check \(fresh\) +test \d\.\d{3} → \d\.\d{3}.*\n?.*train /);
+    const show = await runBuiltCli(['show', String(runId), '--runs-dir', runsDir], {
+      cwd: work,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-tests' }),
+    });
+    expect(show.code, show.stderr).toBe(0);
+    const lines = show.stdout.split('\n');
+    const testLine = lines.findIndex((l) => /^Test +\d\.\d{3} → \d\.\d{3}/.test(l));
+    const trainLine = lines.findIndex((l) => l.startsWith('Train '));
+    expect(testLine, show.stdout).toBeGreaterThanOrEqual(0);
+    expect(testLine).toBeLessThan(trainLine);
+    expect(lines[testLine]).toContain('sealed: scored only by the final evaluation');
   });
 });

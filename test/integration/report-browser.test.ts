@@ -162,6 +162,32 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('leads the cards with the sealed test split when the final evaluation scored one', async () => {
+    const run = await writeFixtureRun(join(tempDir, 'runs-sealed'));
+    const final = stampEvent(
+      {
+        type: 'final_evaluation',
+        baseline: { train: 0.429, holdout: 0.433, test: 0.4 },
+        best: { iteration: 5, train: 0.922, holdout: 0.927, test: 0.85 },
+      },
+      new Date('2026-11-29T22:40:00.000Z'),
+    );
+    await appendFile(join(run.dir, 'events.jsonl'), `${JSON.stringify(final)}\n`);
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(await writeReport(run.dir)).href);
+    const cards = page.locator('.cards .card');
+    expect((await cards.locator('.label').allTextContents()).slice(0, 3)).toEqual([
+      'Test score (sealed)',
+      'Train score',
+      'Holdout score',
+    ]);
+    expect(await cards.first().locator('.value').textContent()).toBe('0.400 → 0.850');
+    expect(await cards.first().locator('.sub').textContent()).toContain(
+      'scored only by the final evaluation',
+    );
+    await page.close();
+  });
+
   it('makes no network request, even with every iteration open', async () => {
     const { page, requests, problems } = await open();
     for (const row of await page.locator('tr.row').all()) await row.click();

@@ -1,6 +1,7 @@
 /**
- * `autoresearch eval <experiment> [--fail-under S] [--split train|holdout|all] [--junit FILE]
- * [--json]`: evaluate the current prompt once over every case, print the breakdown (or the
+ * `autoresearch eval <experiment> [--fail-under S] [--split train|holdout|test|all] [--junit FILE]
+ * [--json]`: evaluate the current prompt once over the loop's cases (train and holdout; with
+ * `--split test` over the sealed test cases alone), print the breakdown (or the
  * JSON report), record it as a run of kind `eval`, and serve CI: exit 1 when the chosen
  * split's score is below S or a gate failed, or when a generation still failed after its
  * retries (the score is then incomplete), JUnit XML for dashboards.
@@ -16,6 +17,7 @@ import { countGenerationFailures, describeGenerationFailures } from '../../evalu
 import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { runEval } from '../../evaluate/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
+import { loopCases, testCases } from '../../experiment/loop-cases.js';
 import { isolationWarning } from '../../judge/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
@@ -69,6 +71,11 @@ export default async function evalCommand(
     );
   }
   refuseMissingEvalKeys(experiment, env);
+  if (split === 'test' && testCases(experiment).length === 0) {
+    throw new AutoresearchError('E_USAGE', '--split test: this experiment has no test cases', {
+      hint: 'set search.test (a share, e.g. 0.2) or label cases `split: test`, or use --split train|holdout|all',
+    });
+  }
   if (
     threshold !== undefined &&
     split === 'holdout' &&
@@ -85,13 +92,15 @@ export default async function evalCommand(
   let result: Awaited<ReturnType<typeof runEval>>;
   try {
     const samples = experiment.config.search.samples;
+    const evaluated =
+      split === 'test' ? `${testCases(experiment).length} test` : `${loopCases(experiment).length}`;
     term.err(
       term.colors.dim(
-        `evaluating ${experiment.name}: ${experiment.cases.length} cases × ${samples} sample${samples === 1 ? '' : 's'}…`,
+        `evaluating ${experiment.name}: ${evaluated} cases × ${samples} sample${samples === 1 ? '' : 's'}…`,
       ),
     );
     result = await runEval(
-      { experiment, overrides, runsDir, projectRoot: findProjectRoot(experiment.dir) },
+      { experiment, overrides, runsDir, projectRoot: findProjectRoot(experiment.dir), split },
       {
         env,
         now: () => new Date(),

@@ -63,6 +63,19 @@ function scoreCard(label: string, split: 'train' | 'holdout', o: RunOverview): H
   return card(label, score(from) + ' → ' + score(to), subs);
 }
 
+/** The sealed test split's card, first when the final evaluation scored test cases: no decision saw them. */
+function testCard(o: RunOverview): HTMLElement | null {
+  if (!o.final || (o.final.baseline.test === undefined && o.final.best.test === undefined)) return null;
+  const from = o.final.baseline.test;
+  const to = o.final.best.test;
+  return card('Test score (sealed)', score(from ?? null) + ' → ' + score(to ?? null), [
+    el('span', null, [
+      deltaNode(isNum(from) && isNum(to) ? to - from : null),
+      ' · scored only by the final evaluation',
+    ]),
+  ]);
+}
+
 function card(label: string, value: string, sub: Child | Child[], cls?: string): HTMLElement {
   return el('div', 'card' + (cls ? ' ' + cls : ''), [
     el('div', 'label', label),
@@ -81,6 +94,7 @@ function renderCards(o: RunOverview): HTMLElement {
     .join(' · ');
   const margin = o.noiseMargin;
   return el('div', 'cards', [
+    testCard(o),
     scoreCard('Train score', 'train', o),
     scoreCard('Holdout score', 'holdout', o),
     card('Iterations', String(o.iterations), counts || 'none finished yet'),

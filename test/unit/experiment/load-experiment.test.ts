@@ -182,6 +182,50 @@ describe('loadExperiment references and problems', () => {
     ]);
   });
 
+  it('draws the sealed test split with search.test, and warns when it took every holdout case', async () => {
+    const dir = join(root, 'experiments', 'sealed');
+    cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });
+    const config = (search: string) =>
+      `name: sealed\nprompt: prompt.md\ncases: c.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a }]\nsearch: ${search}\n`;
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      Array.from({ length: 20 }, (_, i) => `- { id: c${i}, vars: { topic: t${i}, audience: a } }\n`).join(''),
+    );
+    writeFileSync(join(dir, 'experiment.yaml'), config('{ holdout: 0.2, test: 0.25 }'));
+    const sealed = (await loadExperiment('sealed', { cwd: root, env })).experiment;
+    writeFileSync(join(dir, 'experiment.yaml'), config('{ holdout: 0.2 }'));
+    const open = (await loadExperiment('sealed', { cwd: root, env })).experiment;
+    expect(sealed.config.search.test).toBe(0.25);
+    expect(open.config.search.test).toBe(0);
+    expect(sealed.cases.filter((c) => c.split === 'test')).toHaveLength(5);
+    sealed.cases.forEach((c, i) => {
+      if (c.split !== 'test') expect(c.split).toBe(open.cases[i]?.split);
+    });
+    // Three cases, one holdout by the version-1 rank (`a` ranks first under seed 1): labelling
+    // that case `test` leaves no holdout, and validate says why.
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      ['a', 'b', 'c'].map((id) => `- { id: ${id}, vars: { topic: ${id}, audience: x } }\n`).join(''),
+    );
+    writeFileSync(join(dir, 'experiment.yaml'), config('{ holdout: 0.34 }'));
+    const before = await loadExperiment('sealed', { cwd: root, env });
+    expect(before.experiment.cases.map((c) => c.split)).toEqual(['holdout', 'train', 'train']);
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      ['a', 'b', 'c']
+        .map(
+          (id) =>
+            `- { id: ${id}, vars: { topic: ${id}, audience: x }${id === 'a' ? ', split: test' : ''} }\n`,
+        )
+        .join(''),
+    );
+    const after = await loadExperiment('sealed', { cwd: root, env });
+    expect(after.experiment.cases.map((c) => c.split)).toEqual(['test', 'train', 'train']);
+    expect(after.problems.map((p) => p.message)).toContain(
+      'no holdout case: the test split drew the 1 holdout case(s), so overfitting goes unchecked during the run',
+    );
+  });
+
   it('refuses weights that zero out every signal the experiment has', async () => {
     const dir = join(root, 'experiments', 'zero');
     cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });

@@ -45,6 +45,18 @@ describe('scoreSplit', () => {
     expect(score.cases).toHaveLength(3);
   });
 
+  it('scores a sealed test case on its own split and leaves it out of all (the gates the loop reads)', () => {
+    const evaluation = sampleEvaluation();
+    evaluation.cases = evaluation.cases.map((c) => (c.id === 'h1' ? { ...c, split: 'test' as const } : c));
+    const test = scoreSplit(evaluation, 'test');
+    const asHoldout = scoreSplit(sampleEvaluation(), 'holdout');
+    expect(test).toEqual({ ...asHoldout, split: 'test', cases: [{ ...asHoldout.cases[0], split: 'test' }] });
+    const all = scoreSplit(evaluation, 'all');
+    expect(all.cases.map((c) => c.caseId)).toEqual(['t1', 't2']);
+    expect(all.gateFailures).toEqual([{ caseId: 't2', sample: 1, check: 'A', reason: 'generation failed' }]);
+    expect(all.total).toBe(scoreSplit(evaluation, 'train').total);
+  });
+
   it('drops the judge without a rubric and renormalises', () => {
     const evaluation = sampleEvaluation();
     delete evaluation.judge;

@@ -25,6 +25,24 @@ describe('formatPlan', () => {
     expect(text).toContain('Warnings    1');
   });
 
+  it('prints the split sizes, the sealed test split included', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
+    const plain = formatPlan(buildPlan(experiment), colors, FIXTURES);
+    expect(plain).toContain('4 train, 1 holdout, 0 test');
+    expect(plain).not.toContain('test:');
+    const sealed = {
+      ...experiment,
+      cases: experiment.cases.map((c, i) => (i === 0 ? { ...c, split: 'test' as const } : c)),
+    };
+    const first = experiment.cases[0]?.id;
+    const text = formatPlan(buildPlan(sealed), colors, FIXTURES);
+    expect(text).toContain('3 train, 1 holdout, 1 test');
+    expect(text).toContain(`test:    ${first} (sealed: scored only by the final evaluation)`);
+    expect(buildPlan(sealed).calls.perEvaluation.generator).toBe(
+      (buildPlan(experiment).calls.perEvaluation.generator * 4) / 5,
+    );
+  });
+
   it('says the cost is unknown and why', async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
     const text = formatPlan(buildPlan(experiment), colors, '/');

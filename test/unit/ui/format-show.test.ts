@@ -36,6 +36,21 @@ describe('formatShow', () => {
     `);
   });
 
+  it('leads with the sealed test split when the final evaluation scored one', () => {
+    const final = fullOverview.final;
+    if (!final) throw new Error('the fixture run has a final evaluation');
+    const tested = {
+      ...fullOverview,
+      final: { baseline: { ...final.baseline, test: 0.4 }, best: { ...final.best, test: 0.85 } },
+    };
+    const lines = formatShow(tested, full.iterations, { width: 120, colors: plain }).split('\n');
+    expect(lines.slice(2, 5)).toEqual([
+      'Test        0.400 → 0.850 (+0.450) at iteration 5, sealed: scored only by the final evaluation',
+      'Train       0.429 → 0.922 (+0.493) at iteration 5, fresh final evaluation',
+      'Holdout     0.433 → 0.927 (+0.494) at iteration 5, fresh final evaluation',
+    ]);
+  });
+
   it('labels simulated runs, drops absent signals and says what is in progress', () => {
     expect(
       formatShow(sparseOverview, sparse.iterations, { width: 100, colors: plain }),

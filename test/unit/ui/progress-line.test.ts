@@ -123,6 +123,22 @@ describe('formatRunSummary', () => {
     expect(lines).toHaveLength(7);
   });
 
+  it('leads the final check with the sealed test split when the experiment has one', () => {
+    const final = {
+      baseline: { train: 0.612, holdout: 0.59, test: 0.55 },
+      best: { train: 0.768, holdout: 0.702, test: 0.641 },
+    };
+    const line = formatRunSummary({ ...summary, final }, plain).split('\n')[1];
+    expect(line).toContain(
+      'final check (fresh)   test 0.550 → 0.641 (+0.091)   train 0.612 → 0.768 (+0.156)   holdout 0.590 → 0.702 (+0.112)',
+    );
+    const failed = formatRunSummary(
+      { ...summary, final: { ...final, best: { ...final.best, test: null } } },
+      plain,
+    ).split('\n')[1];
+    expect(failed).toContain('test: no score   train 0.612');
+  });
+
   it('labels simulated runs, and says when commits are off, the final check missing or holdout absent', () => {
     const text = formatRunSummary(
       {

@@ -80,6 +80,26 @@ describe('describeEvents', () => {
       ]
     `);
   });
+
+  it('leads the final check with the sealed test split when it was scored', () => {
+    const state = reduceRun(events);
+    const final = events.find((e) => e.type === 'final_evaluation');
+    if (final?.type !== 'final_evaluation') throw new Error('the fixture run has a final evaluation');
+    const tested = {
+      ...final,
+      baseline: { ...final.baseline, test: 0.4 },
+      best: { ...final.best, test: null },
+    };
+    const lines = describeEvents([tested], state, {
+      width: 100,
+      colors: plain,
+      history: false,
+      lastPhase: new Map(),
+    });
+    expect(lines).toEqual([
+      'final check (fresh): test 0.400 → -, train 0.429 → 0.922, holdout 0.433 → 0.927',
+    ]);
+  });
 });
 
 describe('formatIterationLine', () => {

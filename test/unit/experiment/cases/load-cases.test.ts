@@ -15,19 +15,20 @@ const YAML = `- id: saas
   vars: { topic: 1.10, audience: 42 }
   split: train
 - vars: { topic: "", audience: "x" }
+  split: test
 `;
 const JSONL = `{"id": "saas", "vars": {"topic": "Billing, usage-based", "audience": "CTO"}, "split": "holdout"}
 {"vars": {"topic": "Quotes \\"inside\\"", "audience": "two\\nlines"}}
 
 {"id": "numbers", "vars": {"topic": 1.10, "audience": 42}, "split": "train"}
-{"vars": {"topic": "", "audience": "x"}}
+{"vars": {"topic": "", "audience": "x"}, "split": "test"}
 `;
 const CSV = `id,topic,audience,split\r
 saas,"Billing, usage-based",CTO,holdout\r
 ,"Quotes ""inside""","two
 lines",\r
 numbers,1.10,42,train\r
-,,x,\r
+,,x,test\r
 `;
 
 const essence = (cases: DraftCase[]) =>
@@ -54,6 +55,11 @@ describe('loadCases round trip', () => {
   it('gives the same cases from YAML, JSONL and CSV', () => {
     expect(essence(fromJsonl.cases)).toEqual(essence(fromYaml.cases));
     expect(essence(fromCsv.cases)).toEqual(essence(fromYaml.cases));
+  });
+
+  it('reads `split` labels, `test` included, in every format', () => {
+    for (const loaded of [fromYaml, fromJsonl, fromCsv])
+      expect(loaded.cases.map((c) => c.label)).toEqual(['holdout', undefined, 'train', 'test']);
   });
 
   it('keeps vars as the template will see them, numbers as written', () => {
