@@ -81,7 +81,9 @@ export async function evaluateAndDecidePaired(
   const incumbentMeans = caseMeansOf(incumbent.scores, incumbent.evaluation.samples);
 
   const size = Math.min(search.minibatch ?? DEFAULT_MINIBATCH, train.length);
-  const minibatch = size < train.length ? drawMinibatch(train, size, search.seed, iteration) : null;
+  // Any eligible candidate beats an ineligible incumbent: no screen may turn one away then.
+  const minibatch =
+    size < train.length && incumbent.eligible ? drawMinibatch(train, size, search.seed, iteration) : null;
   const inBatch = new Set(minibatch?.map((c) => c.id));
   const rest = cases.filter((c) => !inBatch.has(c.id));
   const restCalls = sumCalls(callsOnCases(experiment, rest, search.samples));
@@ -151,7 +153,7 @@ export async function evaluateAndDecidePaired(
   const confidence = lookConfidence(search.confidence, search.retest);
   const trainIds = train.map((c) => c.id);
   const holdoutIds = holdout.map((c) => c.id);
-  const look = (candidate: CaseMeans, against: CaseMeans, lastLook: boolean, chosen: PairedCandidate) => {
+  const look = (candidate: CaseMeans, against: CaseMeans, lastLook: boolean, eligible: boolean) => {
     const trainPairs = pairCases(trainIds, candidate, against);
     const holdoutPairs = pairCases(holdoutIds, candidate, against);
     const trainInterval = pairedInterval(
@@ -168,7 +170,7 @@ export async function evaluateAndDecidePaired(
     const decision = decidePaired({
       train: trainInterval,
       holdout: holdoutInterval,
-      candidateEligible: standingOf(chosen.outcome.scores).eligible,
+      candidateEligible: eligible,
       incumbentEligible: incumbent.eligible,
       minEffect: search.min_effect,
       lastLook,
@@ -191,7 +193,8 @@ export async function evaluateAndDecidePaired(
   );
   const chosen = lead.candidate;
   let looks = 1;
-  let current = look(lead.means, incumbentMeans, search.retest === 0, chosen);
+  const eligible = standingOf(chosen.outcome.scores).eligible;
+  let current = look(lead.means, incumbentMeans, search.retest === 0, eligible);
   let retestNote = '';
   if (current.decision.status === 'retest') {
     looks = 2;
@@ -201,7 +204,8 @@ export async function evaluateAndDecidePaired(
         poolCaseMeans(lead.means, retest.candidate),
         poolCaseMeans(incumbentMeans, retest.incumbent),
         true,
-        chosen,
+        // A gate failure on a retest sample counts like one on the first.
+        eligible && retest.candidateEligible,
       );
     } else {
       retestNote = ` (the retest failed: ${retest.message})`;
@@ -248,7 +252,10 @@ export async function evaluateAndDecidePaired(
 async function retestBoth(
   deps: LoopRun,
   input: { iteration: number; chosen: PairedCandidate; incumbent: IncumbentView; cases: readonly Case[] },
-): Promise<{ ok: true; candidate: CaseMeans; incumbent: CaseMeans } | { ok: false; message: string }> {
+): Promise<
+  | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
+  | { ok: false; message: string }
+> {
   const { search } = deps.experiment.config;
   const { iteration, chosen, incumbent, cases } = input;
   await deps.recorder.emit({
@@ -281,6 +288,7 @@ async function retestBoth(
   return {
     ok: true,
     candidate: caseMeansOf(candidate.scores, candidate.evaluation.samples),
+    candidateEligible: standingOf(candidate.scores).eligible,
     incumbent: caseMeansOf(again.scores, again.evaluation.samples),
   };
 }
