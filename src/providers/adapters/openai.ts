@@ -28,8 +28,8 @@ export function buildOpenAiBody(entry: ModelEntry, request: CompletionRequest): 
   const maxTokens = request.maxTokens ?? entry.max_tokens;
   const params = { ...(entry.params ?? {}), ...(request.params ?? {}) };
   const model = entry.model ?? '';
+  // OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`.
   const limitKey =
-    // OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`.
     'max_completion_tokens' in params || isReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens';
   return {
     ...params,
