@@ -11,17 +11,28 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { isRecord } from '../is-record.js';
-import type { CompletionResult } from './types.js';
+import type { CompletionResult, ToolCall } from './types.js';
 
 export interface CachedCompletion {
   v: 1;
   provider: string;
   model: string;
   text: string;
+  /** The model's tool calls (SPEC 12); absent when it made none. */
+  toolCalls?: ToolCall[];
   usage: { inputTokens: number; outputTokens: number };
   costUsd: number | null;
   stopReason?: string;
   simulated?: boolean;
+}
+
+function isToolCall(value: unknown): value is ToolCall {
+  return (
+    isRecord(value) &&
+    typeof value['id'] === 'string' &&
+    typeof value['name'] === 'string' &&
+    isRecord(value['arguments'])
+  );
 }
 
 /** A cache file's content when it is a whole, current entry (checked by hand: no zod here). */
@@ -33,6 +44,8 @@ export function readCachedCompletion(entry: unknown): CachedCompletion | undefin
     typeof entry['provider'] === 'string' &&
     typeof entry['model'] === 'string' &&
     typeof entry['text'] === 'string' &&
+    (entry['toolCalls'] === undefined ||
+      (Array.isArray(entry['toolCalls']) && entry['toolCalls'].every(isToolCall))) &&
     isRecord(usage) &&
     typeof usage['inputTokens'] === 'number' &&
     typeof usage['outputTokens'] === 'number' &&
@@ -53,6 +66,9 @@ export function toCached(provider: string, model: string, result: CompletionResu
     provider,
     model,
     text: result.text,
+    ...(result.toolCalls === undefined || result.toolCalls.length === 0
+      ? {}
+      : { toolCalls: result.toolCalls }),
     usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     costUsd: result.costUsd,
     ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),

@@ -66,6 +66,7 @@ function modelEntries(models: Partial<Record<Role, JudgeEntry>>): Map<Role, Mode
 function fromCache(hit: CachedCompletion): CompletionResult {
   return {
     text: hit.text,
+    ...(hit.toolCalls === undefined ? {} : { toolCalls: hit.toolCalls }),
     usage: { ...hit.usage },
     costUsd: 0,
     originalCostUsd: hit.costUsd,

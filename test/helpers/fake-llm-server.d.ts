@@ -6,10 +6,14 @@ import type { FakeApi, FakeRequest, FaultKind, FaultSpec, Respond } from './fake
 export type {
   FakeApi,
   FakeMessage,
+  FakeOutput,
   FakeRequest,
+  FakeTool,
+  FakeToolCall,
   FaultKind,
   FaultSpec,
   ReplySpec,
+  ReplyToolCall,
   Respond,
 } from './fake-llm-wire.js';
 
@@ -27,10 +31,12 @@ export interface LogEntry {
   method: string;
   path: string;
   body: Record<string, unknown> | undefined;
+  /** The body's text exactly as received (for byte-for-byte request assertions). */
+  raw: string | undefined;
   /** As received, except that the key headers are left out. */
   headers: IncomingHttpHeaders;
   hasAuth: boolean;
-  /** Of the normalised request (model, system, messages, temperature): equal content, equal digest. */
+  /** Of the normalised request (model, system, messages, temperature, tools, output): equal content, equal digest. */
   digest: string | undefined;
   status: number;
   fault: FaultKind | undefined;

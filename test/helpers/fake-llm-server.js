@@ -14,14 +14,21 @@
  *
  * Options (all optional; `server.configure(partial)` changes them between phases of a test):
  * - `respond(req)`: called for every request that is not faulted, with a normalised
- *   `FakeRequest { api, model, system?, messages: {role, content: string}[], temperature?,
- *   max_tokens?, body, headers, path, index }` (OpenAI system messages are lifted into
- *   `system`; Anthropic content blocks are joined into one string). Returns a string (the
- *   reply text) or a `ReplySpec { text?, usage?: { input_tokens?, output_tokens? },
- *   stopReason?, status?, headers?, rawBody?, fault? }`, sync or async. `rawBody` is sent
- *   verbatim; `fault` injects a fault for this request. Default: replies "ok".
+ *   `FakeRequest { api, model, system?, messages, tools?, output?, temperature?, max_tokens?,
+ *   body, headers, path, index }`. OpenAI system (or developer) messages are lifted into
+ *   `system`; `messages` are provider-neutral turns `{role, content: string, toolCalls?}` and
+ *   `{role: 'tool', toolCallId, content}` (Anthropic text blocks joined into one string,
+ *   `tool_use` blocks read as `toolCalls`, a user turn's `tool_result` blocks as tool turns
+ *   before it; OpenAI `tool_calls` arguments parsed); `tools` are `{name, description?,
+ *   parameters}` and `output` the schema asked for (`{name?, schema, strict?}`). Returns a
+ *   string (the reply text) or a `ReplySpec { text?, toolCalls?: {id?, name, arguments}[],
+ *   usage?: { input_tokens?, output_tokens? }, stopReason?, status?, headers?, rawBody?,
+ *   fault? }`, sync or async. `toolCalls` answer with Anthropic `tool_use` blocks / OpenAI
+ *   `tool_calls` (a string `arguments` is sent verbatim, to script broken JSON); `rawBody` is
+ *   sent verbatim; `fault` injects a fault for this request. Default: replies "ok".
  *   Usage defaults to ceil(characters / 4) for input and output; stopReason defaults to
- *   `end_turn` (Anthropic) / `stop` (OpenAI) and is sent as given otherwise.
+ *   `end_turn` / `tool_use` (Anthropic) or `stop` / `tool_calls` (OpenAI) and is sent as
+ *   given otherwise.
  * - `latencyMs`: a number or `(req) => number`: the answer (faults included) leaves that long
  *   after the request was read, whatever computing the reply took, like a real API whose
  *   latency includes its work.
@@ -43,8 +50,8 @@
  * `respondWith(provider)` turns any Provider (e.g. `createSimProvider(entry)`) into a `respond`
  * handler, so a test gets realistic replies, usage and stop reasons over the real wire format.
  *
- * `server.log` holds one `LogEntry` per request: index, api, method, path, body (parsed),
- * headers (key headers left out), hasAuth, digest (of the normalised request), status sent (0
+ * `server.log` holds one `LogEntry` per request: index, api, method, path, body (parsed), raw
+ * (the body's text as received), headers (key headers left out), hasAuth, digest (of the normalised request), status sent (0
  * for hang/truncated cut-offs), fault kind, receivedAt / finishedAt (performance.now() ms, the
  * clock of the process that started the server) and inFlightOnArrival (requests in flight
  * including this one). `server.maxInFlight` is the highest inFlightOnArrival seen;
@@ -67,23 +74,46 @@ const ROUTES = {
   'POST /v1/chat/completions': 'openai',
 };
 
-/** A `respond` handler that asks `provider` for the reply (system, messages, temperature, max_tokens). */
+/** Each API has its own words for why a reply ended (the Provider interface speaks Anthropic's). */
+const OPENAI_STOP = { end_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls' };
+
+/** The normalised turns as a Provider's ChatMessages (user, assistant with its calls, tool). */
+function chatMessages(messages) {
+  return messages
+    .filter((m) => m.role === 'user' || m.role === 'assistant' || m.role === 'tool')
+    .map((m) => {
+      if (m.role === 'tool') return { role: 'tool', toolCallId: m.toolCallId ?? '', content: m.content };
+      return {
+        role: m.role,
+        content: m.content,
+        ...(m.role === 'assistant' && m.toolCalls !== undefined ? { toolCalls: m.toolCalls } : {}),
+      };
+    });
+}
+
+/**
+ * A `respond` handler that asks `provider` for the reply (system, messages with their tool
+ * turns, tools, output schema, temperature, max_tokens) and answers with its text and tool calls.
+ */
 export function respondWith(provider) {
   return async (req) => {
     const result = await provider.complete({
       ...(req.system === undefined ? {} : { system: req.system }),
-      messages: req.messages
-        .filter((m) => m.role === 'user' || m.role === 'assistant')
-        .map((m) => ({ role: m.role, content: m.content })),
+      messages: chatMessages(req.messages),
+      ...(req.tools === undefined ? {} : { tools: req.tools }),
+      ...(req.output === undefined
+        ? {}
+        : { output: { name: req.output.name ?? 'output', schema: req.output.schema } }),
       ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
       ...(req.max_tokens === undefined ? {} : { maxTokens: req.max_tokens }),
     });
     const stop = result.stopReason;
-    // Each API has its own word for a reply cut at the token limit.
-    const stopReason =
-      req.api === 'openai' ? (stop === 'max_tokens' ? 'length' : stop === 'end_turn' ? 'stop' : stop) : stop;
+    const stopReason = req.api === 'openai' && stop !== undefined ? (OPENAI_STOP[stop] ?? stop) : stop;
     return {
       text: result.text,
+      ...(result.toolCalls === undefined || result.toolCalls.length === 0
+        ? {}
+        : { toolCalls: result.toolCalls }),
       usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
       ...(stopReason === undefined ? {} : { stopReason }),
     };
@@ -217,6 +247,7 @@ export async function startFakeLlmServer(initial = {}) {
       method,
       path,
       body: undefined,
+      raw: undefined,
       headers: withoutKeys(req.headers),
       hasAuth: presentedKey(req.headers) !== undefined,
       digest: undefined,
@@ -247,6 +278,7 @@ export async function startFakeLlmServer(initial = {}) {
     };
 
     const raw = await readBody(req);
+    entry.raw = raw;
     if (api === 'unknown') {
       send({
         status: 404,

@@ -3,9 +3,35 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 export type FakeApi = 'anthropic' | 'openai';
 
+/** A tool call as the fake server reads it from a request (arguments parsed, or `{_raw}`). */
+export interface FakeToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * One turn, provider-neutral: Anthropic `tool_result` blocks and OpenAI `tool` messages are
+ * `{role: 'tool', toolCallId, content}`; assistant `tool_use` blocks / `tool_calls` are `toolCalls`.
+ */
 export interface FakeMessage {
   role: string;
   content: string;
+  toolCalls?: FakeToolCall[];
+  toolCallId?: string;
+}
+
+export interface FakeTool {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Anthropic `output_config.format` (schema only) or OpenAI `response_format.json_schema`. */
+export interface FakeOutput {
+  name?: string;
+  schema: Record<string, unknown>;
+  strict?: boolean;
 }
 
 export interface FakeRequest {
@@ -13,6 +39,8 @@ export interface FakeRequest {
   model: string;
   system?: string;
   messages: FakeMessage[];
+  tools?: FakeTool[];
+  output?: FakeOutput;
   temperature?: number;
   max_tokens?: number;
   body: Record<string, unknown>;
@@ -40,8 +68,17 @@ export type FaultSpec =
   | FaultKind
   | { kind: FaultKind; retryAfterS?: number; retryAfterMs?: number; message?: string };
 
+/** A call the reply makes; `arguments` as a string is sent verbatim (to script broken JSON). */
+export interface ReplyToolCall {
+  id?: string;
+  name: string;
+  arguments?: Record<string, unknown> | string;
+}
+
 export interface ReplySpec {
+  /** Default "ok", or "" when the reply makes tool calls. */
   text?: string;
+  toolCalls?: ReplyToolCall[];
   usage?: { input_tokens?: number; output_tokens?: number };
   stopReason?: string;
   status?: number;
@@ -67,7 +104,7 @@ export function normalise(
   index: number,
 ): FakeRequest;
 export function requestDigest(
-  request: Pick<FakeRequest, 'model' | 'system' | 'messages' | 'temperature'>,
+  request: Pick<FakeRequest, 'model' | 'system' | 'messages' | 'temperature' | 'tools' | 'output'>,
 ): string;
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined;
 export function errorBody(

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 
-/** A string, or the text of a list of content blocks. */
+/** A string, or the text of a list of content blocks (text blocks only). */
 export function textOf(content) {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
@@ -19,22 +19,110 @@ export function textOf(content) {
   return '';
 }
 
-/** Both APIs reduced to one request: model, system, user/assistant messages, temperature, limit. */
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Tool call arguments as sent (an OpenAI JSON string, an Anthropic object), parsed; else `{_raw}`. */
+function parseArguments(value) {
+  if (isObject(value)) return value;
+  try {
+    const parsed = JSON.parse(String(value));
+    if (isObject(parsed)) return parsed;
+  } catch {
+    // kept raw below
+  }
+  return { _raw: String(value) };
+}
+
+/**
+ * One Anthropic message as the provider-neutral turns it carries: its `tool_result` blocks
+ * become tool turns (first, as the API orders them), its text the turn's content, its
+ * `tool_use` blocks the turn's tool calls.
+ */
+function anthropicTurns(m) {
+  const role = String(m?.role);
+  const blocks = Array.isArray(m?.content) ? m.content : [];
+  const results = blocks
+    .filter((b) => isObject(b) && b.type === 'tool_result')
+    .map((b) => ({ role: 'tool', toolCallId: String(b.tool_use_id), content: textOf(b.content) }));
+  const calls = blocks
+    .filter((b) => isObject(b) && b.type === 'tool_use')
+    .map((b) => ({ id: String(b.id), name: String(b.name), arguments: parseArguments(b.input) }));
+  const text = textOf(m?.content);
+  const own = results.length === 0 || text !== '' || calls.length > 0;
+  return [
+    ...results,
+    ...(own ? [{ role, content: text, ...(calls.length === 0 ? {} : { toolCalls: calls }) }] : []),
+  ];
+}
+
+function openaiTurn(m) {
+  const role = String(m?.role);
+  if (role === 'tool') return { role, toolCallId: String(m.tool_call_id), content: textOf(m.content) };
+  const calls = Array.isArray(m?.tool_calls)
+    ? m.tool_calls.map((c) => ({
+        id: String(c?.id),
+        name: String(c?.function?.name),
+        arguments: parseArguments(c?.function?.arguments),
+      }))
+    : [];
+  return { role, content: textOf(m?.content), ...(calls.length === 0 ? {} : { toolCalls: calls }) };
+}
+
+/** The offered tools as `{name, description?, parameters}`, from either API's list. */
+function normaliseTools(api, tools) {
+  if (!Array.isArray(tools)) return undefined;
+  return tools.map((t) => {
+    const fn = api === 'openai' ? (t?.function ?? {}) : (t ?? {});
+    return {
+      name: String(fn.name),
+      ...(fn.description === undefined ? {} : { description: fn.description }),
+      parameters: (api === 'openai' ? fn.parameters : fn.input_schema) ?? {},
+    };
+  });
+}
+
+/** The structured output asked for: Anthropic `output_config.format`, OpenAI `response_format`. */
+function normaliseOutput(api, body) {
+  if (api === 'anthropic') {
+    const format = body.output_config?.format;
+    return format?.type === 'json_schema' ? { schema: format.schema } : undefined;
+  }
+  const format = body.response_format;
+  if (format?.type !== 'json_schema') return undefined;
+  const spec = format.json_schema ?? {};
+  return {
+    ...(spec.name === undefined ? {} : { name: spec.name }),
+    schema: spec.schema,
+    ...(spec.strict === undefined ? {} : { strict: spec.strict }),
+  };
+}
+
+/**
+ * Both APIs reduced to one request: model, system, the conversation as provider-neutral turns
+ * (`{role, content, toolCalls?}`, tool turns `{role: 'tool', toolCallId, content}`), tools,
+ * structured output, temperature, limit.
+ */
 export function normalise(api, body, headers, path, index) {
   const raw = Array.isArray(body.messages) ? body.messages : [];
-  const messages = raw.map((m) => ({ role: String(m?.role), content: textOf(m?.content) }));
+  const messages = api === 'anthropic' ? raw.flatMap(anthropicTurns) : raw.map(openaiTurn);
   let system = api === 'anthropic' && body.system !== undefined ? textOf(body.system) : undefined;
   if (api === 'openai') {
     const systems = messages.filter((m) => m.role === 'system' || m.role === 'developer');
     if (systems.length > 0) system = systems.map((m) => m.content).join('\n');
   }
   const maxTokens = body.max_tokens ?? body.max_completion_tokens;
+  const tools = normaliseTools(api, body.tools);
+  const output = normaliseOutput(api, body);
   return {
     api,
     model: String(body.model ?? ''),
     ...(system === undefined ? {} : { system }),
     messages:
       api === 'openai' ? messages.filter((m) => m.role !== 'system' && m.role !== 'developer') : messages,
+    ...(tools === undefined ? {} : { tools }),
+    ...(output === undefined ? {} : { output }),
     ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
     ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}),
     body,
@@ -44,11 +132,25 @@ export function normalise(api, body, headers, path, index) {
   };
 }
 
-/** What identifies a request's content (for counting repeats across tools): the normalised request, hashed. */
+/**
+ * What identifies a request's content (for counting repeats across tools): the normalised
+ * request, hashed. Tools and output enter only when present, so a plain request's digest is
+ * what it always was.
+ */
 export function requestDigest(request) {
+  const shape =
+    request.tools === undefined && request.output === undefined
+      ? []
+      : [request.tools ?? null, request.output ?? null];
   return createHash('sha256')
     .update(
-      JSON.stringify([request.model, request.system ?? '', request.messages, request.temperature ?? null]),
+      JSON.stringify([
+        request.model,
+        request.system ?? '',
+        request.messages,
+        request.temperature ?? null,
+        ...shape,
+      ]),
     )
     .digest('hex');
 }
@@ -156,31 +258,67 @@ export function estimateTokens(text) {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** A reply in the request's API; usage defaults to about four characters a token. */
+/** A scripted call's arguments on the wire: an object as JSON, a string verbatim (broken JSON too). */
+function argumentsText(args) {
+  return typeof args === 'string' ? args : JSON.stringify(args ?? {});
+}
+
+/**
+ * A reply in the request's API; usage defaults to about four characters a token. With
+ * `toolCalls` the reply carries Anthropic `tool_use` blocks or OpenAI `tool_calls` (ids made up
+ * when not given) and stops with `tool_use` / `tool_calls` unless told otherwise.
+ */
 export function successBody(req, reply) {
-  const text = reply.text ?? 'ok';
+  const calls = (reply.toolCalls ?? []).map((c, i) => ({
+    ...c,
+    id: c.id ?? `${req.api === 'anthropic' ? 'toolu' : 'call'}_fake_${req.index}_${i}`,
+  }));
+  const text = reply.text ?? (calls.length > 0 ? '' : 'ok');
   const promptChars = (req.system ?? '') + req.messages.map((m) => m.content).join('');
   const input = reply.usage?.input_tokens ?? estimateTokens(promptChars);
-  const output = reply.usage?.output_tokens ?? estimateTokens(text);
+  const output =
+    reply.usage?.output_tokens ??
+    estimateTokens(text + calls.map((c) => argumentsText(c.arguments)).join(''));
   if (req.api === 'anthropic') {
     return JSON.stringify({
       id: `msg_fake_${req.index}`,
       type: 'message',
       role: 'assistant',
       model: req.model,
-      content: [{ type: 'text', text }],
-      stop_reason: reply.stopReason ?? 'end_turn',
+      content: [
+        ...(text === '' && calls.length > 0 ? [] : [{ type: 'text', text }]),
+        ...calls.map((c) => ({
+          type: 'tool_use',
+          id: c.id,
+          name: c.name,
+          input: typeof c.arguments === 'string' ? c.arguments : (c.arguments ?? {}),
+        })),
+      ],
+      stop_reason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: { input_tokens: input, output_tokens: output },
     });
   }
+  const message = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    ...(calls.length === 0
+      ? {}
+      : {
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: argumentsText(c.arguments) },
+          })),
+        }),
+  };
   return JSON.stringify({
     id: `chatcmpl-fake-${req.index}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: req.model,
     choices: [
-      { index: 0, message: { role: 'assistant', content: text }, finish_reason: reply.stopReason ?? 'stop' },
+      { index: 0, message, finish_reason: reply.stopReason ?? (calls.length > 0 ? 'tool_calls' : 'stop') },
     ],
     usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
+import type { CompletionRequest, Provider } from '../../src/providers/types.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 
 let server: FakeLlmServer | undefined;
@@ -137,5 +138,84 @@ describe('fake LLM server', () => {
     expect(a.stop_reason).toBe('max_tokens');
     const o = JSON.parse((await post(`${server.openaiBaseUrl}/chat/completions`, body)).text);
     expect(o.choices[0].finish_reason).toBe('length');
+  });
+
+  it('hands respondWith’s provider the tool turns, tools and schema, and answers with its tool calls', async () => {
+    const asked: CompletionRequest[] = [];
+    const provider: Provider = {
+      name: 'sim',
+      model: 'scripted',
+      async complete(request) {
+        asked.push(request);
+        return {
+          text: '',
+          toolCalls: [{ id: 'c9', name: 'lookup', arguments: { n: 2 } }],
+          usage: { inputTokens: 4, outputTokens: 2 },
+          costUsd: null,
+          latencyMs: 0,
+          stopReason: 'tool_use',
+        };
+      },
+    };
+    server = await startFakeLlmServer({ respond: respondWith(provider) });
+    const tool = { name: 'lookup', description: 'find', parameters: { type: 'object' } };
+    const schema = { type: 'object' };
+    const a = JSON.parse(
+      (
+        await post(`${server.url}/v1/messages`, {
+          model: 'm',
+          max_tokens: 50,
+          system: 'sys',
+          tools: [{ name: 'lookup', description: 'find', input_schema: { type: 'object' } }],
+          output_config: { format: { type: 'json_schema', schema } },
+          messages: [
+            { role: 'user', content: 'find 1' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'lookup', input: { n: 1 } }] },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'none' }] },
+          ],
+        })
+      ).text,
+    );
+    expect(a).toMatchObject({
+      content: [{ type: 'tool_use', id: 'c9', name: 'lookup', input: { n: 2 } }],
+      stop_reason: 'tool_use',
+    });
+    const o = JSON.parse(
+      (
+        await post(`${server.openaiBaseUrl}/chat/completions`, {
+          model: 'm',
+          tools: [{ type: 'function', function: tool }],
+          response_format: { type: 'json_schema', json_schema: { name: 'out', schema, strict: false } },
+          messages: [
+            { role: 'system', content: 'sys' },
+            { role: 'user', content: 'find 1' },
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"n":1}' } },
+              ],
+            },
+            { role: 'tool', tool_call_id: 'c1', content: 'none' },
+          ],
+        })
+      ).text,
+    );
+    expect(o.choices[0]).toMatchObject({
+      message: {
+        content: null,
+        tool_calls: [{ id: 'c9', type: 'function', function: { name: 'lookup', arguments: '{"n":2}' } }],
+      },
+      finish_reason: 'tool_calls',
+    });
+    const conversation = [
+      { role: 'user', content: 'find 1' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { n: 1 } }] },
+      { role: 'tool', toolCallId: 'c1', content: 'none' },
+    ];
+    expect(asked.map((r) => [r.system, r.messages, r.tools, r.output])).toEqual([
+      ['sys', conversation, [tool], { name: 'output', schema }],
+      ['sys', conversation, [tool], { name: 'out', schema }],
+    ]);
   });
 });

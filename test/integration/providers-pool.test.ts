@@ -221,6 +221,50 @@ describe('model pool cache', () => {
     expect(server.log).toHaveLength(3);
   });
 
+  it('keeps tool calls in the cache and tells apart calls that differ only in tools, output or a tool turn', async () => {
+    const cacheDir = join(dir, 'cache-tools');
+    const make = () => createModelPool({ models: { generator: anthropic() }, concurrency: 2, env, cacheDir });
+    server.configure({
+      respond: () => ({
+        text: 'Checking.',
+        toolCalls: [{ id: 'toolu_1', name: 'lookup', arguments: { n: 7 } }],
+      }),
+    });
+    const tool = { name: 'lookup', parameters: { type: 'object', properties: { n: { type: 'number' } } } };
+    const history = (toolCallId: string) => [
+      { role: 'user' as const, content: 'find 7' },
+      {
+        role: 'assistant' as const,
+        content: '',
+        toolCalls: [{ id: toolCallId, name: 'lookup', arguments: { n: 7 } }],
+      },
+      { role: 'tool' as const, toolCallId, content: 'none' },
+    ];
+    pool = make();
+    const first = await pool.client('generator').complete(ask('find 7', { tools: [tool] }));
+    expect(first.toolCalls).toEqual([{ id: 'toolu_1', name: 'lookup', arguments: { n: 7 } }]);
+    await pool.close();
+
+    // A resumed run's pool reads the entry back, tool calls and all, without a request.
+    server.reset();
+    pool = make();
+    const client = pool.client('generator');
+    const again = await client.complete(ask('find 7', { tools: [tool] }));
+    expect(server.log).toHaveLength(0);
+    expect(again).toMatchObject({ cached: true, text: 'Checking.', toolCalls: first.toolCalls });
+
+    const variants = [
+      ask('find 7'),
+      ask('find 7', { tools: [{ ...tool, description: 'by number' }] }),
+      ask('find 7', { tools: [tool], output: { name: 'o', schema: { type: 'object' } } }),
+      ask('find 7', { tools: [tool], output: { name: 'o', schema: { type: 'array' } } }),
+      { messages: history('call_1'), tools: [tool] },
+      { messages: history('call_2'), tools: [tool] },
+    ];
+    for (const request of variants) expect((await client.complete(request)).cached).toBe(false);
+    expect(server.log).toHaveLength(variants.length);
+  });
+
   it('never caches errors', async () => {
     pool = createModelPool({
       models: { generator: anthropic() },

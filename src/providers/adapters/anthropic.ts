@@ -1,6 +1,7 @@
 /**
  * Anthropic Messages API through `@anthropic-ai/sdk` (POST {base}/v1/messages, non-streaming).
- * One attempt per call; retries, limits and caching wrap it from outside.
+ * One attempt per call; retries, limits and caching wrap it from outside. Conversations with
+ * tool turns, tools and structured output are mapped by anthropic-shape.ts.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelEntry } from '../../experiment/schema.js';
@@ -8,6 +9,12 @@ import { apiKeyEnvName, readApiKey, resolveBaseUrl } from '../env.js';
 import { callSdk, errorMessageText, type SdkApiError } from '../http/sdk-call.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
+import {
+  anthropicOutputConfig,
+  readAnthropicToolCalls,
+  toAnthropicMessages,
+  toAnthropicTools,
+} from './anthropic-shape.js';
 import {
   countOf,
   DEFAULT_ANTHROPIC_MAX_TOKENS,
@@ -33,15 +40,21 @@ export function buildAnthropicBody(entry: ModelEntry, request: CompletionRequest
   const system = request.system ?? entry.system;
   const temperature = request.temperature ?? entry.temperature;
   const maxTokens = request.maxTokens ?? entry.max_tokens;
+  const params = { ...(entry.params ?? {}), ...(request.params ?? {}) };
   return {
     max_tokens: DEFAULT_ANTHROPIC_MAX_TOKENS,
-    ...(entry.params ?? {}),
-    ...(request.params ?? {}),
+    ...params,
     model: entry.model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: toAnthropicMessages(request.messages),
     ...(system === undefined || system === '' ? {} : { system }),
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+    ...(request.tools === undefined || request.tools.length === 0
+      ? {}
+      : { tools: toAnthropicTools(request.tools) }),
+    ...(request.output === undefined
+      ? {}
+      : { output_config: anthropicOutputConfig(request.output, params['output_config']) }),
   };
 }
 
@@ -52,14 +65,17 @@ export function parseAnthropicResponse(
   if (!isRecord(json) || !Array.isArray(json['content'])) {
     throw new ProviderError('malformed', `${label}: the response has no content list`);
   }
-  const text = json['content']
+  const content: unknown[] = json['content'];
+  const text = content
     .filter((block): block is Record<string, unknown> => isRecord(block) && block['type'] === 'text')
     .map((block) => String(block['text'] ?? ''))
     .join('');
   const usage = isRecord(json['usage']) ? json['usage'] : {};
   const stopReason = typeof json['stop_reason'] === 'string' ? json['stop_reason'] : undefined;
+  const toolCalls = readAnthropicToolCalls(content);
   return {
     text,
+    ...(toolCalls.length === 0 ? {} : { toolCalls }),
     usage: {
       inputTokens:
         countOf(usage['input_tokens']) +

@@ -2,22 +2,25 @@
  * OpenAI Chat Completions through the `openai` SDK (POST {base}/chat/completions,
  * non-streaming): OpenAI itself and every compatible server (Ollama, vLLM, LM Studio,
  * llama.cpp, OpenRouter). Sends no Authorization header when no key is set, which local
- * servers accept.
+ * servers accept. Conversations with tool turns, tools and structured output are mapped by
+ * openai-shape.ts (which also says how the system role and `strict` are chosen).
  */
 import OpenAI from 'openai';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey, resolveBaseUrl } from '../env.js';
 import { callSdk, errorMessageText, type SdkApiError } from '../http/sdk-call.js';
-import { costOrNull, normaliseModelName, resolvePrice } from '../prices.js';
+import { costOrNull, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import type { HttpProviderDeps } from './anthropic.js';
 import { countOf, DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import {
+  isReasoningModel,
+  openAiResponseFormat,
+  readOpenAiToolCalls,
+  toOpenAiMessages,
+  toOpenAiTools,
+} from './openai-shape.js';
 import { monotonicMs } from '../clock.js';
-
-/** OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`. */
-function wantsMaxCompletionTokens(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(normaliseModelName(model));
-}
 
 export function buildOpenAiBody(entry: ModelEntry, request: CompletionRequest): Record<string, unknown> {
   const system = request.system ?? entry.system;
@@ -25,19 +28,19 @@ export function buildOpenAiBody(entry: ModelEntry, request: CompletionRequest): 
   const maxTokens = request.maxTokens ?? entry.max_tokens;
   const params = { ...(entry.params ?? {}), ...(request.params ?? {}) };
   const model = entry.model ?? '';
+  // OpenAI's reasoning models refuse `max_tokens` and want `max_completion_tokens`.
   const limitKey =
-    'max_completion_tokens' in params || wantsMaxCompletionTokens(model)
-      ? 'max_completion_tokens'
-      : 'max_tokens';
+    'max_completion_tokens' in params || isReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens';
   return {
     ...params,
     model,
-    messages: [
-      ...(system === undefined || system === '' ? [] : [{ role: 'system', content: system }]),
-      ...request.messages.map((m) => ({ role: m.role, content: m.content })),
-    ],
+    messages: toOpenAiMessages(model, system, request.messages),
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTokens === undefined ? {} : { [limitKey]: maxTokens }),
+    ...(request.tools === undefined || request.tools.length === 0
+      ? {}
+      : { tools: toOpenAiTools(request.tools) }),
+    ...(request.output === undefined ? {} : { response_format: openAiResponseFormat(request.output) }),
   };
 }
 
@@ -59,8 +62,10 @@ export function parseOpenAiResponse(
   const text = typeof content === 'string' ? content : typeof refusal === 'string' ? refusal : '';
   const usage = isRecord(json['usage']) ? json['usage'] : {};
   const stopReason = typeof choice['finish_reason'] === 'string' ? choice['finish_reason'] : undefined;
+  const toolCalls = readOpenAiToolCalls(message);
   return {
     text,
+    ...(toolCalls.length === 0 ? {} : { toolCalls }),
     usage: {
       inputTokens: countOf(usage['prompt_tokens']),
       outputTokens: countOf(usage['completion_tokens']),

@@ -37,6 +37,52 @@ describe('computeCacheKey', () => {
     expect(computeCacheKey(entry, { ...request, sampleIndex: 0 }, {})).toBe(base);
   });
 
+  it('keeps the key a plain conversation had before prompt shapes (SPEC 12), so a resumed run still hits', () => {
+    const conversation = {
+      system: 's',
+      messages: [
+        { role: 'user' as const, content: 'hi' },
+        { role: 'assistant' as const, content: 'a' },
+        { role: 'user' as const, content: 'b' },
+      ],
+    };
+    // Computed by the cache key of the commit before prompt shapes.
+    expect(computeCacheKey(entry, conversation, {})).toBe(
+      'c0b710c31b0d26cac6b75777148af893a507ee5cec15394d22f65b2bb9cd3299',
+    );
+    expect(computeCacheKey(entry, { ...conversation, tools: [] }, {})).toBe(
+      computeCacheKey(entry, conversation, {}),
+    );
+  });
+
+  it('covers tools, the output schema, tool calls and the call a tool turn answers', () => {
+    const tool = { name: 'lookup', parameters: { type: 'object' } };
+    const call = { id: 'c1', name: 'lookup', arguments: { n: 1 } };
+    const turns = (over: { id?: string; args?: Record<string, unknown>; answers?: string } = {}) => ({
+      messages: [
+        { role: 'user' as const, content: 'hi' },
+        {
+          role: 'assistant' as const,
+          content: '',
+          toolCalls: [{ ...call, id: over.id ?? 'c1', arguments: over.args ?? call.arguments }],
+        },
+        { role: 'tool' as const, toolCallId: over.answers ?? 'c1', content: 'r' },
+      ],
+    });
+    const keys = [
+      computeCacheKey(entry, request, {}),
+      computeCacheKey(entry, { ...request, tools: [tool] }, {}),
+      computeCacheKey(entry, { ...request, tools: [{ ...tool, description: 'd' }] }, {}),
+      computeCacheKey(entry, { ...request, output: { name: 'o', schema: { type: 'object' } } }, {}),
+      computeCacheKey(entry, { ...request, output: { name: 'o', schema: { type: 'array' } } }, {}),
+      computeCacheKey(entry, turns(), {}),
+      computeCacheKey(entry, turns({ id: 'c2' }), {}),
+      computeCacheKey(entry, turns({ args: { n: 2 } }), {}),
+      computeCacheKey(entry, turns({ answers: 'c9' }), {}),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   it('does not depend on API keys', () => {
     expect(computeCacheKey(entry, request, { ANTHROPIC_API_KEY: 'a' })).toBe(
       computeCacheKey(entry, request, { ANTHROPIC_API_KEY: 'b' }),

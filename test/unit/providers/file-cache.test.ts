@@ -48,4 +48,14 @@ describe('createFileCache', () => {
     await writeFile(cacheFilePath(dir, KEY_A), JSON.stringify({ ...entry('x'), v: 2 }));
     expect(await createFileCache(dir).get(KEY_A)).toBeUndefined();
   });
+
+  it("keeps an entry's tool calls, and reads tool calls of the wrong shape as a miss", async () => {
+    const dir = join(root(), 'cache');
+    const withCalls = { ...entry(''), toolCalls: [{ id: 't1', name: 'lookup', arguments: { n: 1 } }] };
+    await createFileCache(dir).put(KEY_A, withCalls);
+    expect(await createFileCache(dir).get(KEY_A)).toEqual(withCalls);
+    const broken = { ...withCalls, toolCalls: [{ id: 't1', name: 'lookup', arguments: '{"n":1}' }] };
+    await writeFile(cacheFilePath(dir, KEY_A), JSON.stringify(broken));
+    expect(await createFileCache(dir).get(KEY_A)).toBeUndefined();
+  });
 });
