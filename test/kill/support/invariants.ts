@@ -217,6 +217,31 @@ export async function checkFinishedRun(main: string, project: Project, runDir: s
   return problems;
 }
 
+/**
+ * Finished work a resume did again: any event of an iteration's work (its start, proposals,
+ * scores, phases) journaled after that iteration finished. Only an interrupted iteration is
+ * redone; a keep's commit may follow its decision, and the final check names the best one.
+ */
+export function redoneIterations(events: readonly RunEvent[]): string[] {
+  const done = new Set<number>();
+  const problems: string[] = [];
+  for (const [index, event] of events.entries()) {
+    const iteration = 'iteration' in event ? event.iteration : undefined;
+    if (iteration === undefined) continue;
+    const work =
+      event.type === 'iteration_started' ||
+      event.type === 'proposal' ||
+      event.type === 'candidate_evaluated' ||
+      event.type === 'iteration_finished' ||
+      (event.type === 'phase' && event.phase !== 'committing' && event.phase !== 'final');
+    if (work && done.has(iteration)) {
+      problems.push(`event ${index} (${event.type}) redoes iteration ${iteration}, already finished`);
+    }
+    if (event.type === 'iteration_finished' && event.status !== 'interrupted') done.add(iteration);
+  }
+  return problems;
+}
+
 /** The decisions of a run, for comparing a crashed-and-resumed run with an uninterrupted one. */
 export function decisionsOf(state: RunState) {
   return {
@@ -229,6 +254,9 @@ export function decisionsOf(state: RunState) {
       delta: it.delta,
       promptSha256: it.promptSha256,
       hypothesis: it.hypothesis,
+      // Paired acceptance (SPEC 13): the interval a decision used and the screen; null otherwise.
+      paired: it.paired,
+      screen: it.screen,
     })),
     finalEvaluation: state.finalEvaluation,
   };
