@@ -204,7 +204,7 @@ export function renderChart(): HTMLElement {
       ? el('span', null, [el('i', 'sw ciw'), 'interval of the paired mean difference (train)'])
       : null,
     data.iterations.some((it) => !isNum(it.train))
-      ? el('span', null, 'hollow: no score (error, duplicate, interrupted)')
+      ? el('span', null, 'hollow: no score (error, duplicate, interrupted, screened out)')
       : null,
   ]);
   box.appendChild(legend);
