@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
 import type { JudgeScoresFile as JudgeScoresShape } from '../judge/judge-scores.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
+import { ScreenRecord } from '../run/events.js';
 
 export interface SampleChecks {
   caseId: string;
@@ -111,6 +112,22 @@ const Margin = z.union([
   })),
 ]);
 
+/** One case of a paired decision (SPEC 13): each side's mean score and d = candidate − incumbent. */
+const PairedCase = z.object({
+  split: z.enum(['train', 'holdout']),
+  caseId: z.string(),
+  candidate: z.number(),
+  incumbent: z.number(),
+  d: z.number(),
+});
+export type PairedCase = z.infer<typeof PairedCase>;
+
+const CandidateScreen = z.object({
+  candidate: z.number().int().min(0),
+  screen: ScreenRecord,
+});
+export type CandidateScreen = z.infer<typeof CandidateScreen>;
+
 const Decision = z.looseObject({
   status: z.string().optional(),
   reason: z.string().optional(),
@@ -118,6 +135,11 @@ const Decision = z.looseObject({
   errorKind: z.string().optional(),
   kind: z.string().optional(),
   message: z.string().optional(),
+  paired: z
+    .looseObject({ cases: z.array(PairedCase) })
+    .optional()
+    .catch(undefined),
+  candidates: z.array(z.unknown()).optional().catch(undefined),
 });
 
 export interface DecisionNote {
@@ -125,9 +147,13 @@ export interface DecisionNote {
   margin: { train: number; holdout: number | null } | null;
   errorKind: string | null;
   message: string | null;
+  /** A paired decision's per-case differences; null for a version-1 (margin) decision. */
+  cases: PairedCase[] | null;
+  /** Each proposal's screen on the minibatch, for those that had one. */
+  screens: CandidateScreen[];
 }
 
-/** `decision.json`: only the parts a person reads (why, against which margin, what failed). */
+/** `decision.json`: only the parts a person reads (why, against which margin or per case, what failed). */
 export function parseDecision(value: unknown): DecisionNote | null {
   const parsed = Decision.safeParse(value);
   if (!parsed.success) return null;
@@ -137,6 +163,11 @@ export function parseDecision(value: unknown): DecisionNote | null {
     margin: d.margin ?? null,
     errorKind: d.errorKind ?? d.kind ?? null,
     message: d.message ?? null,
+    cases: d.paired?.cases ?? null,
+    screens: (d.candidates ?? []).flatMap((c) => {
+      const screen = CandidateScreen.safeParse(c);
+      return screen.success ? [screen.data] : [];
+    }),
   };
 }
 

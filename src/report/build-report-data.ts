@@ -5,7 +5,7 @@
  */
 import { reduceRun } from '../run/reducer.js';
 import type { IterationRecord } from '../run/run-state.js';
-import { parseDecision, parseMutation } from './artifact-schemas.js';
+import { type CandidateScreen, parseDecision, parseMutation } from './artifact-schemas.js';
 import { buildCaseViews, type CaseSplit, readCaseSplits } from './case-details.js';
 import { buildChart, buildSparkline, type ChartInput } from './chart-geometry.js';
 import { gatherEvalFeedback } from './eval-feedback.js';
@@ -80,9 +80,12 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       errorKind: record.errorKind ?? decision?.errorKind ?? null,
       message: record.message ?? decision?.message ?? null,
       reason: decision?.reason ?? null,
+      paired: record.paired,
+      screen: record.screen,
+      churn: decision?.cases ?? null,
       parent: parent?.iteration ?? null,
       duplicateOf,
-      proposals: buildProposals(events, files, record.candidate),
+      proposals: buildProposals(events, files, record.candidate, decision?.screens ?? []),
       prompt,
       diff:
         parent && prompt !== null && parentPrompt !== null
@@ -98,6 +101,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       train: record.train,
       best: record.best,
       bestHoldout: incumbent?.holdout ?? null,
+      interval: intervalOf(record),
     });
   }
 
@@ -153,10 +157,18 @@ function findSamePrompt(iterations: readonly IterationRecord[], record: Iteratio
   return same?.iteration ?? null;
 }
 
+/** A paired decision's train interval, placed on the score scale at the incumbent it was compared with. */
+function intervalOf(record: IterationRecord): ChartInput['interval'] {
+  const train = record.paired?.train;
+  if (!train || train.lo === null || train.hi === null || record.incumbentBefore === null) return null;
+  return { base: record.incumbentBefore, lo: train.lo, hi: train.hi, mean: train.mean };
+}
+
 function buildProposals(
   events: IterationEvents,
   files: IterationFolder | undefined,
   decided: number | null,
+  screens: readonly CandidateScreen[],
 ): ProposalView[] {
   const proposals =
     events.proposals.length > 0
@@ -176,6 +188,7 @@ function buildProposals(
       holdout: mean(evaluations.map((e) => e.holdout)),
       gateFailure: evaluations.find((e) => e.gateFailure !== null)?.gateFailure ?? null,
       decided: p.candidate === decided,
+      screen: screens.find((s) => s.candidate === p.candidate)?.screen ?? null,
     };
   });
 }

@@ -1,7 +1,10 @@
 /**
  * The score chart and the trend sparklines as plain geometry (coordinates and SVG path
  * strings), computed here so the page's script only places shapes and never does maths.
- * Every attempt is a point; an attempt without a score sits on the floor of the chart.
+ * Every attempt is a point; an attempt without a score sits on the floor of the chart. A
+ * paired decision (SPEC 13) adds a whisker: its interval of the train mean difference, placed
+ * at the incumbent's score it was compared with, so a whisker wholly above the best-so-far
+ * step is a clear gain and one crossing it is not.
  */
 import type { IterationStatus } from '../run/events.js';
 
@@ -13,6 +16,19 @@ export interface ChartInput {
   best: number | null;
   /** The incumbent's holdout score once the iteration was decided. */
   bestHoldout: number | null;
+  /** A paired decision's train interval (`lo`..`hi` around `mean`) and the incumbent score `base` it is relative to. */
+  interval: { base: number; lo: number; hi: number; mean: number } | null;
+}
+
+export interface ChartInterval {
+  iteration: number;
+  x: number;
+  /** Where base + hi, base + lo and base + mean fall. */
+  top: number;
+  bottom: number;
+  mid: number;
+  /** above: the whole interval is a gain; below: a loss; across: zero is inside. */
+  side: 'above' | 'below' | 'across';
 }
 
 export interface ChartPoint {
@@ -30,6 +46,7 @@ export interface ChartModel {
   yTicks: { y: number; label: string }[];
   xTicks: { x: number; label: string }[];
   points: ChartPoint[];
+  intervals: ChartInterval[];
   bestPath: string | null;
   holdoutPath: string | null;
   bandPath: string | null;
@@ -49,6 +66,8 @@ export function buildChart(inputs: readonly ChartInput[], margin: number | null)
     .filter((v): v is number => v !== null);
   const bests = inputs.map((i) => i.best).filter((v): v is number => v !== null);
   if (margin !== null) values.push(...bests.map((b) => b + margin), ...bests.map((b) => b - margin));
+  for (const { interval } of inputs)
+    if (interval) values.push(interval.base + interval.lo, interval.base + interval.hi);
   const { lo, hi, step } = niceRange(values);
   const x = (iteration: number) =>
     round(PLOT.left + ((iteration - first) / (last - first)) * (PLOT.right - PLOT.left));
@@ -69,6 +88,20 @@ export function buildChart(inputs: readonly ChartInput[], margin: number | null)
     y: input.train === null ? PLOT.bottom : y(input.train),
     scored: input.train !== null,
   }));
+  const intervals = inputs.flatMap(({ iteration, interval }): ChartInterval[] =>
+    interval
+      ? [
+          {
+            iteration,
+            x: x(iteration),
+            top: y(interval.base + interval.hi),
+            bottom: y(interval.base + interval.lo),
+            mid: y(interval.base + interval.mean),
+            side: interval.lo > 0 ? 'above' : interval.hi < 0 ? 'below' : 'across',
+          },
+        ]
+      : [],
+  );
   const bestSteps = steps(inputs.map((i) => [i.iteration, i.best]));
   const holdoutSteps = steps(inputs.map((i) => [i.iteration, i.bestHoldout]));
   return {
@@ -78,6 +111,7 @@ export function buildChart(inputs: readonly ChartInput[], margin: number | null)
     yTicks,
     xTicks,
     points,
+    intervals,
     bestPath: stepPath(bestSteps, x, y),
     holdoutPath: stepPath(holdoutSteps, x, y),
     bandPath: margin === null || margin <= 0 ? null : bandPath(bestSteps, margin, x, y),

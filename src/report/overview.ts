@@ -5,7 +5,7 @@
  */
 import { ITERATION_STATUSES } from '../run/events.js';
 import type { IterationStatus, Phase, SpendRole, StopReason } from '../run/events.js';
-import type { RunState } from '../run/run-state.js';
+import type { IterationRecord, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 
 export interface SplitPair {
@@ -42,6 +42,8 @@ export interface RunOverview {
   /** Finished iterations after the baseline. */
   iterations: number;
   counts: Record<IterationStatus, number>;
+  /** Model calls screening spared (SPEC 13), as the journal records them. */
+  callsSaved: number;
   costUsd: number;
   calls: number;
   costByRole: Record<SpendRole, { usd: number; calls: number }>;
@@ -49,6 +51,8 @@ export interface RunOverview {
   current: {
     iteration: number;
     phase: Phase | null;
+    /** A retest (SPEC 13) is under way: the phase is the retest's. */
+    retesting: boolean;
     candidate: number | null;
     progress: { done: number; total: number } | null;
   } | null;
@@ -89,12 +93,14 @@ export function buildOverview(
     noiseMargin: state.noise && { train: state.noise.train, holdout: state.noise.holdout },
     iterations: state.completedIterations,
     counts,
+    callsSaved: callsSavedByScreening(state.iterations),
     costUsd: state.spend.usd,
     calls: state.spend.calls,
     costByRole: state.spend.byRole,
     current: state.open && {
       iteration: state.open.iteration,
       phase: state.open.phase,
+      retesting: state.open.retesting,
       candidate: state.open.candidate,
       progress: state.open.progress,
     },
@@ -109,4 +115,9 @@ export function headlineScores(overview: RunOverview): {
 } {
   if (overview.final) return { baseline: overview.final.baseline, best: overview.final.best, fresh: true };
   return { baseline: overview.baseline, best: overview.best, fresh: false };
+}
+
+/** The calls the screens of these iterations spared: the rest of the cases, never evaluated. */
+export function callsSavedByScreening(iterations: readonly IterationRecord[]): number {
+  return iterations.reduce((sum, r) => sum + (r.screen?.callsSaved ?? 0), 0);
 }

@@ -3,8 +3,15 @@
  * its script. Derived from the run folder on every render, never read back, so it carries no
  * schema; `format` names the version for anyone who scrapes it.
  */
-import type { ErrorKind, IterationStatus, Strategy } from '../run/events.js';
+import type {
+  ErrorKind,
+  IterationStatus,
+  PairedDecisionRecord,
+  ScreenRecord,
+  Strategy,
+} from '../run/events.js';
 import type { Signals } from '../run/run-state.js';
+import type { PairedCase } from './artifact-schemas.js';
 import type { CaseView } from './case-details.js';
 import type { ChartModel, Sparkline } from './chart-geometry.js';
 import type { EvalFeedback } from './eval-feedback.js';
@@ -22,6 +29,8 @@ export interface ProposalView {
   holdout: number | null;
   gateFailure: string | null;
   decided: boolean;
+  /** Its screen on the minibatch (SPEC 13), when it had one. */
+  screen: ScreenRecord | null;
 }
 
 export interface PromptDiffView {
@@ -54,6 +63,12 @@ export interface IterationView {
   message: string | null;
   /** The decision in one sentence (decision.json), when recorded. */
   reason: string | null;
+  /** Paired acceptance (SPEC 13): the decision's intervals and per-case tally. */
+  paired: PairedDecisionRecord | null;
+  /** The decided candidate's screen on the minibatch. */
+  screen: ScreenRecord | null;
+  /** Per case, the candidate against what it was compared with (decision.json); null when not recorded. */
+  churn: PairedCase[] | null;
   /** The incumbent this iteration was compared with; null for a baseline. */
   parent: number | null;
   /** The earlier iteration whose prompt this one repeated, when it has no files of its own. */

@@ -186,6 +186,7 @@ function emptyAttempt(iteration: number): OpenIteration {
     startedAt: '',
     attempts: 0,
     phase: null,
+    retesting: false,
     candidate: null,
     progress: null,
     proposals: [],

@@ -125,6 +125,7 @@ function applyEvent(draft: Draft, event: RunEvent): void {
       draft.lastPhase = { iteration: event.iteration, phase: event.phase, at: event.at };
       updateAttempt(draft, event.iteration, (attempt) => {
         attempt.phase = event.phase;
+        if (event.phase === 'retesting') attempt.retesting = true;
         attempt.candidate = event.candidate ?? null;
         attempt.progress =
           event.done !== undefined && event.total !== undefined

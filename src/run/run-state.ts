@@ -97,6 +97,8 @@ export interface OpenIteration {
   startedAt: string;
   attempts: number;
   phase: Phase | null;
+  /** A retest (SPEC 13) began: the phases since are the retest's evaluations. */
+  retesting: boolean;
   candidate: number | null;
   progress: { done: number; total: number } | null;
   proposals: ProposalRecord[];

@@ -2,13 +2,16 @@
  * `autoresearch show` as text: a header (what ran, how it ended, baseline → best, noise
  * margin, spend, branch, the simulated label) and one row per iteration, fitted to the
  * terminal width — the hypothesis takes what is left, and the least useful columns go first
- * when even that is not enough. `--json` gets a stable object instead.
+ * when even that is not enough. Paired decisions (SPEC 13) add their interval and per-case
+ * tally, explained under the table. `--json` gets a stable object instead.
  */
 import { cutText, toOneLine } from '../loop/text.js';
 import type { IterationStatus } from '../run/events.js';
 import type { IterationRecord } from '../run/run-state.js';
 import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
-import { formatField } from './fit-text.js';
+import { formatField, wrapWords } from './fit-text.js';
+import { describePhase, describeRow, formatInterval, formatTally, intervalSide } from './format-decision.js';
+import { formatDuration, score, signed } from './format-figures.js';
 import { paintStatus } from './progress-line.js';
 import { formatUsd } from './format-runs.js';
 import type { Colors } from './terminal.js';
@@ -24,6 +27,8 @@ type Column =
   | 'train'
   | 'holdout'
   | 'delta'
+  | 'interval'
+  | 'cases'
   | 'checks'
   | 'judge'
   | 'expect'
@@ -38,6 +43,8 @@ const HEADERS: Record<Column, string> = {
   train: 'TRAIN',
   holdout: 'HOLDOUT',
   delta: 'DELTA',
+  interval: 'INTERVAL',
+  cases: 'CASES',
   checks: 'CHECKS',
   judge: 'JUDGE',
   expect: 'EXPECT',
@@ -48,7 +55,19 @@ const HEADERS: Record<Column, string> = {
 };
 const LEFT_ALIGNED: ReadonlySet<Column> = new Set(['status', 'commit', 'hypothesis']);
 /** Dropped in this order when the table is too wide even with a short hypothesis. */
-const DROP_ORDER: Column[] = ['commit', 'secs', 'expect', 'judge', 'checks', 'cost', 'holdout'];
+const DROP_ORDER: Column[] = [
+  'commit',
+  'secs',
+  'expect',
+  'judge',
+  'checks',
+  'cost',
+  'holdout',
+  'cases',
+  'interval',
+];
+/** Shown only when some row has a value. */
+const OPTIONAL: ReadonlySet<Column> = new Set(['interval', 'cases', 'checks', 'judge', 'expect']);
 const MIN_HYPOTHESIS = 24;
 const GAP = 2;
 
@@ -63,6 +82,8 @@ export function formatShowJson(overview: RunOverview, iterations: readonly Itera
     train: r.train,
     holdout: r.holdout,
     delta: r.delta,
+    paired: r.paired,
+    screen: r.screen,
     incumbentBefore: r.incumbentBefore,
     best: r.best,
     signals: r.signals,
@@ -139,7 +160,8 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
     .filter(([status, n]) => n > 0 && status !== 'baseline')
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
-  field('Iterations', `${o.iterations} finished${counts === '' ? '' : `: ${counts}`}`);
+  const saved = o.callsSaved > 0 ? `; screening saved ${o.callsSaved} calls` : '';
+  field('Iterations', `${o.iterations} finished${counts === '' ? '' : `: ${counts}`}${saved}`);
   if (o.simulated.length > 0) {
     field('Simulated', c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`));
   }
@@ -165,7 +187,8 @@ function paintRunStatus(o: RunOverview, c: Colors): string {
 function describeCurrent(o: RunOverview): string {
   const current = o.current;
   if (!current) return '';
-  const phase = current.phase ? `, ${current.phase}` : '';
+  const phase =
+    current.phase || current.retesting ? `, ${describePhase(current.phase, current.retesting)}` : '';
   const progress = current.progress ? ` ${current.progress.done}/${current.progress.total}` : '';
   const candidate =
     current.candidate !== null && current.candidate > 0 ? ` (candidate ${current.candidate})` : '';
@@ -178,7 +201,7 @@ function formatIterationTable(
 ): string {
   const rows = iterations.map(toCells);
   let columns = (Object.keys(HEADERS) as Column[]).filter(
-    (column) => !['checks', 'judge', 'expect'].includes(column) || rows.some((row) => row[column] !== '-'),
+    (column) => !OPTIONAL.has(column) || rows.some((row) => row[column] !== '-'),
   );
   const widths = {} as Record<Column, number>;
   for (const column of columns)
@@ -209,27 +232,49 @@ function formatIterationTable(
     return line(cells, (column, text) => {
       if (column === 'status') return paintStatus(record.status, c)(text);
       if (column === 'delta' && record.delta !== null) return deltaColor(record.delta, c)(text);
+      if (column === 'interval') return sideColor(intervalSide(record.paired), c)(text);
       return text;
     });
   });
-  return [header, ...body].join('\n');
+  const legend = explainPaired(iterations, columns, width);
+  return [header, ...body, ...(legend ? [c.dim(legend)] : [])].join('\n');
+}
+
+/** What the paired columns mean, at the confidence the decisions used. */
+function explainPaired(
+  iterations: readonly IterationRecord[],
+  columns: Column[],
+  width: number,
+): string | null {
+  const parts: string[] = [];
+  if (columns.includes('interval')) {
+    const levels = [...new Set(iterations.flatMap((r) => (r.paired ? [r.paired.confidence] : [])))];
+    const percent = levels.map((level) => `${Number((level * 100).toFixed(1))}%`).join('/');
+    if (levels.length > 0)
+      parts.push(`INTERVAL: the train mean difference against the incumbent, one-sided ${percent} bounds.`);
+  }
+  if (columns.includes('interval') && iterations.some((r) => r.status === 'screened_out'))
+    parts.push('A screened-out row: the mean difference on its minibatch.');
+  if (columns.includes('cases')) parts.push('CASES: train cases better ↑, worse ↓, the same =.');
+  return parts.length === 0 ? null : wrapWords(parts.join(' '), width);
 }
 
 function toCells(r: IterationRecord): Record<Column, string> {
-  const error = r.status === 'error' ? `${r.errorKind ?? 'error'}: ${r.message ?? r.hypothesis ?? ''}` : null;
   return {
     iter: String(r.iteration),
     status: r.status,
     train: score(r.train),
     holdout: score(r.holdout),
     delta: signed(r.delta),
+    interval: formatInterval(r),
+    cases: formatTally(r.paired),
     checks: score(r.signals.checks),
     judge: score(r.signals.judge),
     expect: score(r.signals.expectations),
     cost: formatUsd(r.costUsd),
     secs: String(Math.round(r.seconds)),
     commit: r.commit ? r.commit.slice(0, 7) : '',
-    hypothesis: toOneLine(error ?? r.hypothesis ?? (r.status === 'baseline' ? 'the starting prompt' : '')),
+    hypothesis: toOneLine(describeRow(r)),
   };
 }
 
@@ -242,21 +287,6 @@ function deltaColor(delta: number, c: Colors): (text: string) => string {
   return rounded > 0 ? c.green : rounded < 0 ? c.red : (text: string) => text;
 }
 
-export function score(value: number | null): string {
-  return value === null ? '-' : value.toFixed(3);
-}
-
-export function signed(value: number | null): string {
-  if (value === null) return '-';
-  const rounded = Number(value.toFixed(3));
-  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(3)}`;
-}
-
-/** `48s`, `3m 05s`, `2h 07m`. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+function sideColor(side: ReturnType<typeof intervalSide>, c: Colors): (text: string) => string {
+  return side === 'above' ? c.green : side === 'below' ? c.red : (text: string) => text;
 }

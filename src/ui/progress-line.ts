@@ -93,6 +93,8 @@ export interface RunSummary {
   /** The figures the decisions used during the run. */
   during: { baseline: SplitScores; best: SplitScores };
   counts: Partial<Record<IterationStatus, number>>;
+  /** Model calls screening spared (SPEC 13). */
+  callsSaved: number;
   totalCostUsd: number | null;
   stop: { reason: string; message: string };
   /** null when commits are off (not a git repository). */
@@ -126,7 +128,10 @@ export function formatRunSummary(
         : colors.dim('not run: the run ended before it'),
     ],
     ['during the run', scores(summary.during.baseline, summary.during.best)],
-    ['iterations', `${iterations}${counts === '' ? '' : `: ${counts}`}`],
+    [
+      'iterations',
+      `${iterations}${counts === '' ? '' : `: ${counts}`}${summary.callsSaved > 0 ? `; screening saved ${summary.callsSaved} calls` : ''}`,
+    ],
     ['cost', cost(summary.totalCostUsd)],
     ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
     ['report', summary.reportPath],

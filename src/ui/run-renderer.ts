@@ -10,6 +10,7 @@ import {
   type RunSummary,
   SUMMARY_LABEL_WIDTH,
 } from './progress-line.js';
+import { callsSavedByScreening } from '../report/overview.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
@@ -86,6 +87,7 @@ export function summarizeForTerminal(
         : null,
     during: { baseline, best },
     counts,
+    callsSaved: callsSavedByScreening(state.iterations),
     totalCostUsd: state.spend.usd,
     stop: { reason: state.stop?.reason ?? 'crashed', message: state.stop?.message ?? '' },
     branch: state.start?.git?.branch ?? null,

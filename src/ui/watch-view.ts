@@ -8,8 +8,16 @@ import { cutText, toOneLine } from '../loop/text.js';
 import type { EventOf, RunEvent } from '../run/events.js';
 import { activeSecondsAt } from '../run/reducer.js';
 import type { IterationRecord, RunState } from '../run/run-state.js';
+import { callsSavedByScreening } from '../report/overview.js';
 import { formatUsd } from './format-runs.js';
-import { formatDuration, score, signed } from './format-show.js';
+import {
+  describePhase,
+  describeRow,
+  describeScreen,
+  formatInterval,
+  formatTally,
+} from './format-decision.js';
+import { formatDuration, score, signed } from './format-figures.js';
 import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
 import type { Colors } from './terminal.js';
@@ -74,7 +82,7 @@ function describeNow(state: RunState, now: Date, c: Colors): string {
   const since =
     state.lastPhase && state.lastPhase.iteration === open.iteration ? state.lastPhase.at : open.startedAt;
   const elapsed = Math.max(0, (now.getTime() - Date.parse(since)) / 1000);
-  return `iteration ${open.iteration}, ${c.cyan(open.phase ?? 'starting')}${progress}${candidate}  ${c.dim(`for ${formatDuration(elapsed)}`)}`;
+  return `iteration ${open.iteration}, ${c.cyan(describePhase(open.phase, open.retesting))}${progress}${candidate}  ${c.dim(`for ${formatDuration(elapsed)}`)}`;
 }
 
 function describeCounts(state: RunState): string {
@@ -83,10 +91,15 @@ function describeCounts(state: RunState): string {
     if (record.status !== 'baseline') counts.set(record.status, (counts.get(record.status) ?? 0) + 1);
   }
   const parts = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
-  return `${state.completedIterations} finished${parts === '' ? '' : `: ${parts}`}`;
+  const saved = callsSavedByScreening(state.iterations);
+  const screening = saved > 0 ? `; screening saved ${saved} calls` : '';
+  return `${state.completedIterations} finished${parts === '' ? '' : `: ${parts}`}${screening}`;
 }
 
-/** One finished iteration: number, status, score, best, delta, cost, time, then the hypothesis. */
+/**
+ * One finished iteration: number, status, score, best, delta, cost, time, then the text —
+ * led, for a paired decision, by its interval and per-case tally.
+ */
 export function formatIterationLine(record: IterationRecord, { width, colors: c }: ViewOptions): string {
   const fixed = [
     String(record.iteration).padStart(4),
@@ -98,11 +111,12 @@ export function formatIterationLine(record: IterationRecord, { width, colors: c 
     formatDuration(record.seconds).padStart(7),
   ];
   const plain = fixed.join('  ');
-  const text = toOneLine(
-    record.status === 'error'
-      ? `${record.errorKind ?? 'error'}: ${record.message ?? ''}`
-      : (record.hypothesis ?? (record.status === 'baseline' ? 'the starting prompt' : '')),
-  );
+  const decision = record.paired
+    ? `${formatInterval(record)} ${formatTally(record.paired)} · `
+    : record.status === 'screened_out' && record.screen
+      ? `${describeScreen(record.screen)}, `
+      : '';
+  const text = toOneLine(`${decision}${describeRow(record)}`);
   const room = width - plain.length - 2;
   fixed[1] = paintStatus(record.status, c)(fixed[1] as string);
   const tail = room >= 8 && text !== '' ? `  ${cutText(text, room)}` : '';
@@ -140,7 +154,7 @@ export function describeEvents(
           c.dim(
             event.phase === 'final'
               ? '     final check: baseline and best evaluated again with fresh samples'
-              : `     iteration ${event.iteration}: ${event.phase}${progressOf(event)}`,
+              : `     iteration ${event.iteration}: ${describePhase(event.phase, false)}${progressOf(event)}`,
           ),
         );
         break;

@@ -3,7 +3,8 @@
  * playwright-core (never a downloaded browser), the page opened from file:// as a person
  * would. Checks the chart, an iteration's detail, that hostile output stays text and runs
  * nothing, that the page asks for nothing over the network, and saves a screenshot to
- * test-artifacts/report.png.
+ * test-artifacts/report.png. A paired run (SPEC 13) adds interval whiskers and per-case churn
+ * (screenshot test-artifacts/report-paired.png).
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -16,12 +17,15 @@ import { serveReport } from '../../src/report/serve-report.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { stampEvent } from '../../src/run/events.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT, writeFixtureRun } from '../helpers/fixture-run.js';
+import { cleanUpScriptedRuns } from '../helpers/loop-harness.js';
+import { runPairedScenario } from '../helpers/paired-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const screenshot = join(root, 'test-artifacts', 'report.png');
 let tempDir: string;
 let reportUrl: string;
+let pairedUrl: string;
 let context: BrowserContext;
 
 beforeAll(async () => {
@@ -34,6 +38,7 @@ beforeAll(async () => {
   tempDir = await mkdtemp(join(tmpdir(), 'ar-report-browser-'));
   const run = await writeFixtureRun(join(tempDir, 'runs'));
   reportUrl = pathToFileURL(await writeReport(run.dir)).href;
+  pairedUrl = pathToFileURL(await writeReport((await runPairedScenario()).runDir)).href;
   context = await chromium.launchPersistentContext(join(tempDir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
@@ -52,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  await cleanUpScriptedRuns();
 });
 
 interface Watched {
@@ -61,7 +67,7 @@ interface Watched {
   requests: string[];
 }
 
-async function open(): Promise<Watched> {
+async function open(url = reportUrl): Promise<Watched> {
   const page = await context.newPage();
   const watched: Watched = { page, dialogs: [], problems: [], requests: [] };
   page.on('dialog', (dialog) => {
@@ -79,7 +85,7 @@ async function open(): Promise<Watched> {
     watched.requests.push(route.request().url());
     await route.abort();
   });
-  await page.goto(reportUrl);
+  await page.goto(url);
   return watched;
 }
 
@@ -229,5 +235,49 @@ describe('report.html in Chromium', () => {
       await page.close();
       await server.close();
     }
+  });
+
+  it("draws each paired decision's interval on the chart and its per-case churn in the detail", async () => {
+    const { page, problems } = await open(pairedUrl);
+    await page.locator('svg.chart').waitFor();
+    const whiskers = page.locator('svg.chart g.ci');
+    expect(await whiskers.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('class')))).toEqual([
+      'ci above',
+      'ci across',
+    ]);
+    // The clear gain's whisker ends above the baseline it was compared with; its lines have length.
+    const keep = await whiskers.first().locator('line').first().boundingBox();
+    expect(keep?.height).toBeGreaterThan(5);
+    expect(await page.locator('.legend', { hasText: 'interval of the paired mean difference' }).count()).toBe(
+      1,
+    );
+
+    const head = await page.locator('table.iter thead th').allTextContents();
+    expect(head).toEqual(expect.arrayContaining(['Interval', 'Cases']));
+    const row = page.locator('tr.row[data-iteration="2"] td');
+    expect(await row.allTextContents()).toEqual(expect.arrayContaining(['[+0.139, +0.528]', '3▲ 0▼ 0=']));
+    expect(await page.locator('tr.row[data-iteration="1"]').textContent()).toContain('minibatch −0.200');
+
+    // A whisker opens its iteration: the inconclusive change helped Ada's case and hurt Cy's.
+    await whiskers.nth(1).click();
+    const detail = page.locator('#detail-3');
+    await detail.waitFor();
+    const train = detail.locator('.churnrow', { hasText: 'train' }).locator('.mk');
+    expect(await train.allTextContents()).toEqual(['▲', '=', '▼']);
+    expect(await train.first().getAttribute('title')).toBe('t1: 0.600 → 0.800 (+0.200)');
+    expect(await detail.locator('.churnlist.up').textContent()).toBe('▲better on: t1 (+0.200)');
+    expect(await detail.locator('.churnlist.down').textContent()).toBe('▼worse on: t3 (−0.200)');
+    expect(await detail.locator('dd', { hasText: 'one-sided 95% bounds' }).textContent()).toContain(
+      'decided on the second look',
+    );
+
+    await page.locator('tr.row[data-iteration="1"]').click();
+    expect(await page.locator('#detail-1 dd', { hasText: 'calls saved' }).textContent()).toContain(
+      'minibatch −0.200 on 2 train cases',
+    );
+    expect(problems).toEqual([]);
+    await mkdir(join(root, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test-artifacts', 'report-paired.png'), fullPage: true });
+    await page.close();
   });
 });

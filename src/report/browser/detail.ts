@@ -1,11 +1,13 @@
 /**
- * One iteration's detail: facts, proposals, the prompt diff against its parent, and each
- * case's output with its checks, judge scores and grader verdicts.
+ * One iteration's detail: facts (for a paired decision its intervals and screen), proposals,
+ * the per-case churn against what it was compared with, the prompt diff against its parent,
+ * and each case's output with its checks, judge scores and grader verdicts.
  */
 import type { CaseView, GradingView } from '../case-details.js';
 import type { IterationView, PromptDiffView } from '../report-data.js';
+import { renderChurn } from './churn.js';
 import { type Child, el, pill } from './dom.js';
-import { isNum, score, sortedEntries } from './format.js';
+import { bounds, isNum, score, screenMean, signed, sortedEntries } from './format.js';
 
 function kv(list: HTMLElement, key: string, value: Child | Child[]): void {
   if (value === null || value === undefined || value === '') return;
@@ -18,6 +20,8 @@ export function renderDetail(it: IterationView): HTMLElement {
   const facts = el('dl', 'kv');
   kv(facts, 'Hypothesis', it.hypothesis || '—');
   kv(facts, 'Decision', [pill(it.status), it.reason ? ' ' + it.reason : '']);
+  kv(facts, 'Paired decision', it.paired ? describePaired(it) : null);
+  kv(facts, 'Screen', it.screen ? describeScreen(it) : null);
   kv(facts, 'Gate failure', it.gateFailure);
   // A decided iteration's message is its decision's reason, shown above; only an error's is news.
   const failed = it.errorKind || it.status === 'error';
@@ -53,6 +57,7 @@ export function renderDetail(it: IterationView): HTMLElement {
   );
   box.appendChild(facts);
   if (it.proposals.length > 1) box.appendChild(renderProposals(it));
+  if (it.paired) box.appendChild(renderChurn(it));
   if (it.diff) {
     box.appendChild(
       el(
@@ -88,6 +93,45 @@ export function renderDetail(it: IterationView): HTMLElement {
   return box;
 }
 
+function describePaired(it: IterationView): string {
+  const p = it.paired;
+  if (!p) return '';
+  const cases = (n: number) => n + (n === 1 ? ' case' : ' cases');
+  const parts = ['train Δ ' + signed(p.train.mean) + ' ' + bounds(p.train) + ' over ' + cases(p.train.n)];
+  if (p.holdout) {
+    const holdout = isNum(p.holdout.lo) ? ' ' + bounds(p.holdout) : '';
+    parts.push('holdout Δ ' + signed(p.holdout.mean) + holdout + ' over ' + cases(p.holdout.n));
+  }
+  const percent = Math.round(p.confidence * 1000) / 10;
+  parts.push(
+    'one-sided ' +
+      percent +
+      '% bounds' +
+      (p.looks > 1 ? ', decided on the second look (after a retest)' : ''),
+  );
+  return parts.join(' · ');
+}
+
+function describeScreen(it: IterationView): string {
+  const s = it.screen;
+  if (!s) return '';
+  const on =
+    ' on ' +
+    s.cases.length +
+    ' train case' +
+    (s.cases.length === 1 ? '' : 's') +
+    ' (' +
+    s.cases.join(', ') +
+    ')';
+  return (
+    screenMean(s) +
+    on +
+    (s.passed
+      ? ': above 0, so the rest was evaluated'
+      : ': not above 0, so the rest was skipped, ' + s.callsSaved + ' calls saved')
+  );
+}
+
 function renderProposals(it: IterationView): HTMLElement {
   const table = el('table', null, [
     el(
@@ -103,7 +147,13 @@ function renderProposals(it: IterationView): HTMLElement {
   ]);
   const body = el('tbody');
   for (const p of it.proposals) {
-    const note = p.duplicate ? ' (duplicate)' : p.gateFailure ? ' (gate failed)' : '';
+    const note = p.duplicate
+      ? ' (duplicate)'
+      : p.screen && !p.screen.passed
+        ? ' (screened out: ' + screenMean(p.screen) + ')'
+        : p.gateFailure
+          ? ' (gate failed)'
+          : '';
     body.appendChild(
       el('tr', null, [
         el('td', 'r', (p.decided ? '● ' : '') + p.candidate),

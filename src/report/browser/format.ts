@@ -1,4 +1,5 @@
 /** Numbers, dates and statuses as the page prints them. */
+import type { PairedDecisionRecord, PairedInterval, ScreenRecord } from '../../run/events.js';
 
 export function isNum(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
@@ -64,4 +65,26 @@ export function statusLabel(status: string): string {
 /** A record's entries in key order, so criteria always print in the same order. */
 export function sortedEntries<T>(record: Record<string, T>): [string, T][] {
   return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `[+0.011, +0.073]`: a paired interval's bounds; '–' below 2 cases. */
+export function bounds(interval: PairedInterval | null | undefined): string {
+  if (!interval || !isNum(interval.lo) || !isNum(interval.hi)) return '–';
+  return '[' + signed(interval.lo) + ', ' + signed(interval.hi) + ']';
+}
+
+/** `3▲ 0▼ 1=`: train cases better, worse, the same. */
+export function tally(paired: PairedDecisionRecord): string {
+  return paired.wins + '▲ ' + paired.losses + '▼ ' + paired.ties + '=';
+}
+
+/** `minibatch −0.200`: a screen's one figure. */
+export function screenMean(screen: ScreenRecord): string {
+  return 'minibatch ' + signed(screen.mean);
+}
+
+/** Which way a paired interval points: wholly above zero, below it, or across. */
+export function side(interval: PairedInterval | null | undefined): 'up' | 'down' | null {
+  if (!interval || !isNum(interval.lo) || !isNum(interval.hi)) return null;
+  return interval.lo > 0 ? 'up' : interval.hi < 0 ? 'down' : null;
 }

@@ -5,14 +5,26 @@
 import type { Signals } from '../../run/run-state.js';
 import { renderDetail } from './detail.js';
 import { add, deltaNode, el, pill, section } from './dom.js';
-import { duration, isNum, score, usd } from './format.js';
+import { bounds, duration, isNum, score, screenMean, side, tally, usd } from './format.js';
 import { bestIteration, byIteration, data } from './page-data.js';
 
 function hasSignal(key: keyof Signals): boolean {
   return data.iterations.some((it) => isNum(it.signals[key]));
 }
 
-const NUMERIC_COLUMNS = new Set(['#', 'Train', 'Holdout', 'Δ', 'checks', 'judge', 'Expect.', 'Cost', 'Time']);
+const NUMERIC_COLUMNS = new Set([
+  '#',
+  'Train',
+  'Holdout',
+  'Δ',
+  'Interval',
+  'Cases',
+  'checks',
+  'judge',
+  'Expect.',
+  'Cost',
+  'Time',
+]);
 
 export function renderTable(): HTMLElement {
   const box = section('Iterations', 'iterations');
@@ -24,7 +36,10 @@ export function renderTable(): HTMLElement {
     ),
   );
   const signals = (['checks', 'judge', 'expectations'] as const).filter(hasSignal);
+  // Paired decisions (SPEC 13): the interval of the train mean difference and the per-case tally.
+  const paired = data.iterations.some((it) => it.paired || it.screen);
   const head = ['', '#', 'Status', 'Train', 'Holdout', 'Δ'].concat(
+    paired ? ['Interval', 'Cases'] : [],
     signals.map((s) => (s === 'expectations' ? 'Expect.' : s)),
     ['Cost', 'Time', 'Commit', 'Hypothesis'],
   );
@@ -54,6 +69,7 @@ export function renderTable(): HTMLElement {
       el('td', 'r', score(it.holdout)),
       el('td', 'r', deltaNode(it.delta)),
     ];
+    if (paired) cells.push(intervalCell(it), el('td', 'r', it.paired ? tally(it.paired) : ''));
     for (const s of signals) cells.push(el('td', 'r', score(it.signals[s])));
     const hypothesis =
       it.hypothesis ||
@@ -81,6 +97,13 @@ export function renderTable(): HTMLElement {
   table.appendChild(body);
   box.appendChild(el('div', 'tablewrap', table));
   return box;
+}
+
+function intervalCell(it: (typeof data.iterations)[number]): HTMLTableCellElement {
+  if (it.status === 'screened_out' && it.screen) return el('td', 'r muted', screenMean(it.screen));
+  if (!it.paired) return el('td', 'r', '');
+  const direction = side(it.paired.train);
+  return el('td', 'r num' + (direction ? ' ' + direction : ''), bounds(it.paired.train));
 }
 
 function toggleIteration(n: number): void {

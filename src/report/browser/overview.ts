@@ -5,7 +5,7 @@
 import type { IterationView } from '../report-data.js';
 import type { RunOverview } from '../overview.js';
 import { add, type Child, deltaNode, el, section, statusColor, svg } from './dom.js';
-import { duration, isNum, score, signed, span, statusLabel, usd } from './format.js';
+import { bounds, duration, isNum, score, signed, span, statusLabel, tally, usd } from './format.js';
 import { openIteration } from './iterations.js';
 import { byIteration, data, LIVE, STATUS_ORDER } from './page-data.js';
 
@@ -97,7 +97,12 @@ function renderCards(o: RunOverview): HTMLElement {
     testCard(o),
     scoreCard('Train score', 'train', o),
     scoreCard('Holdout score', 'holdout', o),
-    card('Iterations', String(o.iterations), counts || 'none finished yet'),
+    card(
+      'Iterations',
+      String(o.iterations),
+      (counts || 'none finished yet') +
+        (o.callsSaved > 0 ? ' · screening saved ' + o.callsSaved + ' calls' : ''),
+    ),
     card('Cost', usd(o.costUsd), o.calls + ' calls' + (roles ? ' · ' + roles : '')),
     card('Active time', duration(o.activeSeconds), span(o.startedAt, o.endedAt)),
     card(
@@ -122,7 +127,8 @@ function pointTitle(it: IterationView): string {
   const parts = ['Iteration ' + it.iteration, statusLabel(it.status)];
   if (isNum(it.train)) parts.push('train ' + score(it.train));
   if (isNum(it.holdout)) parts.push('holdout ' + score(it.holdout));
-  if (isNum(it.delta)) parts.push('Δ ' + signed(it.delta));
+  if (isNum(it.delta)) parts.push('Δ ' + signed(it.delta) + (it.paired ? ' ' + bounds(it.paired.train) : ''));
+  if (it.paired) parts.push(tally(it.paired));
   const text = parts.join(' · ');
   return it.hypothesis ? text + '\n' + it.hypothesis : text;
 }
@@ -134,7 +140,10 @@ export function renderChart(): HTMLElement {
     el(
       'p',
       'note',
-      'Train score of each iteration (its decided candidate). Hover a point for details; click it to open the iteration.',
+      'Train score of each iteration (its decided candidate). Hover a point for details; click it to open the iteration.' +
+        (c.intervals.length
+          ? ' A whisker is a paired decision’s interval of the train mean difference, drawn from the incumbent’s score it was compared with: wholly above the best-so-far line is a clear gain.'
+          : ''),
     ),
   );
   if (!data.iterations.length) {
@@ -160,6 +169,18 @@ export function renderChart(): HTMLElement {
   if (c.bandPath) chart.appendChild(svg('path', { d: c.bandPath, class: 'band' }));
   if (c.holdoutPath) chart.appendChild(svg('path', { d: c.holdoutPath, class: 'holdoutline' }));
   if (c.bestPath) chart.appendChild(svg('path', { d: c.bestPath, class: 'bestline' }));
+  for (const ci of c.intervals) {
+    const it = byIteration.get(ci.iteration);
+    const whisker = svg('g', { class: 'ci ' + ci.side, 'data-iteration': ci.iteration }, [
+      svg('line', { x1: ci.x, x2: ci.x, y1: ci.top, y2: ci.bottom }),
+      svg('line', { x1: ci.x - 4, x2: ci.x + 4, y1: ci.top, y2: ci.top }),
+      svg('line', { x1: ci.x - 4, x2: ci.x + 4, y1: ci.bottom, y2: ci.bottom }),
+      svg('line', { x1: ci.x - 8, x2: ci.x + 8, y1: ci.mid, y2: ci.mid, class: 'mid' }),
+      it ? svg('title', {}, pointTitle(it)) : null,
+    ]);
+    whisker.addEventListener('click', () => openIteration(ci.iteration, true));
+    chart.appendChild(whisker);
+  }
   for (const p of c.points) {
     const it = byIteration.get(p.iteration);
     const dot = svg(
@@ -193,8 +214,11 @@ export function renderChart(): HTMLElement {
     el('span', null, [el('i', 'sw line'), 'best so far (train)']),
     c.holdoutPath ? el('span', null, [el('i', 'sw dash'), 'best so far (holdout)']) : null,
     c.bandPath ? el('span', null, [el('i', 'sw bandsw'), 'noise margin']) : null,
+    c.intervals.length
+      ? el('span', null, [el('i', 'sw ciw'), 'interval of the paired mean difference (train)'])
+      : null,
     data.iterations.some((it) => !isNum(it.train))
-      ? el('span', null, 'hollow: no score (error, duplicate, interrupted)')
+      ? el('span', null, 'hollow: no score (error, duplicate, interrupted, screened out)')
       : null,
   ]);
   box.appendChild(legend);

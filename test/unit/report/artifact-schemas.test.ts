@@ -65,15 +65,37 @@ describe('parseDecision and parseMutation', () => {
       margin: { train: 0.02, holdout: 0.03 },
       errorKind: null,
       message: null,
+      cases: null,
+      screens: [],
     });
     expect(parseDecision({ margin: 0.01, kind: 'judge_error', message: 'bad file' })).toEqual({
       reason: null,
       margin: { train: 0.01, holdout: 0.01 },
       errorKind: 'judge_error',
       message: 'bad file',
+      cases: null,
+      screens: [],
     });
     expect(parseDecision({ reason: 'x', margin: 'auto' })?.margin).toBeNull();
     expect(parseDecision({ reason: 7 })).toBeNull();
+  });
+
+  it("takes a paired decision's per-case differences and each proposal's screen, skipping what it cannot read", () => {
+    const screen = { cases: ['t1', 't2'], mean: -0.1, passed: false, callsSaved: 4 };
+    const cases = [{ split: 'train', caseId: 't1', candidate: 0.6, incumbent: 0.4, d: 0.2 }];
+    const note = parseDecision({
+      status: 'inconclusive',
+      reason: 'unclear',
+      acceptance: 'paired',
+      paired: { confidence: 0.95, looks: 2, cases },
+      candidates: [
+        { candidate: 0, hypothesis: 'a', screen },
+        { candidate: 1, hypothesis: 'b' },
+        { candidate: 2, screen: { mean: 'high' } },
+      ],
+    });
+    expect(note).toMatchObject({ reason: 'unclear', cases, screens: [{ candidate: 0, screen }] });
+    expect(parseDecision({ reason: 'x', paired: { cases: [{ caseId: 7 }] } })?.cases).toBeNull();
   });
 
   it('reads proposals from an object or a bare list', () => {

@@ -7,6 +7,8 @@ import { readRunFolder } from '../../../src/report/read-run-folder.js';
 import type { ReportData } from '../../../src/report/report-data.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT, writeFixtureRun } from '../../helpers/fixture-run.js';
+import { cleanUpScriptedRuns } from '../../helpers/loop-harness.js';
+import { runPairedScenario } from '../../helpers/paired-run.js';
 
 const context = { now: new Date('2026-11-30T07:00:00.000Z'), toolVersion: '0.1.0' };
 let runsDir: string;
@@ -206,5 +208,60 @@ describe('buildReportData on sparse and damaged records', () => {
     expect(data.overview).toMatchObject({ status: 'crashed', experiment: null, best: null });
     expect(data.chart.points).toEqual([]);
     expect(data.bestPrompt).toBeNull();
+  });
+});
+
+describe('buildReportData on a paired run', () => {
+  let paired: ReportData;
+  beforeAll(async () => {
+    const run = await runPairedScenario();
+    paired = buildReportData(await readRunFolder(run.runDir), context);
+  });
+  afterAll(cleanUpScriptedRuns);
+
+  it("carries each decision's interval into the table and the chart", () => {
+    const keep = iteration(paired, 2);
+    expect(keep.paired).toMatchObject({
+      wins: 3,
+      losses: 0,
+      ties: 0,
+      train: { lo: expect.closeTo(0.139, 3) },
+    });
+    expect(paired.chart.intervals.map((i) => [i.iteration, i.side])).toEqual([
+      [2, 'above'],
+      [3, 'across'],
+    ]);
+    const whisker = paired.chart.intervals[0]!;
+    const baseline = paired.chart.points[0]!;
+    // Placed from the incumbent it was compared with (the baseline, 0.400): wholly above it.
+    expect(whisker.bottom).toBeLessThan(baseline.y);
+  });
+
+  it('gives each iteration its per-case churn from decision.json', () => {
+    const inconclusive = iteration(paired, 3);
+    expect(inconclusive.parent).toBe(2);
+    const train = inconclusive.churn?.filter((c) => c.split === 'train') ?? [];
+    expect(train.map((c) => [c.caseId, Math.sign(Math.round(c.d * 1000))])).toEqual([
+      ['t1', 1],
+      ['t2', 0],
+      ['t3', -1],
+    ]);
+    expect(inconclusive.churn?.some((c) => c.split === 'holdout')).toBe(true);
+  });
+
+  it('shows a screen-out by its minibatch and counts the calls screening saved', () => {
+    const screened = iteration(paired, 1);
+    expect(screened).toMatchObject({ status: 'screened_out', paired: null, churn: null, train: null });
+    expect(screened.screen).toMatchObject({ passed: false, callsSaved: 2, mean: expect.closeTo(-0.2, 9) });
+    expect(screened.proposals[0]?.screen).toMatchObject({ passed: false });
+    expect(paired.overview.callsSaved).toBe(2);
+    expect(paired.overview.counts).toMatchObject({ keep: 1, inconclusive: 1, screened_out: 1 });
+  });
+
+  it('leaves a version-1 run without intervals or churn', () => {
+    expect(full.chart.intervals).toEqual([]);
+    expect(full.iterations.every((i) => i.paired === null && i.churn === null && i.screen === null)).toBe(
+      true,
+    );
   });
 });

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildChart, buildSparkline, type ChartInput } from '../../../src/report/chart-geometry.js';
 
 const inputs: ChartInput[] = [
-  { iteration: 0, status: 'baseline', train: 0.5, best: 0.5, bestHoldout: 0.45 },
-  { iteration: 1, status: 'discard', train: 0.48, best: 0.5, bestHoldout: 0.45 },
-  { iteration: 2, status: 'error', train: null, best: 0.5, bestHoldout: 0.45 },
-  { iteration: 3, status: 'keep', train: 0.6, best: 0.6, bestHoldout: 0.58 },
+  { iteration: 0, status: 'baseline', train: 0.5, best: 0.5, bestHoldout: 0.45, interval: null },
+  { iteration: 1, status: 'discard', train: 0.48, best: 0.5, bestHoldout: 0.45, interval: null },
+  { iteration: 2, status: 'error', train: null, best: 0.5, bestHoldout: 0.45, interval: null },
+  { iteration: 3, status: 'keep', train: 0.6, best: 0.6, bestHoldout: 0.58, interval: null },
 ];
 
 describe('buildChart', () => {
@@ -37,6 +37,33 @@ describe('buildChart', () => {
     expect(Math.min(...labels)).toBeLessThanOrEqual(0.43);
     expect(Math.max(...labels)).toBeGreaterThanOrEqual(0.62);
     expect(chart.xTicks.map((t) => t.label)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it("draws a paired decision's interval as a whisker placed at the incumbent it was compared with", () => {
+    const paired = buildChart(
+      [
+        inputs[0]!,
+        { ...inputs[1]!, interval: { base: 0.5, lo: -0.08, hi: 0.04, mean: -0.02 } },
+        { ...inputs[3]!, interval: { base: 0.5, lo: 0.03, hi: 0.17, mean: 0.1 } },
+      ],
+      null,
+    );
+    const [across, above] = paired.intervals;
+    expect(paired.intervals.map((i) => [i.iteration, i.side])).toEqual([
+      [1, 'across'],
+      [3, 'above'],
+    ]);
+    const baseline = paired.points[0]!.y;
+    expect(across!.top).toBeLessThan(baseline);
+    expect(across!.bottom).toBeGreaterThan(baseline);
+    expect(above!.bottom).toBeLessThan(baseline);
+    expect(above!.x).toBe(paired.points[2]!.x);
+    expect(above!.top).toBeLessThan(above!.mid);
+    // The y axis reaches the whisker's ends (0.42 .. 0.67).
+    const labels = paired.yTicks.map((t) => Number(t.label));
+    expect(Math.min(...labels)).toBeLessThanOrEqual(0.42);
+    expect(Math.max(...labels)).toBeGreaterThanOrEqual(0.67);
+    expect(chart.intervals).toEqual([]);
   });
 
   it('handles an empty run', () => {

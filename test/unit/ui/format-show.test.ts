@@ -1,9 +1,13 @@
 import pc from 'picocolors';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOverview } from '../../../src/report/overview.js';
 import { reduceRun } from '../../../src/run/reducer.js';
-import { formatDuration, formatShow, formatShowJson } from '../../../src/ui/format-show.js';
+import { formatDuration } from '../../../src/ui/format-figures.js';
+import { formatShow, formatShowJson } from '../../../src/ui/format-show.js';
 import { planFixtureRun } from '../../helpers/fixture-run.js';
+import { cleanUpScriptedRuns } from '../../helpers/loop-harness.js';
+import { runPairedScenario } from '../../helpers/paired-run.js';
+import type { RunState } from '../../../src/run/run-state.js';
 
 const plain = pc.createColors(false);
 const full = reduceRun(planFixtureRun().events);
@@ -98,6 +102,63 @@ describe('formatShow', () => {
   });
 });
 
+describe('formatShow on a paired run', () => {
+  let paired: RunState;
+  beforeAll(async () => {
+    paired = (await runPairedScenario()).recorder.state();
+  });
+  afterAll(cleanUpScriptedRuns);
+  const show = (width: number, colors = plain) =>
+    formatShow(buildOverview(paired, { id: 'paired', liveLock: false }), paired.iterations, {
+      width,
+      colors,
+    });
+
+  it('gives each decision its interval and per-case tally, and a screen-out its minibatch and saved calls', () => {
+    expect(show(120).split('\n\n')[1]).toMatchInlineSnapshot(`
+      "ITER  STATUS        TRAIN  HOLDOUT   DELTA          INTERVAL     CASES  CHECKS   COST  SECS  HYPOTHESIS
+         0  baseline      0.400    0.700       -                 -         -   0.400  $0.00     0  the starting prompt
+         1  screened_out      -        -       -  minibatch -0.200         -   0.200  $0.00     0  2 calls saved: Swap alpha …
+         2  keep          0.733    0.900  +0.333   [+0.139,+0.528]  3↑ 0↓ 0=   0.733  $0.00     0  Add charlie and delta.
+         3  inconclusive  0.733    0.900  ±0.000   [-0.337,+0.337]  1↑ 1↓ 1=   0.733  $0.00     0  Trade charlie for bravo.
+      INTERVAL: the train mean difference against the incumbent, one-sided 95% bounds. A screened-out row: the mean difference
+      on its minibatch. CASES: train cases better ↑, worse ↓, the same =."
+    `);
+    expect(show(120)).toContain(
+      'Iterations  3 finished: 1 keep, 1 inconclusive, 1 screened_out; screening saved 2 calls',
+    );
+  });
+
+  it('keeps the interval longest when the terminal is narrow', () => {
+    for (const width of [100, 80, 60, 44]) {
+      for (const line of show(width).split('\n')) expect(line.length).toBeLessThanOrEqual(width);
+    }
+    const table = show(80).split('\n\n')[1] ?? '';
+    expect(table.split('\n')[0]).toMatch(/^ITER {2}STATUS {8}TRAIN {3}DELTA {10}INTERVAL {2}HYPOTHESIS$/);
+    expect(table).toContain('[+0.139,+0.528]');
+  });
+
+  it('paints an interval wholly above zero green', () => {
+    expect(show(120, pc.createColors(true))).toMatch(/\u001b\[32m *\[\+0\.139,\+0\.528\]/);
+  });
+
+  it('carries the intervals and screens in --json', () => {
+    const json = JSON.parse(
+      formatShowJson(buildOverview(paired, { id: 'paired', liveLock: false }), paired.iterations),
+    );
+    expect(json.run.callsSaved).toBe(2);
+    expect(json.iterations[1]).toMatchObject({
+      status: 'screened_out',
+      paired: null,
+      screen: { passed: false, callsSaved: 2 },
+    });
+    expect(json.iterations[3]).toMatchObject({
+      status: 'inconclusive',
+      paired: { looks: 2, wins: 1, losses: 1, ties: 1, train: { n: 3, lo: expect.closeTo(-0.337, 3) } },
+    });
+  });
+});
+
 describe('formatShowJson', () => {
   it('has a stable shape: format, run overview, iterations', () => {
     const json = JSON.parse(formatShowJson(fullOverview, full.iterations));
@@ -121,6 +182,7 @@ describe('formatShowJson', () => {
       'noiseMargin',
       'iterations',
       'counts',
+      'callsSaved',
       'costUsd',
       'calls',
       'costByRole',
@@ -134,6 +196,8 @@ describe('formatShowJson', () => {
       'train',
       'holdout',
       'delta',
+      'paired',
+      'screen',
       'incumbentBefore',
       'best',
       'signals',

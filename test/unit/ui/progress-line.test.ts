@@ -100,6 +100,7 @@ describe('formatRunSummary', () => {
     final: { baseline: { train: 0.612, holdout: 0.59 }, best: { train: 0.768, holdout: 0.702 } },
     during: { baseline: { train: 0.615, holdout: 0.6 }, best: { train: 0.771, holdout: 0.71 } },
     counts: { baseline: 1, keep: 3, discard: 7, gate_fail: 1, duplicate: 1 },
+    callsSaved: 0,
     totalCostUsd: 1.2345,
     stop: { reason: 'patience', message: '10 iterations in a row without a keep (patience 10)' },
     branch: 'autoresearch/cold-email/20261129-2230-cold-email-k3f9',
@@ -154,5 +155,15 @@ describe('formatRunSummary', () => {
     expect(text).toContain('commits are off');
     expect(text).toContain('not run');
     expect(text).toContain('holdout: none');
+  });
+
+  it('counts the paired statuses and the calls screening saved', () => {
+    const text = formatRunSummary(
+      { ...summary, counts: { baseline: 1, keep: 1, inconclusive: 2, screened_out: 3 }, callsSaved: 42 },
+      plain,
+    );
+    expect(text).toContain(
+      'iterations            6: 1 keep, 2 inconclusive, 3 screened_out; screening saved 42 calls',
+    );
   });
 });

@@ -1,9 +1,12 @@
 import pc from 'picocolors';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../src/run/events.js';
 import { reduceRun } from '../../../src/run/reducer.js';
 import { cutVisible } from '../../../src/ui/fit-text.js';
 import { describeEvents, formatIterationLine, renderWatchFrame } from '../../../src/ui/watch-view.js';
 import { FIXTURE_RUN_ID, planFixtureRun } from '../../helpers/fixture-run.js';
+import { cleanUpScriptedRuns } from '../../helpers/loop-harness.js';
+import { runPairedScenario } from '../../helpers/paired-run.js';
 
 const plain = pc.createColors(false);
 const events = planFixtureRun().events;
@@ -108,6 +111,49 @@ describe('formatIterationLine', () => {
     expect(formatIterationLine(error, { width: 200, colors: plain })).toBe(
       '   4  error             -  best 0.600       -   $0.05      48s  judge_error: judge-scores.json was invalid after 3 attempts: output_01.txt scored twice',
     );
+  });
+});
+
+describe('a paired run', () => {
+  let paired: readonly RunEvent[];
+  beforeAll(async () => {
+    paired = (await runPairedScenario()).events;
+  });
+  afterAll(cleanUpScriptedRuns);
+  const at = new Date('2026-11-29T23:00:00.000Z');
+
+  it('shows each decision with its interval and tally, a screen-out with its minibatch and saved calls', () => {
+    const frame = renderWatchFrame('paired', reduceRun(paired), at, { width: 120, colors: plain });
+    expect(frame.split('\n').slice(4)).toMatchInlineSnapshot(`
+      [
+        "iterations  3 finished: 1 screened_out, 1 keep, 1 inconclusive; screening saved 2 calls",
+        "",
+        "   0  baseline      0.400  best 0.400       -   $0.00       0s  the starting prompt",
+        "   1  screened_out      -  best 0.400       -   $0.00       0s  minibatch -0.200 on 2 cases, 2 calls saved: Swap alpha…",
+        "   2  keep          0.733  best 0.733  +0.333   $0.00       0s  [+0.139,+0.528] 3↑ 0↓ 0= · Add charlie and delta.",
+        "   3  inconclusive  0.733  best 0.733  ±0.000   $0.00       0s  [-0.337,+0.337] 1↑ 1↓ 1= · Trade charlie for bravo.",
+      ]
+    `);
+  });
+
+  it("says a retest is under way, through the retest's own phases", () => {
+    const retest = paired.findIndex((e) => e.type === 'phase' && e.phase === 'retesting');
+    const during = (n: number) =>
+      renderWatchFrame('paired', reduceRun(paired.slice(0, retest + n)), at, {
+        width: 120,
+        colors: plain,
+      }).split('\n')[1];
+    expect(during(1)).toBe(
+      'now         iteration 3, retesting (fresh samples for candidate and incumbent)  for 0s',
+    );
+    expect(during(2)).toMatch(/^now {9}iteration 3, retest generating/);
+    const lines = describeEvents(paired.slice(retest, retest + 1), reduceRun(paired), {
+      width: 120,
+      colors: plain,
+      history: false,
+      lastPhase: new Map(),
+    });
+    expect(lines).toEqual(['     iteration 3: retesting (fresh samples for candidate and incumbent)']);
   });
 });
 
