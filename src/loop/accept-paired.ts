@@ -56,6 +56,8 @@ export type PairedResult =
       >;
       reason: string;
       chosen: PairedCandidate;
+      /** Model calls saved by screening in this iteration, over every proposal. */
+      callsSaved: number;
       /** Absent for a screened-out iteration: no decision was taken on the whole set. */
       paired?: PairedDecisionRecord;
       /** What decision.json records beyond status and reason. */
@@ -133,6 +135,7 @@ export async function evaluateAndDecidePaired(
   }
 
   const survivors = candidates.filter((c) => c.screen === undefined || c.screen.passed);
+  const callsSaved = candidates.reduce((sum, c) => sum + (c.screen?.callsSaved ?? 0), 0);
   const screenDetail = (c: PairedCandidate) => ({
     candidate: c.proposal.candidate,
     hypothesis: c.proposal.hypothesis,
@@ -144,6 +147,7 @@ export async function evaluateAndDecidePaired(
     return {
       ok: true,
       status: 'screened_out',
+      callsSaved,
       reason: `screened out: mean difference ${signed(screen.mean)} over a minibatch of ${screen.cases.length} train cases is not above 0; the rest (${screen.callsSaved} calls) not evaluated`,
       chosen,
       detail: { acceptance: 'paired', minibatch: batchIds, candidates: candidates.map(screenDetail) },
@@ -229,6 +233,7 @@ export async function evaluateAndDecidePaired(
   return {
     ok: true,
     status,
+    callsSaved,
     reason: current.decision.reason,
     chosen,
     paired,

@@ -160,7 +160,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
       holdout: screenedOut ? null : standing.holdout,
       delta: result.paired?.train.mean ?? null,
       ...(result.paired ? { paired: result.paired } : {}),
-      ...(chosen.screen ? { screen: chosen.screen } : {}),
+      ...(chosen.screen ? { screen: { ...chosen.screen, callsSaved: result.callsSaved } } : {}),
       hypothesis: chosen.proposal.hypothesis,
       promptSha256: chosen.proposal.hash,
       message: result.reason,

@@ -202,8 +202,9 @@ export const ScreenRecord = z.strictObject({
   cases: z.array(z.string()),
   /** Mean per-case difference against the incumbent on the minibatch. */
   mean: z.number(),
+  /** The decided candidate passed its screen. */
   passed: z.boolean(),
-  /** Model calls the rest of the evaluation would have made (0 when it passed). */
+  /** Model calls the iteration did not make: the rest of every screened-out proposal's evaluation. */
   callsSaved: z.number().int().min(0),
 });
 export type ScreenRecord = z.infer<typeof ScreenRecord>;
