@@ -41,6 +41,12 @@ export interface CompletionRequest {
   output?: StructuredOutput;
   /** Tools the model may call (SPEC 12). */
   tools?: ToolDefinition[];
+  /**
+   * The generator's request for a prompt of parts (SPEC 12), not a path prompt's nor one of
+   * the runner's own roles: a provider that takes one text (`command`) then sends the shape
+   * as its JSON request whenever it is more than a single user message, system prompt included.
+   */
+  promptParts?: boolean;
   /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
   params?: Record<string, unknown>;
   /** Which of several samples this is; part of the cache key so samples stay independent. */
