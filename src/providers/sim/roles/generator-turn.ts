@@ -2,7 +2,7 @@
  * The simulated generator's turn for a prompt shape (SPEC 12): a conversation, structured
  * output, tools. It calls a tool when one fits the newest user message (its name's or
  * description's words appear there) and no tool result has come back since; after a tool
- * result it answers in text, the result part of what it writes about; with a schema it
+ * result it answers in text that first passes the result on; with a schema it
  * answers a JSON object of the schema's shape. Instructions come from the system prompt and
  * every user message. A request of one user message with no output or tools never gets here.
  */
@@ -79,5 +79,12 @@ export function generateTurn(request: TurnRequest, rng: Rng): Turn {
     const value = valueFromSchema(request.output.schema, extractDetails(about), rng.fork('output'));
     return { text: JSON.stringify(value, null, 2) };
   }
-  return { text: generateOutput(about, rng, request.system) };
+  const prose = generateOutput(about, rng, request.system);
+  return { text: results.length === 0 ? prose : `${relay(results)}\n\n${prose}` };
+}
+
+/** The answer's first line passes on what the tools said, on one line and at most 200 characters. */
+function relay(results: readonly TurnMessage[]): string {
+  const said = results.map((m) => m.content.replace(/\s+/g, ' ').trim()).join('; ');
+  return `Here is what I found: ${said.length > 200 ? `${said.slice(0, 199)}…` : said}`;
 }
