@@ -41,7 +41,7 @@ const SHAPED: CompletionRequest = {
     { role: 'tool', toolCallId: 'c1', content: 'shipped' },
     { role: 'user', content: 'And when does it arrive?' },
   ],
-  promptParts: true,
+  shaped: true,
 };
 const SHAPED_TRANSCRIPT = [
   'User:\nTier: gold',

@@ -26,7 +26,7 @@ export function needsJsonRequest(request: CompletionRequest): boolean {
   // The runner's own roles (mutator, judge, grader) and path prompts keep their plain text, a
   // system prompt and correction turns included; a prompt of parts goes as what it is.
   const single = request.messages.length === 1 && request.messages[0]?.role === 'user';
-  return request.promptParts === true && !(single && (request.system ?? '') === '');
+  return request.shaped === true && !(single && (request.system ?? '') === '');
 }
 
 function wireMessage(message: ChatMessage): Record<string, unknown> {

@@ -122,16 +122,16 @@ describe('the command provider request', () => {
       ],
     };
     expect(needsJsonRequest(correction)).toBe(false);
-    expect(needsJsonRequest({ ...user('x'), promptParts: true })).toBe(false);
+    expect(needsJsonRequest({ ...user('x'), shaped: true })).toBe(false);
   });
 
   it('is JSON for a prompt of parts with more than one user message, output, tools or tool turns', () => {
-    expect(needsJsonRequest({ ...user('x'), system: 'S', promptParts: true })).toBe(true);
+    expect(needsJsonRequest({ ...user('x'), system: 'S', shaped: true })).toBe(true);
     const twoUserMessages: ChatMessage[] = [
       { role: 'user', content: 'Tier: gold' },
       { role: 'user', content: 'My invoice is wrong' },
     ];
-    expect(needsJsonRequest({ messages: twoUserMessages, promptParts: true })).toBe(true);
+    expect(needsJsonRequest({ messages: twoUserMessages, shaped: true })).toBe(true);
     expect(needsJsonRequest({ ...user('x'), output: OUTPUT })).toBe(true);
     expect(needsJsonRequest({ ...user('x'), tools: [TOOL] })).toBe(true);
     expect(needsJsonRequest({ messages: CONVERSATION })).toBe(true);
@@ -155,7 +155,7 @@ describe('the command provider request', () => {
       output: { name: 'ticket', schema: OUTPUT.schema },
       tools: [TOOL],
     });
-    expect(buildCommandRequest({ ...user('hi'), promptParts: true }, undefined)).toBe(
+    expect(buildCommandRequest({ ...user('hi'), shaped: true }, undefined)).toBe(
       '{"system":null,"messages":[{"role":"user","content":"hi"}],"output":null,"tools":null}',
     );
   });
