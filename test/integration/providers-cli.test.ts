@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -348,6 +348,21 @@ describe('command adapter', () => {
       { env: baseEnv() },
     );
     expect((await provider.complete(user('from a file'))).text).toBe('F: from a file');
+  });
+
+  it('writes the JSON request to request.json when input is file', async () => {
+    const script = join(dir, 'name-and-body.mjs');
+    await writeFile(
+      script,
+      "import { readFileSync } from 'node:fs';\nimport { basename } from 'node:path';\nprocess.stdout.write(basename(process.argv[2]) + ' ' + readFileSync(process.argv[2], 'utf8'));\n",
+    );
+    const provider = createCommandProvider(entry({ input: 'file', command: [process.execPath, script] }), {
+      env: baseEnv(),
+    });
+    const result = await provider.complete({ ...user('hi'), system: 'S', shaped: true });
+    expect(result.text).toBe(
+      'request.json {"system":"S","messages":[{"role":"user","content":"hi"}],"output":null,"tools":null}',
+    );
   });
 
   it('appends the prompt file path when argv does not name it', async () => {
