@@ -41,6 +41,13 @@ export interface CompletionRequest {
   output?: StructuredOutput;
   /** Tools the model may call (SPEC 12). */
   tools?: ToolDefinition[];
+  /**
+   * Set by the generator when the request comes from a prompt shape (SPEC 12: a prompt of
+   * parts, or a case's `messages:`), never for a path prompt's single message nor for the
+   * runner's own roles: a provider that takes one text (`command`) then sends the shape as its
+   * JSON request whenever it is more than a single user message, a system prompt included.
+   */
+  shaped?: boolean;
   /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
   params?: Record<string, unknown>;
   /** Which of several samples this is; part of the cache key so samples stay independent. */

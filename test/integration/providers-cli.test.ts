@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,28 @@ const baseEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   return { PATH: process.env['PATH'], HOME: process.env['HOME'], FAKE_CLI_ARGV_LOG: argvLog, ...extra };
 };
 const user = (content: string): CompletionRequest => ({ messages: [{ role: 'user', content }] });
+
+// A prompt shape (SPEC 12): a template message, then the case's conversation with a tool turn.
+const SHAPED: CompletionRequest = {
+  system: 'You are the support desk.',
+  messages: [
+    { role: 'user', content: 'Tier: gold' },
+    { role: 'user', content: 'Where is order A17?' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { id: 'A17' } }] },
+    { role: 'tool', toolCallId: 'c1', content: 'shipped' },
+    { role: 'user', content: 'And when does it arrive?' },
+  ],
+  shaped: true,
+};
+const SHAPED_TRANSCRIPT = [
+  'User:\nTier: gold',
+  'User:\nWhere is order A17?',
+  'Assistant:\nTool call c1: lookup {"id":"A17"}',
+  'Tool result (c1):\nshipped',
+  'User:\nAnd when does it arrive?',
+].join('\n\n');
+const SCHEMA = { type: 'object', properties: { eta: { type: 'string' } }, required: ['eta'] };
+const TOOLS = [{ name: 'lookup', description: 'Find an order', parameters: { type: 'object' } }];
 
 async function loggedCall(): Promise<{ argv: string[]; cwd: string; stdin: string }> {
   const [line] = (await readFile(argvLog, 'utf8')).trim().split('\n');
@@ -145,6 +167,19 @@ describe('claude-cli adapter', () => {
     expect(error.message).toContain('AUTORESEARCH_CLAUDE_BIN');
   });
 
+  it('sends a conversation as the transcript, the schema as --json-schema, and refuses tools', async () => {
+    const provider = createClaudeCliProvider(entry(), { env: baseEnv() });
+    const result = await provider.complete({ ...SHAPED, output: { name: 'eta', schema: SCHEMA } });
+    const call = await loggedCall();
+    expect(call.stdin).toBe(SHAPED_TRANSCRIPT);
+    expect(call.argv[call.argv.indexOf('--system-prompt') + 1]).toBe('You are the support desk.');
+    expect(JSON.parse(call.argv[call.argv.indexOf('--json-schema') + 1] ?? '')).toEqual(SCHEMA);
+    expect(JSON.parse(result.text)).toEqual({ prompt: SHAPED_TRANSCRIPT });
+    const refused = await failure(provider, { ...user('x'), tools: TOOLS });
+    expect(refused.kind).toBe('bad_request');
+    expect(refused.message).toContain('cannot offer tools');
+  });
+
   it('kills a hung CLI at timeout_s and on abort within a second', async () => {
     const env = baseEnv({ FAKE_CLAUDE_MODE: 'hang' });
     expect((await failure(createClaudeCliProvider(entry({ timeout_s: 0.3 }), { env }))).kind).toBe('timeout');
@@ -185,6 +220,26 @@ describe('codex-cli adapter', () => {
     expect(path).not.toContain(call.cwd);
     await expect(readFile(path, 'utf8')).rejects.toThrow(/ENOENT/);
     for (const off of CODEX_TOOLS_OFF) expect(call.argv[call.argv.indexOf(off) - 1]).toBe('-c');
+  });
+
+  it('sends a conversation as the transcript and the schema through --output-schema, and refuses tools', async () => {
+    const provider = createCodexCliProvider(entry(), { env: baseEnv() });
+    await provider.complete({ ...SHAPED, output: { name: 'eta', schema: SCHEMA } });
+    const call = (await loggedCall()) as unknown as {
+      argv: string[];
+      stdin: string;
+      instructions: string;
+      schema: string;
+    };
+    expect(call.stdin).toBe(SHAPED_TRANSCRIPT);
+    expect(call.instructions).toBe('You are the support desk.');
+    expect(JSON.parse(call.schema)).toEqual(SCHEMA);
+    await expect(readFile(call.argv[call.argv.indexOf('--output-schema') + 1] ?? '', 'utf8')).rejects.toThrow(
+      /ENOENT/,
+    );
+    const refused = await failure(provider, { ...user('x'), tools: TOOLS });
+    expect(refused.kind).toBe('bad_request');
+    expect(refused.message).toContain('cannot offer tools');
   });
 
   it('reports "ignoring unrecognized configuration" as a run warning, once per run', async () => {
@@ -243,6 +298,47 @@ describe('command adapter', () => {
     expect(withSystem.text).toBe('out: SYS\n\nq');
   });
 
+  it('sends a prompt shape as the JSON request, and says which input it sent', async () => {
+    const provider = createCommandProvider(entry(), { env: baseEnv({ FAKE_COMMAND_MODE: 'input-kind' }) });
+    const shaped = await provider.complete({ ...SHAPED, output: { name: 'eta', schema: SCHEMA } });
+    expect(shaped.text.startsWith('json: ')).toBe(true);
+    expect(shaped.text.slice('json: '.length)).toBe(
+      JSON.stringify({
+        system: 'You are the support desk.',
+        messages: [
+          { role: 'user', content: 'Tier: gold' },
+          { role: 'user', content: 'Where is order A17?' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'c1', name: 'lookup', arguments: { id: 'A17' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'shipped' },
+          { role: 'user', content: 'And when does it arrive?' },
+        ],
+        output: { name: 'eta', schema: SCHEMA },
+        tools: null,
+      }),
+    );
+    expect((await provider.complete({ ...user('q'), system: 'SYS' })).text).toBe('text: SYS\n\nq');
+  });
+
+  it('reads a JSON reply with tool calls when the request offered tools', async () => {
+    const provider = createCommandProvider(entry(), { env: baseEnv({ FAKE_COMMAND_MODE: 'tool-call' }) });
+    const result = await provider.complete({ ...user('Where is A17?'), tools: TOOLS });
+    expect(result.text).toBe('Looking it up.');
+    expect(result.toolCalls).toEqual([
+      { id: 'call_1', name: 'lookup', arguments: { asked: 'Where is A17?' } },
+    ]);
+    // Without tools offered, stdout is the text even when it looks like a reply object.
+    const plain = createCommandProvider(entry({ command: [process.execPath, COMMAND, '--prefix', ''] }), {
+      env: baseEnv(),
+    });
+    const echoed = await plain.complete(user('{"text":"a","tool_calls":[]}'));
+    expect(echoed.text).toBe('{"text":"a","tool_calls":[]}');
+    expect(echoed.toolCalls).toBeUndefined();
+  });
+
   it('writes the prompt to a file when input is file, substituting {prompt_file}', async () => {
     const provider = createCommandProvider(
       entry({
@@ -252,6 +348,21 @@ describe('command adapter', () => {
       { env: baseEnv() },
     );
     expect((await provider.complete(user('from a file'))).text).toBe('F: from a file');
+  });
+
+  it('writes the JSON request to request.json when input is file', async () => {
+    const script = join(dir, 'name-and-body.mjs');
+    await writeFile(
+      script,
+      "import { readFileSync } from 'node:fs';\nimport { basename } from 'node:path';\nprocess.stdout.write(basename(process.argv[2]) + ' ' + readFileSync(process.argv[2], 'utf8'));\n",
+    );
+    const provider = createCommandProvider(entry({ input: 'file', command: [process.execPath, script] }), {
+      env: baseEnv(),
+    });
+    const result = await provider.complete({ ...user('hi'), system: 'S', shaped: true });
+    expect(result.text).toBe(
+      'request.json {"system":"S","messages":[{"role":"user","content":"hi"}],"output":null,"tools":null}',
+    );
   });
 
   it('appends the prompt file path when argv does not name it', async () => {

@@ -12,6 +12,11 @@
  * `--setting-sources ""`, `--no-session-persistence`, `--system-prompt`, `--model`.
  * The login stays where the user's CLI keeps it (its config directory), so a subscription works.
  *
+ * Prompt shapes (SPEC 12): a conversation longer than one user message goes on stdin as the
+ * transcript of render-prompt.ts; structured output goes as `--json-schema <schema>` (print
+ * mode, checked against `claude --help` of 2.1.332) and the answer is the result's
+ * `structured_output`, serialised; tools cannot be offered and are refused.
+ *
  * The CLI has no temperature or max-tokens flags; those keys are ignored. `params` become
  * extra flags (`{ effort: 'low' }` → `--effort low`; `true` → a bare flag) for whatever the
  * installed version supports.
@@ -19,11 +24,17 @@
 import type { ModelEntry } from '../../experiment/schema.js';
 import { costOf, costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
-import { renderConversation } from '../process/render-prompt.js';
+import { refuseTools, renderConversation } from '../process/render-prompt.js';
 import { callProcess, processFailure, tailOf } from '../process/call-process.js';
 import { clip } from '../redact.js';
 import { kindOfStatus } from '../http/classify-http-error.js';
-import { type CompletionResult, type Provider, ProviderError, type ProviderErrorKind } from '../types.js';
+import {
+  type CompletionResult,
+  type Provider,
+  ProviderError,
+  type ProviderErrorKind,
+  type StructuredOutput,
+} from '../types.js';
 import { claudeBinary } from './cli-binaries.js';
 import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
@@ -64,6 +75,7 @@ export function buildClaudeArgs(
   entry: ModelEntry,
   system: string | undefined,
   params?: Record<string, unknown>,
+  output?: StructuredOutput,
 ): string[] {
   return [
     '-p',
@@ -80,6 +92,7 @@ export function buildClaudeArgs(
     ...(entry.model === undefined ? [] : ['--model', entry.model]),
     '--system-prompt',
     system ?? '',
+    ...(output === undefined ? [] : ['--json-schema', JSON.stringify(output.schema)]),
     ...paramsToFlags({ ...(entry.params ?? {}), ...(params ?? {}) }),
   ];
 }
@@ -117,7 +130,13 @@ export function parseClaudeResult(
 ): Omit<CompletionResult, 'latencyMs'> | ProviderError {
   const result = findResultObject(stdout);
   if (result === undefined) return new ProviderError('malformed', `${label}: no JSON result on stdout`);
-  const text = typeof result['result'] === 'string' ? result['result'] : '';
+  const structured = result['structured_output'];
+  const text =
+    structured !== undefined && structured !== null
+      ? JSON.stringify(structured)
+      : typeof result['result'] === 'string'
+        ? result['result']
+        : '';
   const subtype = typeof result['subtype'] === 'string' ? result['subtype'] : 'success';
   if (result['is_error'] === true || subtype !== 'success') {
     const said = clip(text === '' ? subtype : text);
@@ -148,11 +167,12 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
     name: 'claude-cli',
     model,
     async complete(request) {
+      refuseTools(request, label);
       const started = now();
       const file = claudeBinary(entry, deps.env);
       const outcome = await callProcess({
         file,
-        args: buildClaudeArgs(entry, request.system ?? entry.system, request.params),
+        args: buildClaudeArgs(entry, request.system ?? entry.system, request.params, request.output),
         input: renderConversation(request.messages),
         env: buildClaudeEnv(deps.env),
         timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),

@@ -14,6 +14,12 @@
  * `turn.failed` and `error`; Codex's "ignoring unrecognized configuration" notices (an
  * `error` item, or a stderr line) become warnings, since a misspelt `params` key is
  * otherwise silently without effect.
+ *
+ * Prompt shapes (SPEC 12): a conversation longer than one user message goes on stdin as the
+ * transcript of render-prompt.ts; structured output goes as `--output-schema <file>` (a
+ * private temporary file beside the instructions; checked against `codex exec --help` of
+ * 0.171.0) and the final agent message is then the JSON answer; tools cannot be offered and
+ * are refused.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +27,7 @@ import type { ModelEntry } from '../../experiment/schema.js';
 import { tempRoot } from '../../temp-root.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
-import { renderConversation } from '../process/render-prompt.js';
+import { refuseTools, renderConversation } from '../process/render-prompt.js';
 import { callProcess, type ProcessOutcome, processFailure } from '../process/call-process.js';
 import { clip } from '../redact.js';
 import { type CompletionResult, type Provider, ProviderError, type Usage } from '../types.js';
@@ -63,6 +69,7 @@ export function buildCodexArgs(
   entry: ModelEntry,
   instructionsFile: string,
   params?: Record<string, unknown>,
+  schemaFile?: string,
 ): string[] {
   const overrides = Object.entries({ ...(entry.params ?? {}), ...(params ?? {}) }).flatMap(([key, value]) => [
     '-c',
@@ -77,6 +84,7 @@ export function buildCodexArgs(
     'read-only',
     '--color',
     'never',
+    ...(schemaFile === undefined ? [] : ['--output-schema', schemaFile]),
     ...(entry.model === undefined ? [] : ['-m', entry.model]),
     '-c',
     `model_instructions_file=${tomlLiteral(instructionsFile)}`,
@@ -145,6 +153,7 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
     name: 'codex-cli',
     model,
     async complete(request) {
+      refuseTools(request, label);
       const started = now();
       // Its own folder, not the call's working folder, which Codex sees as its workspace.
       const dir = await mkdtemp(join(await tempRoot(), 'codex-'));
@@ -152,9 +161,14 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
       try {
         const instructionsFile = join(dir, 'instructions.md');
         await writeFile(instructionsFile, codexInstructions(request.system ?? entry.system), { mode: 0o600 });
+        let schemaFile: string | undefined;
+        if (request.output !== undefined) {
+          schemaFile = join(dir, 'output-schema.json');
+          await writeFile(schemaFile, JSON.stringify(request.output.schema), { mode: 0o600 });
+        }
         outcome = await callProcess({
           file: codexBinary(entry, deps.env),
-          args: buildCodexArgs(entry, instructionsFile, request.params),
+          args: buildCodexArgs(entry, instructionsFile, request.params, schemaFile),
           input: renderConversation(request.messages),
           env: deps.env,
           timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),

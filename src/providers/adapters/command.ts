@@ -4,6 +4,10 @@
  * it), the output from stdout. A non-zero exit is a `process` error quoting the last stderr
  * lines. A system prompt is placed before the conversation. Programs report no token usage,
  * so the cost is 0 with a `price:` and unknown without; `params` are not used.
+ *
+ * Prompt shapes (SPEC 12): a request that is more than one user message (a prompt of parts,
+ * structured output, tools, tool turns) goes instead as the JSON request of command-wire.ts,
+ * and AUTORESEARCH_INPUT says which of the two the program gets (`text` or `json`).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +17,7 @@ import { costOrNull, resolvePrice } from '../prices.js';
 import { prependSystem, renderConversation } from '../process/render-prompt.js';
 import { callProcess, processFailure } from '../process/call-process.js';
 import { type Provider, ProviderError } from '../types.js';
+import { buildCommandRequest, needsJsonRequest, parseCommandReply } from './command-wire.js';
 import { DEFAULT_PROCESS_TIMEOUT_S, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
 
@@ -43,13 +48,17 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
       const [file] = argv;
       if (file === undefined)
         throw new ProviderError('bad_request', 'provider `command` needs `command: [program, …]`');
-      const prompt = prependSystem(request.system ?? entry.system, renderConversation(request.messages));
+      const system = request.system ?? entry.system;
+      const json = needsJsonRequest(request);
+      const prompt = json
+        ? buildCommandRequest(request, system)
+        : prependSystem(system, renderConversation(request.messages));
       const started = now();
       const promptDir = entry.input === 'file' ? await mkdtemp(join(await tempRoot(), 'prompt-')) : undefined;
       try {
         let args = argv.slice(1);
         if (promptDir !== undefined) {
-          const path = join(promptDir, 'prompt.txt');
+          const path = join(promptDir, json ? 'request.json' : 'prompt.txt');
           await writeFile(path, prompt, 'utf8');
           args = substitutePromptFile(args, path);
         }
@@ -57,7 +66,7 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
           file,
           args,
           input: promptDir === undefined ? prompt : '',
-          env: deps.env,
+          env: { ...deps.env, AUTORESEARCH_INPUT: json ? 'json' : 'text' },
           timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
           signal: request.signal,
           label,
@@ -65,8 +74,10 @@ export function createCommandProvider(entry: ModelEntry, deps: CommandProviderDe
         });
         if (outcome.exitCode !== 0) throw processFailure(label, outcome, deps.env);
         const usage = { inputTokens: 0, outputTokens: 0 };
+        const reply = (request.tools?.length ?? 0) > 0 ? parseCommandReply(outcome.stdout, label) : undefined;
         return {
-          text: outcome.stdout,
+          text: reply?.text ?? outcome.stdout,
+          ...(reply?.toolCalls === undefined ? {} : { toolCalls: reply.toolCalls }),
           usage,
           costUsd: costOrNull(resolvePrice(entry), usage),
           latencyMs: now() - started,

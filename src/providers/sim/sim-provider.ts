@@ -15,12 +15,14 @@ export function createSimProvider(entry: ModelEntry): Provider {
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       if (request.signal?.aborted) throw new ProviderError('aborted', 'the simulated call was aborted');
       const started = monotonicMs();
-      const { text, usage } = simulateCompletion({
+      const { text, toolCalls, usage } = simulateCompletion({
         system: request.system ?? entry.system,
         messages: request.messages,
         model,
         temperature: request.temperature ?? entry.temperature,
         sampleIndex: request.sampleIndex,
+        ...(request.output === undefined ? {} : { output: request.output }),
+        ...(request.tools === undefined ? {} : { tools: request.tools }),
       });
       const maxTokens = request.maxTokens ?? entry.max_tokens;
       // Like a real model, a reply longer than max_tokens is cut off and says so.
@@ -28,9 +30,10 @@ export function createSimProvider(entry: ModelEntry): Provider {
       return {
         text: truncated ? text.slice(0, maxTokens * 4) : text,
         usage: truncated ? { ...usage, outputTokens: maxTokens } : usage,
+        ...(toolCalls === undefined || truncated ? {} : { toolCalls }),
         costUsd: 0,
         latencyMs: monotonicMs() - started,
-        stopReason: truncated ? 'max_tokens' : 'end_turn',
+        stopReason: truncated ? 'max_tokens' : toolCalls === undefined ? 'end_turn' : 'tool_use',
         simulated: true,
       };
     },

@@ -104,7 +104,7 @@ function urgency(data: string): 0 | 1 | 2 {
   return hits(data, MODERATE) > 0 ? 1 : 2;
 }
 
-function valueFor(key: string, spec: JsonSpec, details: PromptDetails, rng: Rng): unknown {
+export function valueFor(key: string, spec: JsonSpec, details: PromptDetails, rng: Rng): unknown {
   const data = details.data;
   const options = spec.options[key];
   const lower = key.toLowerCase();

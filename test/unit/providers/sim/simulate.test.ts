@@ -72,7 +72,7 @@ describe('simulateCompletion', () => {
     expect(simulateCompletion({ messages: user(PROMPT) }).role).toBe('generator');
   });
 
-  test('answers the last user message of a conversation', () => {
+  test('answers a conversation, its last user message holding the rules', () => {
     const messages = [
       { role: 'user' as const, content: 'Earlier question' },
       { role: 'assistant' as const, content: 'Earlier answer' },
