@@ -3,12 +3,17 @@
  * reach it apart from the text, by name, by a subset of the arguments, negated, among
  * several calls, and as a gate in the checks signal.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../../../src/checks/run-checks.js';
+import { ValidationError } from '../../../../src/errors.js';
+import { loadExperiment } from '../../../../src/experiment/load-experiment.js';
 import type { CheckEntry } from '../../../../src/experiment/schema.js';
 import type { ToolCall } from '../../../../src/providers/types.js';
 import { checksSignal } from '../../../../src/scoring/checks-signal.js';
 import { declareChecks } from '../../../../src/scoring/scoring-cases.js';
+import { useTempDir } from '../../../helpers/temp-dir.js';
 
 const weather: ToolCall = {
   id: 'call_1',
@@ -31,6 +36,8 @@ async function judge(entry: CheckEntry, toolCalls: ToolCall[], output = 'Let me 
 }
 
 describe('tool-call', () => {
+  const tmp = useTempDir('ar-tool-call-');
+
   it('passes when the tool was called, by value or (without value) by name', async () => {
     expect(await judge({ type: 'tool-call', value: 'get_weather' }, [weather])).toMatchObject({
       pass: true,
@@ -138,6 +145,31 @@ describe('tool-call', () => {
         check: 'tool-call: get_weather',
         reason: 'no call to "get_weather"; called "lookup_order"',
       },
+    ]);
+  });
+
+  it('a bad definition is a validate error at its file and line', async () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'experiment.yaml'),
+      'name: t\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nsearch: { holdout: 0 }\nchecks:\n  - { type: contains, value: a }\n  - type: tool-call\n    value: get_weather\n    arguments: Paris\n',
+    );
+    writeFileSync(join(dir, 'cases.yaml'), '- vars: { x: a }\n  checks:\n    - { type: not-tool-call }\n');
+    writeFileSync(join(dir, 'prompt.md'), 'Say {{x}}.');
+    const problems = await loadExperiment(dir, { cwd: dir, env: {} }).then(
+      () => [],
+      (error: unknown) => (error instanceof ValidationError ? error.problems : Promise.reject(error)),
+    );
+    expect(
+      problems.map((p) => [p.location.file.slice(dir.length + 1), p.location.line, p.keyPath, p.message]),
+    ).toEqual([
+      ['cases.yaml', 3, '[0].checks[0].value', 'tool-call needs the name of the tool in value'],
+      [
+        'experiment.yaml',
+        11,
+        'checks[1].arguments',
+        'arguments must be a mapping of the argument values the call must have',
+      ],
     ]);
   });
 });
