@@ -1,5 +1,6 @@
 /** The contract every check type implements; the registry maps type names to these. */
 import type { CheckEntry } from '../experiment/schema.js';
+import type { ToolCall } from '../providers/types.js';
 import type { CheckResult } from './check-result.js';
 
 /** One thing wrong with a check entry; `keyPath` is relative to the entry (`value`, `min`, …). */
@@ -9,9 +10,14 @@ export interface CheckIssue {
   hint?: string;
 }
 
-/** What the IO-doing checks (javascript files, command) need besides the output. */
+/** A call as the checks see it (SPEC 12): as in the output file, without the provider's id. */
+export type CheckedToolCall = Pick<ToolCall, 'name' | 'arguments'>;
+
+/** What the checks need besides the output text: the case, the tool calls, and for IO (javascript files, command) where to run. */
 export interface CheckContext {
   vars: Record<string, string>;
+  /** The calls the output made (SPEC 12), in order; empty when it made none. */
+  toolCalls: readonly CheckedToolCall[];
   /** The experiment folder: relative paths in checks resolve here, commands run here. */
   baseDir: string;
   env: NodeJS.ProcessEnv;

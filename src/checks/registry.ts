@@ -20,6 +20,7 @@ import { isJsonCheck } from './types/is-json.js';
 import { javascriptCheck } from './types/javascript.js';
 import { regexCheck } from './types/regex.js';
 import { startsWithCheck } from './types/starts-with.js';
+import { toolCallCheck } from './types/tool-call.js';
 
 export const CHECK_TYPES = {
   equals: equalsCheck,
@@ -38,6 +39,7 @@ export const CHECK_TYPES = {
   'line-count': lineCountCheck,
   javascript: javascriptCheck,
   command: commandCheck,
+  'tool-call': toolCallCheck,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckTypeName = keyof typeof CHECK_TYPES;

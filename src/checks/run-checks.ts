@@ -1,16 +1,21 @@
 /**
- * Applies a case's checks (global then the case's own) to one generated output. A failed
- * generation scores 0 on every check (SPEC 5: it never shrinks the denominator); a check
- * that cannot run fails with the reason instead of throwing. Only an abort throws.
+ * Applies a case's checks (global then the case's own) to one generated output: its text as
+ * `output`, its tool calls in the context (SPEC 12). A failed generation scores 0 on every
+ * check (SPEC 5: it never shrinks the denominator); a check that cannot run fails with the
+ * reason instead of throwing. Only an abort throws.
  */
 import type { CheckEntry } from '../experiment/schema.js';
+import type { ToolCall } from '../providers/types.js';
 import type { CheckContext } from './check-definition.js';
-import { type CheckOutcome, type CheckResult, errored } from './check-result.js';
+import { type CheckOutcome, type CheckResult, errored, passed } from './check-result.js';
+import { isExemptWithToolCalls } from './output-schema-gate.js';
 import { checkName, findCheck, validateCheckEntry } from './registry.js';
 
 export interface RunChecksInput {
-  /** The generated text, or null when generation failed. */
+  /** The generated text (without its tool calls), or null when generation failed. */
   output: string | null;
+  /** The calls the output made (SPEC 12); absent or empty: none. */
+  toolCalls?: readonly ToolCall[];
   /** Why generation failed, for the reason of every check. */
   generationError?: string;
   vars: Record<string, string>;
@@ -69,9 +74,22 @@ async function judgeOne(output: string, entry: CheckEntry, context: CheckContext
   return found.negated ? negate(result) : result;
 }
 
+async function resultOf(
+  input: RunChecksInput,
+  entry: CheckEntry,
+  context: CheckContext,
+): Promise<CheckResult> {
+  if (input.output === null) return errored(`generation failed: ${input.generationError ?? 'no output'}`);
+  if (context.toolCalls.length > 0 && isExemptWithToolCalls(entry)) {
+    return passed('the output called tools: the output schema applies only to outputs without tool calls');
+  }
+  return judgeOne(input.output, entry, context);
+}
+
 export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> {
   const context: CheckContext = {
     vars: input.vars,
+    toolCalls: (input.toolCalls ?? []).map(({ name, arguments: args }) => ({ name, arguments: args })),
     baseDir: input.baseDir,
     env: input.env ?? process.env,
     ...(input.signal ? { signal: input.signal } : {}),
@@ -80,10 +98,7 @@ export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> 
   // One at a time: commands are processes, and the caller already runs outputs in parallel.
   for (const entry of input.checks) {
     input.signal?.throwIfAborted();
-    const result: CheckResult =
-      input.output === null
-        ? errored(`generation failed: ${input.generationError ?? 'no output'}`)
-        : await judgeOne(input.output, entry, context);
+    const result = await resultOf(input, entry, context);
     input.signal?.throwIfAborted();
     outcomes.push({
       name: nameOf(entry),

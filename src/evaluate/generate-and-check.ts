@@ -5,6 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { SampleChecks } from '../checks/check-result.js';
+import { globalChecks } from '../checks/output-schema-gate.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
@@ -72,14 +73,16 @@ function createChecker(
   const byId = new Map(cases.map((c) => [c.id, c]));
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
   const env = scrubSecrets(deps.env ?? process.env, experiment.models);
+  const globals = globalChecks(experiment);
   return (g) =>
     limit(async (): Promise<SampleChecks> => {
       const testCase = byId.get(g.caseId) as Case;
       const outcomes = await runChecks({
         output: g.ok ? g.text : null,
+        ...(g.toolCalls === undefined ? {} : { toolCalls: g.toolCalls }),
         ...(g.error === undefined ? {} : { generationError: g.error }),
         vars: testCase.vars,
-        checks: [...experiment.checks, ...testCase.checks],
+        checks: [...globals, ...testCase.checks],
         baseDir: experiment.dir,
         env,
         ...(deps.signal ? { signal: deps.signal } : {}),

@@ -6,13 +6,15 @@
  */
 import type { Case } from '../experiment/types.js';
 import { renderTemplate } from '../experiment/template.js';
-import { type ModelClient, ProviderError } from '../providers/types.js';
+import { type ModelClient, ProviderError, type ToolCall } from '../providers/types.js';
 
 export interface Generation {
   caseId: string;
   sample: number;
   ok: boolean;
   text: string;
+  /** SPEC 12: the calls in the model's final message, when it made any. */
+  toolCalls?: ToolCall[];
   error?: string;
   stopReason?: string;
   cached: boolean;
@@ -65,6 +67,9 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
         sample,
         ok: true,
         text: result.text,
+        ...(result.toolCalls !== undefined && result.toolCalls.length > 0
+          ? { toolCalls: result.toolCalls }
+          : {}),
         ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
         cached: result.cached === true,
       };

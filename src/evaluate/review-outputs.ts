@@ -12,6 +12,7 @@ import type { JudgeResult, JudgeSession } from '../judge/judge.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';
 import type { Generation } from './generate.js';
+import { outputText } from './output-text.js';
 
 export type JudgeSuccess = Extract<JudgeResult, { ok: true }>;
 
@@ -81,7 +82,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
     if (!judging || input.judge === undefined || rubric === undefined) return undefined;
     control.onPhase?.('judging');
     const result = await input.judge.judge({
-      outputs: judged.map((g) => ({ caseId: g.caseId, sample: g.sample, text: g.text })),
+      outputs: judged.map((g) => ({ caseId: g.caseId, sample: g.sample, text: outputText(g) })),
       rubric,
       seed: input.seed,
     });
@@ -113,7 +114,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
               model,
               outputs: outputs.map((g) => ({
                 sample: g.sample,
-                text: g.text,
+                text: outputText(g),
                 ...(g.stopReason === undefined ? {} : { stopReason: g.stopReason }),
               })),
             },

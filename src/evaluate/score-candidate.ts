@@ -3,6 +3,7 @@
  * gradings become the scoring input (kept in evaluation.json) and its score per split.
  */
 import type { SampleChecks } from '../checks/check-result.js';
+import { globalChecks } from '../checks/output-schema-gate.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { type CaseGrading, type Evaluation, scoreSplit, toScoringCases } from '../scoring/index.js';
 import type { CandidateResult } from './candidate-result.js';
@@ -35,12 +36,13 @@ export function scoreCandidate(input: ScoreInput): Omit<CandidateResult, 'costUs
   }));
   const evaluation: Evaluation = {
     samples: input.samples,
-    cases: toScoringCases(experiment.checks, [...input.cases]),
+    cases: toScoringCases(globalChecks(experiment), [...input.cases]),
     outputs: input.generations.map((g) => ({
       caseId: g.caseId,
       sample: g.sample,
       ok: g.ok,
       text: g.text,
+      ...(g.toolCalls === undefined ? {} : { toolCalls: g.toolCalls }),
       ...(g.error === undefined ? {} : { error: g.error }),
     })),
     checks: input.checks,

@@ -12,6 +12,7 @@ import type { SampleChecks } from '../checks/check-result.js';
 import type { CandidateResult } from './candidate-result.js';
 import type { CandidateOutcome } from './evaluate-candidate.js';
 import type { Generation } from './generate.js';
+import { outputText } from './output-text.js';
 import { join } from 'node:path';
 
 export async function writeCandidatePrompt(paths: CandidatePaths, prompt: string): Promise<void> {
@@ -42,8 +43,8 @@ export interface CandidateRecordWriter {
   settle(): Promise<void>;
 }
 
-function outputText(generation: Generation): string {
-  return generation.ok ? generation.text : `[generation failed] ${generation.error ?? ''}\n`;
+function outputFileText(generation: Generation): string {
+  return generation.ok ? outputText(generation) : `[generation failed] ${generation.error ?? ''}\n`;
 }
 
 export function createCandidateRecordWriter(paths: CandidatePaths): CandidateRecordWriter {
@@ -65,7 +66,7 @@ export function createCandidateRecordWriter(paths: CandidatePaths): CandidateRec
     start(
       (async () => {
         await folder;
-        await writeTextAtomic(file, outputText(g), { durable: false });
+        await writeTextAtomic(file, outputFileText(g), { durable: false });
       })(),
     );
   };

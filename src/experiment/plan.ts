@@ -4,6 +4,7 @@
  * as is and src/ui/format-plan.ts renders it for people.
  */
 import type { Problem } from '../errors.js';
+import { globalChecks } from '../checks/output-schema-gate.js';
 import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
@@ -57,6 +58,7 @@ export interface Plan {
 export function buildPlan(experiment: Experiment): Plan {
   const { config, cases } = experiment;
   const calls = countCalls(experiment);
+  const globals = globalChecks(experiment);
   const caseChecks = cases.flatMap((c) => c.checks);
   const needs = {
     hasRubric: experiment.rubric !== undefined,
@@ -105,10 +107,10 @@ export function buildPlan(experiment: Experiment): Plan {
       withExpectations: cases.filter((c) => c.expectations.length > 0).length,
     },
     checks: {
-      global: experiment.checks.map(checkName),
+      global: globals.map(checkName),
       perCase: caseChecks.length,
       casesWithChecks: cases.filter((c) => c.checks.length > 0).length,
-      gates: [...experiment.checks, ...caseChecks].filter((c) => c.gate === true).length,
+      gates: [...globals, ...caseChecks].filter((c) => c.gate === true).length,
     },
     rubric: experiment.rubric
       ? {

@@ -86,6 +86,8 @@ export const CheckEntry = z.strictObject({
   gate: z.boolean().optional(),
   name: z.string().min(1).optional(),
   timeout_s: z.number().positive().optional(),
+  /** `tool-call` only (SPEC 12): the arguments the call must have (a subset). */
+  arguments: z.unknown().optional(),
 });
 export type CheckEntry = z.infer<typeof CheckEntry>;
 

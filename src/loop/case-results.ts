@@ -4,6 +4,7 @@
  * cases are dropped here, before anything is built for the mutator.
  */
 import type { Evaluation, SplitScore } from '../scoring/index.js';
+import { outputText } from '../evaluate/output-text.js';
 import type { CaseResult } from './build-feedback.js';
 
 export function trainCaseResults(
@@ -22,7 +23,7 @@ export function trainCaseResults(
         const judged = evaluation.judge?.scores.find((s) => s.caseId === c.id && s.sample === sample);
         const grading = evaluation.gradings.find((g) => g.caseId === c.id);
         return {
-          output: output?.ok ? output.text : null,
+          output: output?.ok ? outputText(output) : null,
           ...(output?.error === undefined ? {} : { error: output.error }),
           checks: checks.map((o) => ({ name: o.name, type: o.type, pass: o.pass, reason: o.reason })),
           judge: judged ? { criteria: judged.criteria, reasoning: judged.reasoning } : null,

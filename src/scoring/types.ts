@@ -17,12 +17,24 @@ export type SplitName = z.infer<typeof SplitName>;
 export const ScoredSplit = z.enum(['train', 'holdout', 'test', 'all']);
 export type ScoredSplit = z.infer<typeof ScoredSplit>;
 
-/** One generation. `ok: false` is a failed generation: `text` is '' and `error` says why. */
+/** A tool call the generator made (SPEC 12), as src/providers/types.ts ToolCall. */
+export const ToolCallRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * One generation. `ok: false` is a failed generation: `text` is '' and `error` says why.
+ * `text` is the model's text alone; `toolCalls` (absent in records written before SPEC 12, and
+ * when the model called none) are the calls its output file shows after it (src/evaluate/output-text.ts).
+ */
 export const OutputRecord = z.object({
   caseId: z.string(),
   sample: z.number().int().min(0),
   ok: z.boolean(),
   text: z.string(),
+  toolCalls: z.array(ToolCallRecord).optional(),
   error: z.string().optional(),
 });
 export type OutputRecord = z.infer<typeof OutputRecord>;

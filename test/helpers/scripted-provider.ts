@@ -1,7 +1,7 @@
 /**
  * Scripted model providers for driving the loop with fakes: plug `factory` into
  * `createModelPool({ createProvider })` and each model entry is served by the handler named
- * after its `model`. A handler returns the reply text (or text and usage) or throws a
+ * after its `model`. A handler returns the reply text (or text, usage and tool calls) or throws a
  * ProviderError; the provider prices the call from the entry's `price:` like a real adapter,
  * honours the abort signal, and logs every call.
  *
@@ -19,10 +19,11 @@ import {
   type CompletionResult,
   type Provider,
   ProviderError,
+  type ToolCall,
   type Usage,
 } from '../../src/providers/types.js';
 
-export type ScriptedReply = string | { text: string; usage?: Usage };
+export type ScriptedReply = string | { text: string; usage?: Usage; toolCalls?: ToolCall[] };
 
 export interface ScriptedCall {
   /** Calls to this model before this one. */
@@ -63,6 +64,9 @@ export function createScriptedProviders(handlers: Record<string, ScriptedHandler
           typeof reply === 'string' || reply.usage === undefined ? usageOf(request, text) : reply.usage;
         return {
           text,
+          ...(typeof reply === 'string' || reply.toolCalls === undefined
+            ? {}
+            : { toolCalls: reply.toolCalls }),
           usage,
           costUsd: costOrNull(resolvePrice(entry), usage),
           latencyMs: 0,

@@ -1,11 +1,12 @@
 /**
- * Runs an inline javascript check in a fresh V8 context: no `require`, no `process`, no
+ * Runs an inline javascript check (`output`, `vars`, `context` = `{vars, tool_calls}`) in a fresh V8 context: no `require`, no `process`, no
  * timers, nothing of the runner reachable (inputs enter as one JSON string and are parsed
  * inside, so no runner object or prototype leaks in). Synchronous code and promise chains
  * that settle through microtasks are bounded by the timeout.
  */
 import { types } from 'node:util';
 import vm from 'node:vm';
+import type { CheckedToolCall } from '../check-definition.js';
 import { type CheckResult, errored } from '../check-result.js';
 import { DESCRIBE_SOURCE, parseDescription, readScriptResult } from './script-result.js';
 
@@ -68,6 +69,7 @@ export interface ExpressionInput {
   code: string;
   output: string;
   vars: Record<string, string>;
+  toolCalls: readonly CheckedToolCall[];
   threshold?: number | undefined;
   timeoutMs: number;
 }
@@ -75,7 +77,11 @@ export interface ExpressionInput {
 export function runExpression(input: ExpressionInput): CheckResult {
   const body = buildFunctionBody(input.code);
   const sandbox = Object.create(null) as Record<string, unknown>;
-  sandbox['__input'] = JSON.stringify({ output: input.output, vars: input.vars });
+  sandbox['__input'] = JSON.stringify({
+    output: input.output,
+    vars: input.vars,
+    tool_calls: input.toolCalls,
+  });
   const context = vm.createContext(sandbox, {
     name: 'javascript check',
     codeGeneration: { strings: true, wasm: false },
@@ -92,7 +98,7 @@ ${body}
   };
   let result;
   try {
-    result = check(input.output, input.vars, { vars: input.vars });
+    result = check(input.output, input.vars, { vars: input.vars, tool_calls: input.tool_calls });
   } catch (e) {
     globalThis.__settled = fail(e);
     return;

@@ -2,10 +2,12 @@
  * Runs a `file://` javascript check in a child Node process with a timeout, so the user's
  * module (and anything it imports) never shares the runner's memory. The module exports a
  * function `(output, context) => boolean | number | {pass, score, reason}` (promptfoo's
- * signature; `context.vars` holds the case vars); `file://check.js:name` picks a named export.
+ * signature; `context.vars` holds the case vars, `context.tool_calls` the output's tool calls);
+ * `file://check.js:name` picks a named export.
  * The result travels on file descriptor 3, so the function may log freely.
  */
 import path from 'node:path';
+import type { CheckedToolCall } from '../check-definition.js';
 import { type CheckResult, errored } from '../check-result.js';
 import { runProcess } from '../../process/run-process.js';
 import { DESCRIBE_SOURCE, lastLines, parseDescription, readScriptResult } from './script-result.js';
@@ -26,7 +28,7 @@ try {
   if (typeof fn !== 'function') {
     fail(input.exportName ? 'the module has no function export "' + input.exportName + '"' : 'the module does not export a function');
   } else {
-    send(__describe(await fn(input.output, { vars: input.vars })));
+    send(__describe(await fn(input.output, { vars: input.vars, tool_calls: input.tool_calls })));
   }
 } catch (e) {
   fail(e);
@@ -43,6 +45,7 @@ export interface FileCheckInput {
   reference: string;
   output: string;
   vars: Record<string, string>;
+  toolCalls: readonly CheckedToolCall[];
   threshold?: number | undefined;
   baseDir: string;
   env: NodeJS.ProcessEnv;
@@ -58,7 +61,13 @@ export async function runFile(input: FileCheckInput): Promise<CheckResult> {
     args: ['--input-type=module', '-e', RUNNER_SOURCE],
     cwd: input.baseDir,
     env: input.env,
-    input: JSON.stringify({ file: absolute, exportName, output: input.output, vars: input.vars }),
+    input: JSON.stringify({
+      file: absolute,
+      exportName,
+      output: input.output,
+      vars: input.vars,
+      tool_calls: input.toolCalls,
+    }),
     resultPipe: true,
     timeoutMs: input.timeoutMs,
     signal: input.signal,

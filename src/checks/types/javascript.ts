@@ -1,5 +1,5 @@
 /**
- * `javascript`: user code over `output`, `vars` and `context.vars`. An inline expression (or
+ * `javascript`: user code over `output`, `vars`, `context.vars` and `context.tool_calls` (SPEC 12). An inline expression (or
  * function body) runs in an isolated V8 context; `file://path.js` runs in a child process.
  * Default timeout 10 s (`timeout_s`).
  */
@@ -41,6 +41,7 @@ export const javascriptCheck: CheckDefinition = {
         reference: code,
         output,
         vars: context.vars,
+        toolCalls: context.toolCalls,
         threshold: entry.threshold,
         baseDir: context.baseDir,
         env: context.env,
@@ -48,6 +49,13 @@ export const javascriptCheck: CheckDefinition = {
         signal: context.signal,
       });
     }
-    return runExpression({ code, output, vars: context.vars, threshold: entry.threshold, timeoutMs });
+    return runExpression({
+      code,
+      output,
+      vars: context.vars,
+      toolCalls: context.toolCalls,
+      threshold: entry.threshold,
+      timeoutMs,
+    });
   },
 };

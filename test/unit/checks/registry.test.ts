@@ -27,6 +27,7 @@ describe('the vocabulary', () => {
       'line-count',
       'javascript',
       'command',
+      'tool-call',
     ]);
   });
 
@@ -110,6 +111,11 @@ describe('validateCheckEntry', () => {
     [{ type: 'command' }, 'value', /argv list/],
     [{ type: 'command', value: 'node check.mjs' }, 'value', /argv list/],
     [{ type: 'command', value: ['node', ''] }, 'value', /argv list/],
+    [{ type: 'tool-call' }, 'value', /needs the name of the tool/],
+    [{ type: 'tool-call', value: ['get_weather'] }, 'value', /needs the name of the tool/],
+    [{ type: 'not-tool-call', value: '' }, 'value', /needs the name of the tool/],
+    [{ type: 'tool-call', value: 'get_weather', arguments: 'Paris' }, 'arguments', /must be a mapping/],
+    [{ type: 'tool-call', name: 'get_weather', arguments: ['Paris'] }, 'arguments', /must be a mapping/],
   ])('rejects %o at %s', (entry, keyPath, message) => {
     const issues = validateCheckEntry(entry);
     expect(issues).toHaveLength(1);
@@ -135,6 +141,9 @@ describe('checkName', () => {
       { type: 'javascript', value: 'output.split("\\n").filter(Boolean).every((line) => line.length < 80)' },
       'javascript: output.split("\\n").filter(Boolean).ever…',
     ],
+    [{ type: 'tool-call', value: 'get_weather' }, 'tool-call: get_weather'],
+    [{ type: 'not-tool-call', value: 'f', arguments: { b: 1, a: 'x' } }, 'not-tool-call: f {"a":"x","b":1}'],
+    [{ type: 'tool-call', name: 'lookup_order' }, 'lookup_order'],
     [{ type: 'mystery', value: 1 }, 'mystery'],
   ])('%o → %s', (entry, name) => {
     expect(checkName(entry)).toBe(name);

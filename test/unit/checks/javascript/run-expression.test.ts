@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFunctionBody, runExpression } from '../../../../src/checks/javascript/run-expression.js';
 
 const run = (code: string, output = 'Hello', timeoutMs = 200) =>
-  runExpression({ code, output, vars: { topic: 'tea' }, timeoutMs });
+  runExpression({ code, output, vars: { topic: 'tea' }, toolCalls: [], timeoutMs });
 
 describe('isolation', () => {
   it.each([

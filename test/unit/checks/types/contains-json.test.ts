@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { containsJsonCheck } from '../../../../src/checks/types/contains-json.js';
 import type { CheckEntry } from '../../../../src/experiment/schema.js';
 
-const context = { vars: {}, baseDir: process.cwd(), env: {} };
+const context = { vars: {}, toolCalls: [], baseDir: process.cwd(), env: {} };
 
 async function run(entry: CheckEntry, output: string) {
   return containsJsonCheck.run(output, entry, context);
