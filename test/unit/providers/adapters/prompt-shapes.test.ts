@@ -191,7 +191,10 @@ describe('the command provider reply to a request with tools', () => {
     ['{"tool_calls":{}}', 'reply "tool_calls" must be a list'],
     ['{"tool_calls":[{"arguments":{}}]}', 'reply tool_calls[0] needs a "name" string'],
     ['{"tool_calls":[{"name":"a","arguments":"{}"}]}', 'reply tool_calls[0] needs an "arguments" object'],
-    ['{"tool_calls":[{"id":3,"name":"a","arguments":{}}]}', 'reply tool_calls[0] has an "id" that is not a string'],
+    [
+      '{"tool_calls":[{"id":3,"name":"a","arguments":{}}]}',
+      'reply tool_calls[0] has an "id" that is not a string',
+    ],
   ])('fails a bad reply %s as malformed', (stdout, message) => {
     const error = thrown(() => parseCommandReply(stdout, 'command `x`'));
     expect(error.kind).toBe('malformed');
