@@ -1,4 +1,5 @@
 /** The text `validate` prints on success: the plan of a run, its calls and its estimated cost. */
+import { times } from '../experiment/count-calls.js';
 import type { Plan } from '../experiment/plan.js';
 import { type PlanAcceptance, round } from '../experiment/plan-acceptance.js';
 import { ROLES, type Role } from '../experiment/roles.js';
@@ -70,7 +71,7 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
     more(`${role}: external program, ${runs} run${runs === 1 ? '' : 's'} per evaluation`);
   }
   more(
-    `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(scale(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
+    `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(times(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
   );
 
   const simulated = plan.models.every((m) => m.simulated);
@@ -180,10 +181,6 @@ function listIds(ids: readonly string[], max = 12): string {
 function formatCounts(counts: Readonly<Record<Role, number>>): string {
   const parts = ROLES.filter((r) => counts[r] > 0).map((r) => `${r} ${counts[r]}`);
   return parts.length ? parts.join(', ') : 'none';
-}
-
-function scale(counts: Readonly<Record<Role, number>>, factor: number): Record<Role, number> {
-  return Object.fromEntries(ROLES.map((r) => [r, counts[r] * factor])) as Record<Role, number>;
 }
 
 export function usd(amount: number): string {
