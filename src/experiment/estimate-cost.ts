@@ -5,7 +5,7 @@
  * without a known price makes the total unknown instead of a wrong number.
  */
 import { costOf, estimatePrice } from '../providers/prices.js';
-import type { CallCounts } from './count-calls.js';
+import { type CallCounts, type RoleCounts, times } from './count-calls.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry } from './schema.js';
@@ -44,7 +44,7 @@ export interface RoleCost {
 
 export interface CostEstimate {
   roles: RoleCost[];
-  /** USD; null when some role's price is unknown. */
+  /** USD for one iteration, at most (see count-calls.ts); null when some role's price is unknown. */
   perIterationUsd: number | null;
   baselineUsd: number | null;
   finalUsd: number | null;
@@ -61,48 +61,55 @@ export function tokensOf(text: string): number {
 export function estimateCost(experiment: Experiment, calls: CallCounts): CostEstimate {
   const tokens = estimateTokens(experiment);
   const roles: RoleCost[] = [];
-  const perEvaluation: Partial<Record<Role, number | null>> = {};
+  /** USD of one call per role; null when its price is unknown. */
+  const perCall: Partial<Record<Role, number | null>> = {};
   for (const role of ROLES) {
     const entry = experiment.models[role] as JudgeEntry | undefined;
     const count = calls.perIteration[role];
     if (entry === undefined) continue;
-    const perCall = tokens[role];
+    const callTokens = tokens[role];
     if (isProgramEntry(entry)) {
       roles.push({
         role,
-        perCall,
+        perCall: callTokens,
         perIterationUsd: null,
         unknownBecause: `${role} is an external program; its model calls are not counted`,
       });
-      perEvaluation[role] = null;
+      perCall[role] = null;
       continue;
     }
     const estimated = estimatePrice(entry);
     if (estimated === undefined) {
       roles.push({
         role,
-        perCall,
+        perCall: callTokens,
         perIterationUsd: null,
         unknownBecause: `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set models.${role}.price`,
       });
-      perEvaluation[role] = null;
+      perCall[role] = null;
       continue;
     }
-    const one = costOf(estimated.price, { inputTokens: perCall.input, outputTokens: perCall.output });
+    const one = costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
     roles.push({
       role,
-      perCall,
+      perCall: callTokens,
       perIterationUsd: one * count,
       ...(estimated.note === undefined ? {} : { note: estimated.note }),
     });
-    perEvaluation[role] = one * calls.perEvaluation[role];
+    perCall[role] = one;
   }
-  const sum = (values: (number | null | undefined)[]): number | null =>
-    values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0);
-  const perIterationUsd = sum(roles.map((r) => r.perIterationUsd));
-  const evaluationUsd = sum(Object.values(perEvaluation));
-  const baselineUsd = evaluationUsd === null ? null : evaluationUsd * calls.baselineEvaluations;
-  const finalUsd = evaluationUsd === null ? null : evaluationUsd * calls.finalEvaluations;
+  // As version 1 did: an evaluation's cost is unknown when any configured role's price is.
+  const usdOf = (counts: RoleCounts): number | null => {
+    const parts = Object.entries(perCall).map(([role, one]) =>
+      one === null ? null : one * counts[role as Role],
+    );
+    return parts.some((p) => p === null) ? null : parts.reduce<number>((a, p) => a + (p ?? 0), 0);
+  };
+  const perIterationUsd = roles.some((r) => r.perIterationUsd === null)
+    ? null
+    : roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
+  const baselineUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
+  const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
   const iterations = experiment.config.budget.iterations;
   const totalUsd =
     perIterationUsd === null || baselineUsd === null || finalUsd === null

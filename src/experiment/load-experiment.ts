@@ -1,12 +1,13 @@
 /**
  * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
  * and duplicate keys, the strict schema, files, cases, the rubric, the prompt against the
- * cases, checks, models and scoring. Parts that are fine are validated even when others are
- * not. Returns the experiment and its warnings, or throws a ValidationError holding all of
- * them (errors and warnings). Reads files; writes nothing.
+ * cases, checks, models, scoring and the acceptance rule. Parts that are fine are validated
+ * even when others are not. Returns the experiment and its warnings, or throws a
+ * ValidationError holding all of them (errors and warnings). Reads files; writes nothing.
  */
 import { dirname, extname, resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
+import { validateAcceptance } from './validate-acceptance.js';
 import { validateCheckEntries } from './validate-check-entries.js';
 import { validatePrompt } from './validate-prompt.js';
 import { validateScoring } from './validate-scoring.js';
@@ -128,6 +129,18 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
       ? placeCases(drafts, readSearch(partial), { casesFile: casesSource.path, ...where })
       : undefined;
   if (placed) problems.push(...placed.problems);
+  // A `search:` that fails the schema is reported as such; its defaults would only mislead here,
+  // and so would a count of train cases taken from a cases file with mistakes in it.
+  if (placed && casesSource && partial.search !== undefined) {
+    const casesClean = !problems.some((p) => p.severity === 'error' && p.location.file === casesSource.path);
+    problems.push(
+      ...validateAcceptance(partial.search, casesClean ? placed.cases : null, {
+        ...where,
+        hasSearch: raw['search'] !== undefined,
+        casesFile: casesSource.path,
+      }),
+    );
+  }
 
   const configured = readConfiguredModels(raw);
   problems.push(...validateModelEntries(configured, where));

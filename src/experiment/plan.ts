@@ -8,6 +8,7 @@ import { globalChecks } from '../checks/output-schema-gate.js';
 import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
+import { describeAcceptance, type NoiseSource, type PlanAcceptance } from './plan-acceptance.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
@@ -49,13 +50,16 @@ export interface Plan {
     noiseRepeats: number;
     confirm: boolean;
   };
+  /** The rule that keeps or discards, and under paired the smallest gain it can detect. */
+  acceptance: PlanAcceptance;
   budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
   warnings: Problem[];
   /** How the judge and grader are isolated (SPEC 17), when there are any; `validate` adds it (it probes bwrap). */
   isolation?: string;
 }
 
-export function buildPlan(experiment: Experiment): Plan {
+/** `measured`: the per-case noise of the experiment's latest run, when `validate` found one. */
+export function buildPlan(experiment: Experiment, measured: NoiseSource | null = null): Plan {
   const { config, cases } = experiment;
   const calls = countCalls(experiment);
   const globals = globalChecks(experiment);
@@ -129,6 +133,7 @@ export function buildPlan(experiment: Experiment): Plan {
       noiseRepeats: config.search.noise_repeats,
       confirm: config.search.confirm,
     },
+    acceptance: describeAcceptance(config.search, cases.filter((c) => c.split === 'train').length, measured),
     budget: {
       iterations: config.budget.iterations,
       hours: config.budget.hours,
