@@ -8,7 +8,7 @@
 import type { Case, PromptShape } from '../experiment/types.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { ChatMessage, ModelClient } from '../providers/types.js';
-import { renderRequest } from './render-request.js';
+import { renderRequest } from '../experiment/render-request.js';
 
 export interface TimedPool {
   pool: ModelPool;

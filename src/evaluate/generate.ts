@@ -6,7 +6,7 @@
  */
 import type { Case, PromptShape } from '../experiment/types.js';
 import { type ModelClient, ProviderError, type ToolCall } from '../providers/types.js';
-import { type RenderedRequest, renderRequest } from './render-request.js';
+import { type RenderedRequest, renderRequest } from '../experiment/render-request.js';
 
 export interface Generation {
   caseId: string;

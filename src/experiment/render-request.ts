@@ -5,8 +5,8 @@
  * being evaluated, not the file's. A path prompt renders exactly as before this section: one
  * user message, and the generator entry's `system` when it has one.
  */
-import { renderTemplate } from '../experiment/template.js';
-import type { Case, PromptShape } from '../experiment/types.js';
+import { renderTemplate } from './template.js';
+import type { Case, PromptShape } from './types.js';
 import type { ChatMessage, CompletionRequest } from '../providers/types.js';
 
 export type RenderedRequest = Pick<CompletionRequest, 'system' | 'messages' | 'output' | 'tools'>;
