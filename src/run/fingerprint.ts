@@ -64,16 +64,14 @@ export function fingerprintExperiment(experiment: Experiment): Fingerprint {
   };
 }
 
-/** Undefined for a path prompt (one part, no output, no tools): its fingerprint stays as it was. */
+/** Undefined when nothing is fixed (a path prompt, say): such a fingerprint stays as it was. */
 function fingerprintShape(shape: PromptShape): Record<string, string> | undefined {
-  const [only] = shape.parts;
-  if (shape.parts.length === 1 && only?.name === 'prompt' && !shape.output && !shape.tools) return undefined;
   const hashes: Record<string, string> = {};
   for (const part of shape.parts)
     if (!part.optimise) hashes[part.name] = sha256Json({ role: part.role, text: part.text });
   if (shape.output) hashes['output'] = sha256Json({ name: shape.output.name, schema: shape.output.schema });
   if (shape.tools) hashes['tools'] = sha256Json(shape.tools.definitions);
-  return hashes;
+  return Object.keys(hashes).length === 0 ? undefined : hashes;
 }
 
 // Drops undefined keys and fixes key order, so the stored copy compares equal to a fresh one.
