@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError, type Problem } from '../../../src/errors.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
+import { applyOverrides } from '../../../src/experiment/overrides.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const tmp = useTempDir('ar-shapes-');
@@ -265,6 +266,15 @@ describe('prompt-part rules, each at its file:line', () => {
         `experiment.yaml:10 tools: \`tools:\` cannot be offered through the ${provider} generator: it runs with its own tools off`,
       ]);
     }
+  });
+
+  it('--provider claude-cli or codex-cli on an experiment with tools is a usage error (exit 2)', async () => {
+    const { experiment } = await load(await write());
+    for (const provider of ['claude-cli', 'codex-cli'])
+      expect(() => applyOverrides(experiment, { provider })).toThrow(
+        expect.objectContaining({ code: 'E_USAGE', exitCode: 2 }),
+      );
+    expect(applyOverrides(experiment, { provider: 'sim' }).experiment.models.generator.provider).toBe('sim');
   });
 
   it('an invalid JSON schema file', async () => {
