@@ -1,7 +1,7 @@
 /**
  * Each case's conversation (SPEC 12): the template's messages, then the case's own. It must
- * end with a user or tool turn (the model answers it), and every tool turn must answer a call
- * an earlier assistant turn of the case made.
+ * end with a user or tool turn (the model answers it), every tool turn must answer a call an
+ * earlier assistant turn of the case made, and every call must be answered before the next turn.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
@@ -36,9 +36,28 @@ export function validateConversations(
   for (const c of cases) {
     const messages = c.messages ?? [];
     const calls = new Set<string>();
+    // Calls of the latest assistant turn no tool turn has answered yet: APIs refuse to go on without them.
+    let pending: { at: number; ids: Set<string> } | undefined;
+    const unanswered = (j: number, before: string) => {
+      if (!pending || pending.ids.size === 0) return;
+      problems.push({
+        severity: 'error',
+        location: { file: casesFile, ...c.locate(['messages', j]) },
+        keyPath: `[${c.index}].messages[${j}]`,
+        message: `case \`${c.id}\`: call${pending.ids.size === 1 ? '' : 's'} ${[...pending.ids].map((id) => `\`${id}\``).join(', ')} of message ${pending.at} ha${pending.ids.size === 1 ? 's' : 've'} no tool turn answering ${pending.ids.size === 1 ? 'it' : 'them'}${before}`,
+        hint: 'follow an assistant turn with tool_calls by one `{role: tool, tool_call_id, content}` turn per call',
+      });
+      pending = undefined;
+    };
     for (const [j, message] of messages.entries()) {
-      if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.add(call.id);
-      if (message.role !== 'tool' || calls.has(message.toolCallId)) continue;
+      if (message.role !== 'tool') unanswered(j, ' before this turn');
+      if (message.role === 'assistant' && message.toolCalls) {
+        for (const call of message.toolCalls) calls.add(call.id);
+        pending = { at: j, ids: new Set(message.toolCalls.map((call) => call.id)) };
+      }
+      if (message.role !== 'tool') continue;
+      pending?.ids.delete(message.toolCallId);
+      if (calls.has(message.toolCallId)) continue;
       problems.push({
         severity: 'error',
         location: { file: casesFile, ...c.locate(['messages', j, 'tool_call_id']) },
@@ -47,6 +66,7 @@ export function validateConversations(
         hint: 'a tool turn follows an assistant turn whose `tool_calls` has an entry with this `id`',
       });
     }
+    if (messages.at(-1)?.role === 'tool') unanswered(messages.length - 1, '');
     const last = messages.at(-1);
     if (last && last.role === 'assistant') {
       problems.push({

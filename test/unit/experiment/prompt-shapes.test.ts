@@ -223,7 +223,20 @@ describe('prompt-part rules, each at its file:line', () => {
   it('a tool turn answering no earlier call', async () => {
     const dir = await write({ 'cases.yaml': CASES.replace('tool_call_id: call_1', 'tool_call_id: call_9') });
     expect(brief(await errorsOf(dir))).toEqual([
+      'cases.yaml:10 [1].messages[2]: case `with-tools`: call `call_1` of message 1 has no tool turn answering it',
       'cases.yaml:10 [1].messages[2].tool_call_id: tool turn answers `call_9`, which no earlier assistant turn of case `with-tools` called',
+    ]);
+  });
+
+  it('a call left unanswered before the next turn', async () => {
+    const dir = await write({
+      'cases.yaml': `${CASES}    - { role: user, content: thanks }\n`.replace(
+        'tool_calls: [{ id: call_1, name: lookup_vendor, arguments: { name: ACME } }]',
+        'tool_calls: [{ id: call_1, name: lookup_vendor, arguments: {} }, { id: call_2, name: lookup_vendor, arguments: {} }]',
+      ),
+    });
+    expect(brief(await errorsOf(dir))).toEqual([
+      'cases.yaml:11 [1].messages[3]: case `with-tools`: call `call_2` of message 1 has no tool turn answering it before this turn',
     ]);
   });
 
