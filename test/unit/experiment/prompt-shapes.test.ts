@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError, type Problem } from '../../../src/errors.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import { applyOverrides } from '../../../src/experiment/overrides.js';
+import { buildPlan } from '../../../src/experiment/plan.js';
+import { formatPlan } from '../../../src/ui/format-plan.js';
+import pc from 'picocolors';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const tmp = useTempDir('ar-shapes-');
@@ -154,6 +157,24 @@ describe('loading prompt parts', () => {
     });
     const { experiment } = await load(dir);
     expect(experiment.cases[0]?.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+});
+
+describe('the plan of an experiment with prompt parts', () => {
+  it('names the optimised part, the fixed ones, the schema and the tools', async () => {
+    const dir = await write();
+    const { experiment } = await load(dir);
+    const plan = buildPlan(experiment);
+    expect(plan.prompt.shape).toEqual({
+      part: 'system',
+      fixed: ['messages[0]', 'messages[1]', 'messages[2]'],
+      output: join(dir, 'invoice.schema.json'),
+      tools: ['lookup_vendor'],
+    });
+    const text = formatPlan(plan, pc.createColors(false), dir);
+    expect(text).toContain('optimised part: system; fixed: messages[0], messages[1], messages[2]');
+    expect(text).toContain('output schema: invoice.schema.json');
+    expect(text).toContain('tools: lookup_vendor');
   });
 });
 
