@@ -1,7 +1,8 @@
 /**
  * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
- * and duplicate keys, the strict schema, files, cases, the rubric, the prompt against the
- * cases, checks, models and scoring. Parts that are fine are validated even when others are
+ * and duplicate keys, the strict schema, files, cases, the rubric, the prompt's parts against
+ * the cases (SPEC 12: placeholders, conversations, the output schema and tools files), checks,
+ * models and scoring. Parts that are fine are validated even when others are
  * not. Returns the experiment and its warnings, or throws a ValidationError holding all of
  * them (errors and warnings). Reads files; writes nothing.
  */
