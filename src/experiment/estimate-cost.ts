@@ -9,8 +9,8 @@ import { type CallCounts, type RoleCounts, times } from './count-calls.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry } from './schema.js';
-import { renderTemplate } from './template.js';
-import type { Experiment } from './types.js';
+import { type RenderedRequest, renderRequest } from './render-request.js';
+import type { Case, Experiment } from './types.js';
 
 const CHARS_PER_TOKEN = 4;
 /** What the Anthropic adapter sends when max_tokens is unset; used for every role without one. */
@@ -129,8 +129,7 @@ function maxTokensOf(entry: JudgeEntry | undefined): number {
 export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens> {
   const { models, cases, prompt } = experiment;
   const generatorOutput = maxTokensOf(models.generator);
-  const systemTokens = models.generator.system ? tokensOf(models.generator.system) : 0;
-  const rendered = cases.map((c) => tokensOf(safeRender(prompt, c.vars)) + systemTokens);
+  const rendered = cases.map((c) => requestTokens(experiment, c));
   const generatorInput = Math.ceil(rendered.reduce((a, b) => a + b, 0) / Math.max(1, cases.length));
 
   const rubricTokens = experiment.rubric ? tokensOf(experiment.rubric.text) : 0;
@@ -159,9 +158,13 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   );
 
   const promptTokens = tokensOf(prompt);
+  const fixedTokens = experiment.shape.parts.reduce((a, p) => a + (p.optimise ? 0 : tokensOf(p.text)), 0);
   const trainCases = cases.filter((c) => c.split === 'train').length;
   const mutatorInput =
-    MUTATOR_OVERHEAD_TOKENS + promptTokens + Math.min(MUTATOR_MAX_CASES, trainCases) * MUTATOR_CASE_TOKENS;
+    MUTATOR_OVERHEAD_TOKENS +
+    promptTokens +
+    fixedTokens +
+    Math.min(MUTATOR_MAX_CASES, trainCases) * MUTATOR_CASE_TOKENS;
   const mutatorOutput = Math.min(
     maxTokensOf(models.mutator),
     Math.ceil(promptTokens * experiment.config.search.max_growth) + 200,
@@ -174,10 +177,28 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   };
 }
 
-function safeRender(prompt: string, vars: Record<string, string>): string {
+/** Tokens of one case's request: system prompt, every message, the output schema and the tools. */
+function requestTokens(experiment: Experiment, testCase: Case): number {
+  const { system } = experiment.models.generator;
+  let request: RenderedRequest;
   try {
-    return renderTemplate(prompt, vars);
+    request = renderRequest({
+      shape: experiment.shape,
+      prompt: experiment.prompt,
+      testCase,
+      ...(system === undefined ? {} : { system }),
+    });
   } catch {
-    return prompt;
+    request = {
+      ...(system === undefined ? {} : { system }),
+      messages: [{ role: 'user', content: experiment.prompt }],
+    };
   }
+  const pieces = [
+    request.system ?? '',
+    ...request.messages.map((m) => m.content),
+    request.output ? JSON.stringify(request.output.schema) : '',
+    request.tools ? JSON.stringify(request.tools) : '',
+  ];
+  return pieces.reduce((a, text) => a + tokensOf(text), 0);
 }

@@ -13,7 +13,7 @@ import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import { findPlaceholders } from './template.js';
-import type { Experiment } from './types.js';
+import type { Experiment, PromptShape } from './types.js';
 
 export interface PlanModel {
   role: Role;
@@ -27,7 +27,13 @@ export interface PlanModel {
 
 export interface Plan {
   experiment: { name: string; description: string; file: string };
-  prompt: { path: string; chars: number; placeholders: string[] };
+  prompt: {
+    path: string;
+    chars: number;
+    placeholders: string[];
+    /** Prompt parts (SPEC 12) only: the optimised part, the fixed ones, the schema file, the tool names. */
+    shape?: { part: string; fixed: string[]; output: string | null; tools: string[] };
+  };
   /** `test`: the sealed cases (SPEC 13), scored only by the final evaluation and `eval --split test`. */
   cases: {
     path: string;
@@ -101,6 +107,7 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
       path: experiment.promptPath,
       chars: [...experiment.prompt].length,
       placeholders: findPlaceholders(experiment.prompt),
+      ...shapeOf(experiment.shape),
     },
     cases: {
       path: experiment.casesPath,
@@ -142,5 +149,18 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
       target: config.budget.target ?? null,
     },
     warnings: experiment.warnings,
+  };
+}
+
+function shapeOf(shape: PromptShape): Pick<Plan['prompt'], 'shape'> {
+  const optimised = shape.parts.find((p) => p.optimise);
+  if (!optimised || (optimised.name === 'prompt' && !shape.output && !shape.tools)) return {};
+  return {
+    shape: {
+      part: optimised.name,
+      fixed: shape.parts.filter((p) => !p.optimise).map((p) => p.name),
+      output: shape.output?.path ?? null,
+      tools: shape.tools?.definitions.map((t) => t.name) ?? [],
+    },
   };
 }
