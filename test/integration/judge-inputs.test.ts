@@ -15,6 +15,7 @@ import { createSandboxedReview } from '../../src/evaluate/sandboxed-review.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import type { Case } from '../../src/experiment/types.js';
 import { renderCaseInputs } from '../../src/judge/case-inputs.js';
+import { systemBwrapProbe } from '../../src/judge/isolation.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import type { ChatMessage } from '../../src/providers/types.js';
 import { createScriptedProviders } from '../helpers/scripted-provider.js';
@@ -129,51 +130,56 @@ function expectNoPromptText(files: readonly SandboxFile[]) {
 describe('judging.inputs', () => {
   const tmp = useTempDir('judge-inputs-');
 
-  it('true: the judge and grader get each case’s inputs at its output’s number, and no prompt text', async () => {
-    const { judge, judgeFiles, graderFiles, cases } = await evaluateWith(tmp(), {
-      isolation: 'process',
-      inputs: true,
-    });
+  // The sandbox's contents are the same at both levels; `os` runs where bubblewrap works.
+  const levels = systemBwrapProbe() === undefined ? ['process', 'os'] : ['process'];
+  it.each(levels)(
+    'true (%s isolation): the judge and grader get each case’s inputs at its output’s number, and no prompt text',
+    async (isolation) => {
+      const { judge, judgeFiles, graderFiles, cases } = await evaluateWith(tmp(), {
+        isolation,
+        inputs: true,
+      });
 
-    // Judge: exactly the outputs, their inputs and the rubric.
-    const numbers = ['00', '01', '02', '03'];
-    expect(paths(judgeFiles)).toEqual([
-      ...numbers.map((n) => `inputs/input_${n}.txt`),
-      ...numbers.map((n) => `outputs/output_${n}.txt`),
-      'rubric.md',
-    ]);
-    for (const entry of judge.map) {
-      const testCase = cases.get(entry.case_id) as Case;
-      const number = entry.file.replace(/^output_/, '');
-      const input = textOf(judgeFiles, `inputs/input_${number}`);
-      expect(input).toBe(renderCaseInputs(testCase));
-      expect(input).toContain(`name: ${testCase.vars['name']}`);
-      expect(textOf(judgeFiles, `outputs/${entry.file}`)).toBe(
-        `Dear ${testCase.vars['name']}, your parcel arrives on Friday.`,
-      );
-    }
-    const adaInput = renderCaseInputs(cases.get('ada') as Case);
-    expect(adaInput).toContain('Tool call call_1: track {"order":7}');
-    expect(adaInput).toContain('User:\nSo when will it come?');
-    expectNoPromptText(judgeFiles);
-
-    // Grader: its usual files plus one copy of the case's inputs per output, same numbers.
-    for (const [caseId, files] of Object.entries(graderFiles)) {
-      expect(paths(files)).toEqual([
-        'expectations.json',
-        'inputs/input_00.txt',
-        'inputs/input_01.txt',
-        'outputs/output_00.txt',
-        'outputs/output_01.txt',
-        'transcript.md',
+      // Judge: exactly the outputs, their inputs and the rubric.
+      const numbers = ['00', '01', '02', '03'];
+      expect(paths(judgeFiles)).toEqual([
+        ...numbers.map((n) => `inputs/input_${n}.txt`),
+        ...numbers.map((n) => `outputs/output_${n}.txt`),
+        'rubric.md',
       ]);
-      const expected = renderCaseInputs(cases.get(caseId) as Case);
-      expect(textOf(files, 'inputs/input_00.txt')).toBe(expected);
-      expect(textOf(files, 'inputs/input_01.txt')).toBe(expected);
-      expectNoPromptText(files);
-    }
-    expect(Object.keys(graderFiles).sort()).toEqual(['ada', 'bo']);
-  });
+      for (const entry of judge.map) {
+        const testCase = cases.get(entry.case_id) as Case;
+        const number = entry.file.replace(/^output_/, '');
+        const input = textOf(judgeFiles, `inputs/input_${number}`);
+        expect(input).toBe(renderCaseInputs(testCase));
+        expect(input).toContain(`name: ${testCase.vars['name']}`);
+        expect(textOf(judgeFiles, `outputs/${entry.file}`)).toBe(
+          `Dear ${testCase.vars['name']}, your parcel arrives on Friday.`,
+        );
+      }
+      const adaInput = renderCaseInputs(cases.get('ada') as Case);
+      expect(adaInput).toContain('Tool call call_1: track {"order":7}');
+      expect(adaInput).toContain('User:\nSo when will it come?');
+      expectNoPromptText(judgeFiles);
+
+      // Grader: its usual files plus one copy of the case's inputs per output, same numbers.
+      for (const [caseId, files] of Object.entries(graderFiles)) {
+        expect(paths(files)).toEqual([
+          'expectations.json',
+          'inputs/input_00.txt',
+          'inputs/input_01.txt',
+          'outputs/output_00.txt',
+          'outputs/output_01.txt',
+          'transcript.md',
+        ]);
+        const expected = renderCaseInputs(cases.get(caseId) as Case);
+        expect(textOf(files, 'inputs/input_00.txt')).toBe(expected);
+        expect(textOf(files, 'inputs/input_01.txt')).toBe(expected);
+        expectNoPromptText(files);
+      }
+      expect(Object.keys(graderFiles).sort()).toEqual(['ada', 'bo']);
+    },
+  );
 
   it('false (the default): both sandboxes hold exactly what they held before the setting existed', async () => {
     const plain = await evaluateWith(tmp(), { isolation: 'process' });
