@@ -47,7 +47,7 @@ export function fingerprintExperiment(experiment: Experiment): Fingerprint {
       }),
     ]),
   );
-  const shape = fingerprintShape(experiment.shape);
+  const shape = fingerprintShape(experiment.shape, experiment.config.judging?.inputs === true);
   const checks = plainJson(experiment.checks) as Record<string, unknown>[];
   return {
     hashes: {
@@ -64,9 +64,13 @@ export function fingerprintExperiment(experiment: Experiment): Fingerprint {
   };
 }
 
-/** Undefined when nothing is fixed (a path prompt, say): such a fingerprint stays as it was. */
-function fingerprintShape(shape: PromptShape): Record<string, string> | undefined {
+/**
+ * Undefined when nothing is fixed (a path prompt, say): such a fingerprint stays as it was.
+ * `judging.inputs` is here too: a judge that reads the inputs measures something else.
+ */
+function fingerprintShape(shape: PromptShape, judgeInputs: boolean): Record<string, string> | undefined {
   const hashes: Record<string, string> = {};
+  if (judgeInputs) hashes['judging.inputs'] = sha256Json(true);
   for (const part of shape.parts)
     if (!part.optimise) hashes[part.name] = sha256Json({ role: part.role, text: part.text });
   if (shape.output) hashes['output'] = sha256Json({ name: shape.output.name, schema: shape.output.schema });

@@ -133,7 +133,7 @@ function describeShapeChanges(before: Record<string, string>, after: Record<stri
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const changed = names.filter((name) => before[name] !== after[name]);
   if (changed.length === 0) return null;
-  return `the prompt's fixed parts, output schema or tools changed: ${listSome(changed)}`;
+  return `the prompt's fixed parts, output schema, tools or judge inputs changed: ${listSome(changed)}`;
 }
 
 function describeRubricChange(before: Fingerprint, after: Fingerprint): string | null {

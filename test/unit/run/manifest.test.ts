@@ -170,6 +170,15 @@ describe('fingerprint of prompt parts (SPEC 12)', () => {
     expect(fingerprintExperiment(e).caseHashes).toEqual(fingerprintExperiment(experiment()).caseHashes);
   });
 
+  it('changes when the judge is given the inputs (judging.inputs): it then measures something else', () => {
+    const e = experiment();
+    e.config = { ...e.config, judging: { inputs: true } } as Experiment['config'];
+    const before = fingerprintExperiment(experiment());
+    const after = fingerprintExperiment(e);
+    expect(after.shape).toHaveProperty(['judging.inputs']);
+    expect(compareManifest(before, after).map((d) => d.what)).toContain('shape');
+  });
+
   it('blocks a resume when a fixed part, the schema or the tools changed; the optimised part only informs', () => {
     const before = fingerprintExperiment(withParts());
     const fixed = withParts();
