@@ -39,9 +39,11 @@ const MINIBATCH_SIZES = [8, 12, 16];
 async function loadProduct() {
   const paired = await import(distModule('loop/paired.js'));
   const { decide, marginFrom, baselineFrom } = await import(distModule('loop/decide.js'));
-  const { drawMinibatch, DEFAULT_MINIBATCH } = await import(distModule('loop/accept-paired.js'));
+  const { drawMinibatch } = await import(distModule('loop/accept-paired.js'));
   const { Search } = await import(distModule('experiment/schema.js'));
-  const { acceptanceOf, baselineRepeats } = await import(distModule('experiment/acceptance.js'));
+  const { acceptanceOf, baselineRepeats, DEFAULT_MINIBATCH, minibatchSize } = await import(
+    distModule('experiment/acceptance.js')
+  );
   const { assignSplits } = await import(distModule('experiment/cases/split.js'));
   return {
     ...paired,
@@ -50,6 +52,7 @@ async function loadProduct() {
     baselineFrom,
     drawMinibatch,
     DEFAULT_MINIBATCH,
+    minibatchSize,
     Search,
     acceptanceOf,
     baselineRepeats,
@@ -63,7 +66,7 @@ function experimentCases(product, search, train) {
     const ids = Array.from({ length: total }, (_, i) => `case-${i + 1}`);
     const { splits } = product.assignSplits(
       ids.map((id) => ({ id })),
-      search.holdout,
+      { holdout: search.holdout, test: search.test },
       search.seed,
     );
     if (splits.filter((s) => s === 'train').length < train) continue;
@@ -81,7 +84,7 @@ function experimentCases(product, search, train) {
 
 /** Version 2's rule on one proposal: what src/loop/accept-paired.ts does, with generations counted. */
 function pairedRule(product, search, cases, draws, iteration, screened) {
-  const size = Math.min(search.minibatch ?? product.DEFAULT_MINIBATCH, cases.train.length);
+  const size = product.minibatchSize(search, cases.train.length);
   const batch =
     screened && size < cases.train.length
       ? product.drawMinibatch(cases.train, size, search.seed, iteration).map((c) => c.id)

@@ -2,13 +2,13 @@
  * Per-case generator time for reports (JUnit `time`): a model pool whose generator client adds
  * each call's own latency to the case whose rendered prompt it sent. Latency is the adapter's
  * measure of the call, not time spent queued behind the concurrency limit, so cases evaluated
- * in parallel are not charged for each other. The rendered prompt is the call's one user
- * message (SPEC 3); cases rendering to the same text share their time.
+ * in parallel are not charged for each other. A call is matched to its case by the messages
+ * it sends (render-request.ts); cases rendering to the same messages share their time.
  */
-import { renderTemplate } from '../experiment/template.js';
-import type { Case } from '../experiment/types.js';
+import type { Case, PromptShape } from '../experiment/types.js';
 import type { ModelPool } from '../providers/model-pool.js';
-import type { ModelClient } from '../providers/types.js';
+import type { ChatMessage, ModelClient } from '../providers/types.js';
+import { renderRequest } from '../experiment/render-request.js';
 
 export interface TimedPool {
   pool: ModelPool;
@@ -16,10 +16,16 @@ export interface TimedPool {
   seconds(): Record<string, number>;
 }
 
-export function timeGenerations(pool: ModelPool, prompt: string, cases: readonly Case[]): TimedPool {
+export function timeGenerations(
+  pool: ModelPool,
+  prompt: string,
+  shape: PromptShape,
+  cases: readonly Case[],
+): TimedPool {
+  const keyOf = (messages: readonly ChatMessage[]) => JSON.stringify(messages);
   const casesByText = new Map<string, string[]>();
   for (const testCase of cases) {
-    const text = renderTemplate(prompt, testCase.vars);
+    const text = keyOf(renderRequest({ shape, prompt, testCase }).messages);
     casesByText.set(text, [...(casesByText.get(text) ?? []), testCase.id]);
   }
   const totals: Record<string, number> = Object.fromEntries(cases.map((c) => [c.id, 0]));
@@ -33,8 +39,7 @@ export function timeGenerations(pool: ModelPool, prompt: string, cases: readonly
       concurrency: inner.concurrency,
       async complete(request) {
         const result = await inner.complete(request);
-        const text = request.messages.length === 1 ? request.messages[0]?.content : undefined;
-        for (const id of (text === undefined ? undefined : casesByText.get(text)) ?? []) {
+        for (const id of casesByText.get(keyOf(request.messages)) ?? []) {
           totals[id] = (totals[id] ?? 0) + result.latencyMs / 1000;
         }
         return result;

@@ -34,6 +34,7 @@ export async function generateAndCheck(
   try {
     const generations = await generateOutputs({
       prompt: input.prompt,
+      shape: input.experiment.shape,
       cases: input.cases,
       samples: input.samples,
       sampleBase: input.sampleBase,

@@ -1,19 +1,19 @@
 /**
- * Generate: render the prompt for every case and ask the generator for `samples` outputs
+ * Generate: render the request for every case (render-request.ts) and ask the generator for `samples` outputs
  * each. The endpoint limiter in the model pool bounds concurrency, so every call is queued
  * at once. A call that still fails after retries becomes a failed generation (scored as
  * SPEC 5 says); only failures that must stop the run (auth, credit, abort) are thrown.
  */
-import type { Case } from '../experiment/types.js';
-import { renderTemplate } from '../experiment/template.js';
+import type { Case, PromptShape } from '../experiment/types.js';
 import { type ModelClient, ProviderError, type ToolCall } from '../providers/types.js';
+import { type RenderedRequest, renderRequest } from '../experiment/render-request.js';
 
 export interface Generation {
   caseId: string;
   sample: number;
   ok: boolean;
   text: string;
-  /** SPEC 12: the calls in the model's final message, when it made any. */
+  /** The calls the model made in its answer (SPEC 12); absent when it made none. */
   toolCalls?: ToolCall[];
   error?: string;
   stopReason?: string;
@@ -21,7 +21,9 @@ export interface Generation {
 }
 
 export interface GenerateInput {
+  /** The optimised part's text under evaluation; the shape holds the other parts. */
   prompt: string;
+  shape: PromptShape;
   cases: readonly Case[];
   samples: number;
   /** Sample indices start here: fresh samples for noise repeats, confirmations and the final evaluation. */
@@ -43,7 +45,12 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
   let done = 0;
   const jobs = input.cases.flatMap((testCase, caseIndex) =>
     Array.from({ length: input.samples }, async (_, sample): Promise<Generation> => {
-      const rendered = renderTemplate(input.prompt, testCase.vars);
+      const rendered = renderRequest({
+        shape: input.shape,
+        prompt: input.prompt,
+        testCase,
+        ...(entry.system === undefined ? {} : { system: entry.system }),
+      });
       const generation = await generateOne(testCase, sample, rendered);
       input.onGenerated?.(generation, caseIndex * input.samples + sample);
       return generation;
@@ -51,11 +58,10 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
   );
   return settleAll(jobs);
 
-  async function generateOne(testCase: Case, sample: number, rendered: string): Promise<Generation> {
+  async function generateOne(testCase: Case, sample: number, rendered: RenderedRequest): Promise<Generation> {
     try {
       const result = await client.complete({
-        ...(entry.system === undefined ? {} : { system: entry.system }),
-        messages: [{ role: 'user', content: rendered }],
+        ...rendered,
         ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
         ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
         ...(entry.params === undefined ? {} : { params: entry.params }),
@@ -67,9 +73,7 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
         sample,
         ok: true,
         text: result.text,
-        ...(result.toolCalls !== undefined && result.toolCalls.length > 0
-          ? { toolCalls: result.toolCalls }
-          : {}),
+        ...(result.toolCalls && result.toolCalls.length > 0 ? { toolCalls: result.toolCalls } : {}),
         ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
         cached: result.cached === true,
       };

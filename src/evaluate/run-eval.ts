@@ -103,7 +103,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
       cwd: experiment.dir,
       onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
     });
-    const timed = timeGenerations(pool, experiment.prompt, experiment.cases);
+    const timed = timeGenerations(pool, experiment.prompt, experiment.shape, experiment.cases);
     const startedAt = deps.now();
     const elapsed = () => Math.max(0, (deps.now().getTime() - startedAt.getTime()) / 1000);
     await recorder.emit({ type: 'iteration_started', iteration: ITERATION, strategy: 'focused' });

@@ -20,3 +20,11 @@ export function baselineRepeats(
 ): number {
   return acceptance === 'margin' && search.min_improvement === 'auto' ? search.noise_repeats : 1;
 }
+
+/** SPEC 13: proposals are screened on min(8, train cases) unless `search.minibatch` says otherwise. */
+export const DEFAULT_MINIBATCH = 8;
+
+/** The minibatch a proposal is screened on; screening is on only when it is smaller than the train cases. */
+export function minibatchSize(search: Pick<Search, 'minibatch'>, trainCases: number): number {
+  return Math.min(search.minibatch ?? DEFAULT_MINIBATCH, trainCases);
+}

@@ -1,23 +1,48 @@
 /**
- * Model calls an experiment makes (issue 2): per evaluation of one candidate, per iteration,
- * for the baseline and for the final check. The plan and the cost estimate both use these.
+ * Model calls an experiment makes (issue 2, SPEC 13): per evaluation of one candidate, per
+ * iteration, for the baseline and for the final check. The plan and the cost estimate both
+ * use these.
+ *
+ * Under paired acceptance an iteration's calls depend on what the evidence says: a proposal
+ * screened out on its minibatch costs only the minibatch, and an unclear first look costs a
+ * retest of both sides. `perIteration` counts the most (every proposal passes its screen and
+ * the leader is retested), so the estimate leans high like the rest of the cost estimate;
+ * `screening.screenedOut` is the least.
  */
+import { acceptanceOf, baselineRepeats, minibatchSize } from './acceptance.js';
 import { loopCases } from './loop-cases.js';
 import { isProgramEntry } from './program-entry.js';
-import type { Role } from './roles.js';
+import { ROLES, type Role } from './roles.js';
+import type { Acceptance } from './schema.js';
 import type { Case, Experiment } from './types.js';
 
 export type RoleCounts = Record<Role, number>;
 
 export interface CallCounts {
+  acceptance: Acceptance;
   /** One evaluation of one prompt on the loop's cases (train and holdout; the sealed test cases are not among them). */
   perEvaluation: RoleCounts;
-  /** Evaluations per iteration: one per candidate, plus one when `confirm` re-checks a would-be keep. */
+  /**
+   * Whole evaluations per iteration: one per candidate, plus one when `confirm` re-checks a
+   * would-be keep (margin only). A retest is counted apart: it takes `retest` samples.
+   */
   evaluationsPerIteration: number;
+  /** The most an iteration calls (paired: every proposal passes its screen and a retest runs). */
   perIteration: RoleCounts;
-  /** The baseline is evaluated `noise_repeats` times; the run ends with baseline and best once more. */
+  /** Paired, when the minibatch is smaller than the train cases. */
+  screening: {
+    minibatch: number;
+    train: number;
+    /** The least an iteration calls: every proposal stops after its minibatch. */
+    screenedOut: RoleCounts;
+  } | null;
+  /** Paired with `retest` > 0: one retest, both sides with `retest` samples per case (in perIteration). */
+  retest: { samples: number; calls: RoleCounts } | null;
+  /** Margin with `min_improvement: auto` repeats the baseline `noise_repeats` times; paired evaluates it once. */
   baselineEvaluations: number;
+  /** The run ends with baseline and best once more, on every case (sealed test cases too). */
   finalEvaluations: number;
+  perFinalEvaluation: RoleCounts;
   /** Judge/grader programs (not model entries) run once per evaluation; their own calls are unknown. */
   programRuns: Partial<Record<Role, number>>;
 }
@@ -44,27 +69,63 @@ export function callsOnCases(
 
 export function countCalls(experiment: Experiment): CallCounts {
   const { search } = experiment.config;
-  const evaluated = loopCases(experiment);
-  const withExpectations = evaluated.filter((c) => c.expectations.length > 0).length;
+  const acceptance = acceptanceOf(search);
+  const cases = loopCases(experiment);
+  const train = cases.filter((c) => c.split === 'train');
   const { judge, grader } = experiment.models;
-  const perEvaluation = callsOnCases(experiment, evaluated, search.samples);
+  const perEvaluation = callsOnCases(experiment, cases, search.samples);
   const programRuns: Partial<Record<Role, number>> = {};
   if (judge && isProgramEntry(judge)) programRuns.judge = 1;
-  if (grader && isProgramEntry(grader)) programRuns.grader = withExpectations;
+  if (grader && isProgramEntry(grader))
+    programRuns.grader = cases.filter((c) => c.expectations.length > 0).length;
+  const mutator = { ...zero(), mutator: search.candidates };
 
-  const evaluationsPerIteration = search.candidates + (search.confirm ? 1 : 0);
-  const perIteration: RoleCounts = {
-    generator: perEvaluation.generator * evaluationsPerIteration,
-    mutator: search.candidates,
-    judge: perEvaluation.judge * evaluationsPerIteration,
-    grader: perEvaluation.grader * evaluationsPerIteration,
-  };
+  const paired = acceptance === 'paired';
+  const evaluationsPerIteration = search.candidates + (!paired && search.confirm ? 1 : 0);
+  const retest =
+    paired && search.retest > 0
+      ? { samples: search.retest, calls: times(callsOnCases(experiment, cases, search.retest), 2) }
+      : null;
+  const perIteration = add(mutator, times(perEvaluation, evaluationsPerIteration), retest?.calls ?? zero());
+
+  const size = minibatchSize(search, train.length);
+  // The least: the minibatch with the fewest graded cases a draw can give.
+  const fewestGraded = [...train]
+    .sort((a, b) => a.expectations.length - b.expectations.length)
+    .slice(0, size);
+  const screening =
+    paired && size < train.length
+      ? {
+          minibatch: size,
+          train: train.length,
+          screenedOut: add(
+            mutator,
+            times(callsOnCases(experiment, fewestGraded, search.samples), search.candidates),
+          ),
+        }
+      : null;
   return {
+    acceptance,
     perEvaluation,
     evaluationsPerIteration,
     perIteration,
-    baselineEvaluations: search.noise_repeats,
+    screening,
+    retest,
+    baselineEvaluations: baselineRepeats(search, acceptance),
     finalEvaluations: FINAL_EVALUATIONS,
+    perFinalEvaluation: callsOnCases(experiment, experiment.cases, search.samples),
     programRuns,
   };
+}
+
+function zero(): RoleCounts {
+  return { generator: 0, mutator: 0, judge: 0, grader: 0 };
+}
+
+export function times(counts: Readonly<RoleCounts>, factor: number): RoleCounts {
+  return Object.fromEntries(ROLES.map((r) => [r, counts[r] * factor])) as RoleCounts;
+}
+
+function add(...all: Readonly<RoleCounts>[]): RoleCounts {
+  return Object.fromEntries(ROLES.map((r) => [r, all.reduce((sum, c) => sum + c[r], 0)])) as RoleCounts;
 }

@@ -5,12 +5,12 @@
  * without a known price makes the total unknown instead of a wrong number.
  */
 import { costOf, estimatePrice } from '../providers/prices.js';
-import type { CallCounts } from './count-calls.js';
+import { type CallCounts, type RoleCounts, times } from './count-calls.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry } from './schema.js';
-import { renderTemplate } from './template.js';
-import type { Experiment } from './types.js';
+import { type RenderedRequest, renderRequest } from './render-request.js';
+import type { Case, Experiment } from './types.js';
 
 const CHARS_PER_TOKEN = 4;
 /** What the Anthropic adapter sends when max_tokens is unset; used for every role without one. */
@@ -44,7 +44,7 @@ export interface RoleCost {
 
 export interface CostEstimate {
   roles: RoleCost[];
-  /** USD; null when some role's price is unknown. */
+  /** USD for one iteration, at most (see count-calls.ts); null when some role's price is unknown. */
   perIterationUsd: number | null;
   baselineUsd: number | null;
   finalUsd: number | null;
@@ -61,48 +61,55 @@ export function tokensOf(text: string): number {
 export function estimateCost(experiment: Experiment, calls: CallCounts): CostEstimate {
   const tokens = estimateTokens(experiment);
   const roles: RoleCost[] = [];
-  const perEvaluation: Partial<Record<Role, number | null>> = {};
+  /** USD of one call per role; null when its price is unknown. */
+  const perCall: Partial<Record<Role, number | null>> = {};
   for (const role of ROLES) {
     const entry = experiment.models[role] as JudgeEntry | undefined;
     const count = calls.perIteration[role];
     if (entry === undefined) continue;
-    const perCall = tokens[role];
+    const callTokens = tokens[role];
     if (isProgramEntry(entry)) {
       roles.push({
         role,
-        perCall,
+        perCall: callTokens,
         perIterationUsd: null,
         unknownBecause: `${role} is an external program; its model calls are not counted`,
       });
-      perEvaluation[role] = null;
+      perCall[role] = null;
       continue;
     }
     const estimated = estimatePrice(entry);
     if (estimated === undefined) {
       roles.push({
         role,
-        perCall,
+        perCall: callTokens,
         perIterationUsd: null,
         unknownBecause: `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set models.${role}.price`,
       });
-      perEvaluation[role] = null;
+      perCall[role] = null;
       continue;
     }
-    const one = costOf(estimated.price, { inputTokens: perCall.input, outputTokens: perCall.output });
+    const one = costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
     roles.push({
       role,
-      perCall,
+      perCall: callTokens,
       perIterationUsd: one * count,
       ...(estimated.note === undefined ? {} : { note: estimated.note }),
     });
-    perEvaluation[role] = one * calls.perEvaluation[role];
+    perCall[role] = one;
   }
-  const sum = (values: (number | null | undefined)[]): number | null =>
-    values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0);
-  const perIterationUsd = sum(roles.map((r) => r.perIterationUsd));
-  const evaluationUsd = sum(Object.values(perEvaluation));
-  const baselineUsd = evaluationUsd === null ? null : evaluationUsd * calls.baselineEvaluations;
-  const finalUsd = evaluationUsd === null ? null : evaluationUsd * calls.finalEvaluations;
+  // As version 1 did: an evaluation's cost is unknown when any configured role's price is.
+  const usdOf = (counts: RoleCounts): number | null => {
+    const parts = Object.entries(perCall).map(([role, one]) =>
+      one === null ? null : one * counts[role as Role],
+    );
+    return parts.some((p) => p === null) ? null : parts.reduce<number>((a, p) => a + (p ?? 0), 0);
+  };
+  const perIterationUsd = roles.some((r) => r.perIterationUsd === null)
+    ? null
+    : roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
+  const baselineUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
+  const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
   const iterations = experiment.config.budget.iterations;
   const totalUsd =
     perIterationUsd === null || baselineUsd === null || finalUsd === null
@@ -122,8 +129,7 @@ function maxTokensOf(entry: JudgeEntry | undefined): number {
 export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens> {
   const { models, cases, prompt } = experiment;
   const generatorOutput = maxTokensOf(models.generator);
-  const systemTokens = models.generator.system ? tokensOf(models.generator.system) : 0;
-  const rendered = cases.map((c) => tokensOf(safeRender(prompt, c.vars)) + systemTokens);
+  const rendered = cases.map((c) => requestTokens(experiment, c));
   const generatorInput = Math.ceil(rendered.reduce((a, b) => a + b, 0) / Math.max(1, cases.length));
 
   const rubricTokens = experiment.rubric ? tokensOf(experiment.rubric.text) : 0;
@@ -152,9 +158,13 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   );
 
   const promptTokens = tokensOf(prompt);
+  const fixedTokens = experiment.shape.parts.reduce((a, p) => a + (p.optimise ? 0 : tokensOf(p.text)), 0);
   const trainCases = cases.filter((c) => c.split === 'train').length;
   const mutatorInput =
-    MUTATOR_OVERHEAD_TOKENS + promptTokens + Math.min(MUTATOR_MAX_CASES, trainCases) * MUTATOR_CASE_TOKENS;
+    MUTATOR_OVERHEAD_TOKENS +
+    promptTokens +
+    fixedTokens +
+    Math.min(MUTATOR_MAX_CASES, trainCases) * MUTATOR_CASE_TOKENS;
   const mutatorOutput = Math.min(
     maxTokensOf(models.mutator),
     Math.ceil(promptTokens * experiment.config.search.max_growth) + 200,
@@ -167,10 +177,28 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   };
 }
 
-function safeRender(prompt: string, vars: Record<string, string>): string {
+/** Tokens of one case's request: system prompt, every message, the output schema and the tools. */
+function requestTokens(experiment: Experiment, testCase: Case): number {
+  const { system } = experiment.models.generator;
+  let request: RenderedRequest;
   try {
-    return renderTemplate(prompt, vars);
+    request = renderRequest({
+      shape: experiment.shape,
+      prompt: experiment.prompt,
+      testCase,
+      ...(system === undefined ? {} : { system }),
+    });
   } catch {
-    return prompt;
+    request = {
+      ...(system === undefined ? {} : { system }),
+      messages: [{ role: 'user', content: experiment.prompt }],
+    };
   }
+  const pieces = [
+    request.system ?? '',
+    ...request.messages.map((m) => m.content),
+    request.output ? JSON.stringify(request.output.schema) : '',
+    request.tools ? JSON.stringify(request.tools) : '',
+  ];
+  return pieces.reduce((a, text) => a + tokensOf(text), 0);
 }

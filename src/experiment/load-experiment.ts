@@ -1,12 +1,14 @@
 /**
  * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
- * and duplicate keys, the strict schema, files, cases, the rubric, the prompt against the
- * cases, checks, models and scoring. Parts that are fine are validated even when others are
- * not. Returns the experiment and its warnings, or throws a ValidationError holding all of
+ * and duplicate keys, the strict schema, files, cases, the rubric, the prompt's parts against
+ * the cases (SPEC 12: placeholders, conversations, the output schema and tools files), checks,
+ * models, scoring and the acceptance rule. Parts that are fine are validated even when others
+ * are not. Returns the experiment and its warnings, or throws a ValidationError holding all of
  * them (errors and warnings). Reads files; writes nothing.
  */
 import { dirname, extname, resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
+import { validateAcceptance } from './validate-acceptance.js';
 import { validateCheckEntries } from './validate-check-entries.js';
 import { validatePrompt } from './validate-prompt.js';
 import { validateScoring } from './validate-scoring.js';
@@ -20,13 +22,19 @@ import {
   readWeights,
 } from './partial-config.js';
 import { invalidUtf8Problem, readSourceFile } from './read-source.js';
+import { readPromptParts } from './prompt-parts.js';
+import { readOutputSchema } from './read-output-schema.js';
+import { readReferencedFile, type Where } from './referenced-file.js';
+import { readTools } from './read-tools.js';
+import { validateConversations } from './validate-conversation.js';
+import type { PartialConfig } from './partial-config.js';
 import { resolveExperimentFile } from './resolve-ref.js';
 import { validateModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
 import { parseRubric } from './rubric.js';
-import { ExperimentFile } from './schema.js';
+import { ExperimentFile, type ModelEntry } from './schema.js';
 import { placeCases } from './place-cases.js';
 import type { Experiment, Rubric } from './types.js';
-import { locate, type Position, parseYamlSource } from './yaml-source.js';
+import { locate, parseYamlSource } from './yaml-source.js';
 import { describeIssues } from './zod-problems.js';
 
 export interface LoadOptions {
@@ -88,11 +96,18 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   const partial = readPartialConfig(raw);
   const dir = dirname(file);
 
-  const [prompt, casesSource, rubricSource] = [
-    await readReferencedFile('prompt', partial.prompt, where, problems),
-    await readReferencedFile('cases', partial.cases, where, problems),
-    await readReferencedFile('rubric', partial.rubric, where, problems),
-  ];
+  const promptParts =
+    partial.prompt === undefined ? { templates: [] } : await readPromptParts(partial.prompt, where, problems);
+  const casesSource = await readCasesFile(partial.cases, where, problems);
+  const rubricSource =
+    partial.rubric === undefined
+      ? undefined
+      : await readReferencedFile(['rubric'], 'rubric', partial.rubric, where, problems);
+  const output =
+    partial.output === undefined
+      ? undefined
+      : await readOutputSchema(partial.output.json_schema, where, problems);
+  const tools = partial.tools === undefined ? undefined : await readTools(partial.tools, where, problems);
 
   let drafts: DraftCase[] | undefined;
   if (casesSource) {
@@ -117,8 +132,11 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     rubric = parsedRubric.rubric;
   }
 
-  if (prompt && casesSource && drafts)
-    problems.push(...validatePrompt(prompt.path, prompt.text, casesSource.path, drafts));
+  const { parts } = promptParts;
+  if (casesSource && drafts) {
+    problems.push(...validatePrompt(promptParts.templates, casesSource.path, drafts));
+    if (parts) problems.push(...validateConversations(parts, casesSource.path, drafts, where));
+  }
 
   const checks = readCheckEntries(raw);
   problems.push(...validateCheckEntries(checks, { ...where, base: ['checks'] }));
@@ -128,9 +146,22 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
       ? placeCases(drafts, readSearch(partial), { casesFile: casesSource.path, ...where })
       : undefined;
   if (placed) problems.push(...placed.problems);
+  // A `search:` that fails the schema is reported as such; its defaults would only mislead here,
+  // and so would a count of train cases taken from a cases file with mistakes in it.
+  if (placed && casesSource && partial.search !== undefined) {
+    const casesClean = !problems.some((p) => p.severity === 'error' && p.location.file === casesSource.path);
+    problems.push(
+      ...validateAcceptance(partial.search, casesClean ? placed.cases : null, {
+        ...where,
+        hasSearch: raw['search'] !== undefined,
+        casesFile: casesSource.path,
+      }),
+    );
+  }
 
   const configured = readConfiguredModels(raw);
   problems.push(...validateModelEntries(configured, where));
+  problems.push(...validateGeneratorForShape(partial, configured.generator, where));
   const needs = {
     hasRubric: partial.rubric !== undefined,
     hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),
@@ -151,7 +182,8 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
 
   if (problems.some((p) => p.severity === 'error')) return fail();
   // Every part exists once no error was found; these guards only satisfy the compiler.
-  if (!parsed.success || !prompt || !casesSource || !placed || !models) return fail();
+  const optimised = parts?.find((p) => p.optimise);
+  if (!parsed.success || !parts || !optimised?.path || !casesSource || !placed || !models) return fail();
   const config = parsed.data;
   const warnings = sortProblems(problems);
   const experiment: Experiment = {
@@ -160,11 +192,9 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     file,
     dir,
     config,
-    promptPath: prompt.path,
-    prompt: prompt.text,
-    shape: {
-      parts: [{ name: 'prompt', role: 'user', text: prompt.text, path: prompt.path, optimise: true }],
-    },
+    promptPath: optimised.path,
+    prompt: optimised.text,
+    shape: { parts, ...(output ? { output } : {}), ...(tools ? { tools } : {}) },
     casesPath: casesSource.path,
     cases: placed.cases,
     ...(rubric ? { rubric } : {}),
@@ -175,44 +205,59 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   return { experiment, problems: warnings };
 }
 
-interface Where {
-  file: string;
-  locate(path: KeyPath): Position;
-}
-
-/** A file experiment.yaml points to, read relative to it; a problem at the key when it cannot be. */
-async function readReferencedFile(
-  key: 'prompt' | 'cases' | 'rubric',
+/** The cases file, when its extension names a format we read. */
+async function readCasesFile(
   value: string | undefined,
   where: Where,
   problems: Problem[],
 ): Promise<{ path: string; text: string } | undefined> {
   if (value === undefined) return undefined;
   const path = resolve(dirname(where.file), value);
-  const at = { file: where.file, ...where.locate([key]) };
-  if (key === 'cases' && !isCaseFormat(path)) {
+  if (!isCaseFormat(path)) {
     problems.push({
       severity: 'error',
-      location: at,
-      keyPath: key,
+      location: { file: where.file, ...where.locate(['cases']) },
+      keyPath: 'cases',
       message: `cases file must end in .yaml, .yml, .jsonl or .csv (got "${extname(path) || 'no extension'}")`,
     });
     return undefined;
   }
-  const content = await readSourceFile(path);
-  if (content.ok) return { path, text: content.text };
-  if (content.invalidUtf8) {
-    problems.push(invalidUtf8Problem(path, content.invalidUtf8));
-    return undefined;
+  return readReferencedFile(['cases'], 'cases', value, where, problems);
+}
+
+/** SPEC 12: a generator `system` only beside a path prompt, and no tools for the CLI providers. */
+function validateGeneratorForShape(
+  partial: PartialConfig,
+  generator: ModelEntry | undefined,
+  where: Where,
+): Problem[] {
+  const problems: Problem[] = [];
+  const at = (key: KeyPath) => ({ file: where.file, ...where.locate(key) });
+  if (generator?.system !== undefined && partial.prompt !== undefined && typeof partial.prompt !== 'string') {
+    const both = partial.prompt.system !== undefined;
+    problems.push({
+      severity: 'error',
+      location: at(['models', 'generator', 'system']),
+      keyPath: 'models.generator.system',
+      message: both
+        ? '`models.generator.system` and `prompt.system` both set the system prompt'
+        : '`models.generator.system` is allowed only with a path `prompt:`',
+      hint: both
+        ? 'keep one: `prompt.system` (it can be optimised when it is a file)'
+        : 'move it into the prompt as `system:` (inline text, or `{ file: … }` to optimise it)',
+    });
   }
-  problems.push({
-    severity: 'error',
-    location: at,
-    keyPath: key,
-    message: `${key} file "${value}" ${content.reason}`,
-    hint: `paths are relative to the experiment's folder; this one resolves to ${path}`,
-  });
-  return undefined;
+  const provider = generator?.provider;
+  if (partial.tools !== undefined && (provider === 'claude-cli' || provider === 'codex-cli')) {
+    problems.push({
+      severity: 'error',
+      location: at(['tools']),
+      keyPath: 'tools',
+      message: `\`tools:\` cannot be offered through the ${provider} generator: it runs with its own tools off`,
+      hint: 'use an API provider (anthropic, openai) or `command` for a generator with tools',
+    });
+  }
+  return problems;
 }
 
 /** Errors before warnings; within each, files in the order met and lines in order. */

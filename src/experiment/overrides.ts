@@ -103,6 +103,12 @@ export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Ov
   }
   if (flags.provider !== undefined) {
     const provider = flags.provider as ProviderName;
+    if (experiment.shape.tools && (provider === 'claude-cli' || provider === 'codex-cli'))
+      throw new AutoresearchError(
+        'E_USAGE',
+        `--provider ${provider} cannot offer the experiment's tools (${experiment.config.tools}): it runs with its own tools off`,
+        { hint: 'use an API provider, `command` or `sim` for an experiment with `tools:`' },
+      );
     models = swapProvider(models, provider, notes);
     set('provider', provider);
   }

@@ -1,4 +1,8 @@
-/** Turns validated draft cases into the experiment's cases: each gets its train/holdout/test split. */
+/**
+ * Turns validated draft cases into the experiment's cases: each gets its train/holdout/test
+ * split, and its messages their placeholders filled from its vars (once: a case's turns never
+ * change).
+ */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
 import { assignSplits } from './cases/split.js';
@@ -6,6 +10,8 @@ import type { KeyPath } from './key-path.js';
 import type { Search } from './schema.js';
 import type { Case } from './types.js';
 import type { Position } from './yaml-source.js';
+import type { ChatMessage } from '../providers/types.js';
+import { findPlaceholders, renderTemplate } from './template.js';
 
 export interface PlaceWhere {
   casesFile: string;
@@ -81,6 +87,7 @@ export function placeCases(
       vars: c.vars,
       checks: c.checks,
       expectations: c.expectations,
+      ...(c.messages ? { messages: c.messages.map((m) => fillMessage(m, c.vars)) } : {}),
       split: result.splits[i] ?? 'train',
       source: { file: where.casesFile, line: c.line },
     }),
@@ -90,4 +97,10 @@ export function placeCases(
 
 function round(share: number): number {
   return Math.round(share * 1000) / 1000;
+}
+
+/** A turn with its placeholders filled; one missing a value stays as written (validation reports it). */
+function fillMessage(message: ChatMessage, vars: Readonly<Record<string, string>>): ChatMessage {
+  const complete = findPlaceholders(message.content).every((name) => Object.hasOwn(vars, name));
+  return complete ? { ...message, content: renderTemplate(message.content, vars) } : message;
 }

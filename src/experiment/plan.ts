@@ -8,11 +8,12 @@ import { globalChecks } from '../checks/output-schema-gate.js';
 import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
+import { describeAcceptance, type NoiseSource, type PlanAcceptance } from './plan-acceptance.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import { findPlaceholders } from './template.js';
-import type { Experiment } from './types.js';
+import type { Experiment, PromptShape } from './types.js';
 
 export interface PlanModel {
   role: Role;
@@ -26,7 +27,13 @@ export interface PlanModel {
 
 export interface Plan {
   experiment: { name: string; description: string; file: string };
-  prompt: { path: string; chars: number; placeholders: string[] };
+  prompt: {
+    path: string;
+    chars: number;
+    placeholders: string[];
+    /** Prompt parts (SPEC 12) only: the optimised part, the fixed ones, the schema file, the tool names. */
+    shape?: { part: string; fixed: string[]; output: string | null; tools: string[] };
+  };
   /** `test`: the sealed cases (SPEC 13), scored only by the final evaluation and `eval --split test`. */
   cases: {
     path: string;
@@ -49,13 +56,16 @@ export interface Plan {
     noiseRepeats: number;
     confirm: boolean;
   };
+  /** The rule that keeps or discards, and under paired the smallest gain it can detect. */
+  acceptance: PlanAcceptance;
   budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
   warnings: Problem[];
   /** How the judge and grader are isolated (SPEC 17), when there are any; `validate` adds it (it probes bwrap). */
   isolation?: string;
 }
 
-export function buildPlan(experiment: Experiment): Plan {
+/** `measured`: the per-case noise of the experiment's latest run, when `validate` found one. */
+export function buildPlan(experiment: Experiment, measured: NoiseSource | null = null): Plan {
   const { config, cases } = experiment;
   const calls = countCalls(experiment);
   const globals = globalChecks(experiment);
@@ -97,6 +107,7 @@ export function buildPlan(experiment: Experiment): Plan {
       path: experiment.promptPath,
       chars: [...experiment.prompt].length,
       placeholders: findPlaceholders(experiment.prompt),
+      ...shapeOf(experiment.shape),
     },
     cases: {
       path: experiment.casesPath,
@@ -129,6 +140,7 @@ export function buildPlan(experiment: Experiment): Plan {
       noiseRepeats: config.search.noise_repeats,
       confirm: config.search.confirm,
     },
+    acceptance: describeAcceptance(config.search, cases.filter((c) => c.split === 'train').length, measured),
     budget: {
       iterations: config.budget.iterations,
       hours: config.budget.hours,
@@ -137,5 +149,18 @@ export function buildPlan(experiment: Experiment): Plan {
       target: config.budget.target ?? null,
     },
     warnings: experiment.warnings,
+  };
+}
+
+function shapeOf(shape: PromptShape): Pick<Plan['prompt'], 'shape'> {
+  const optimised = shape.parts.find((p) => p.optimise);
+  if (!optimised || (optimised.name === 'prompt' && !shape.output && !shape.tools)) return {};
+  return {
+    shape: {
+      part: optimised.name,
+      fixed: shape.parts.filter((p) => !p.optimise).map((p) => p.name),
+      output: shape.output?.path ?? null,
+      tools: shape.tools?.definitions.map((t) => t.name) ?? [],
+    },
   };
 }

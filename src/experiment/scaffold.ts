@@ -60,9 +60,12 @@ search:                            # how the loop proposes and judges candidates
   candidates: 1                    # proposals per iteration (independent mutator calls)
   samples: 1                       # generations per case per candidate
   holdout: 0.25                    # share of cases the mutator never sees (here: 1 of 3)
-  min_improvement: auto            # a number, or auto: twice the baseline's noise
-  noise_repeats: 3                 # baseline evaluations that measure that noise
-  confirm: false                   # re-evaluate a would-be keep with fresh samples first
+  acceptance: paired               # keep a change only when it wins case by case with confidence
+  # confidence: 0.9                # one-sided confidence of the interval on the per-case gain
+  # min_effect: 0.01               # the smallest gain worth keeping (score scale 0..1)
+  # retest: 1                      # more samples for both sides when the first look is unclear
+  # minibatch: 8                   # train cases each proposal is screened on first
+  # acceptance: margin             # version 1's rule instead, with min_improvement, noise_repeats, confirm
   max_growth: 1.5                  # a candidate may be at most 1.5x the current prompt's length
   bold_after: 3                    # discards in a row before the mutator tries bolder changes
   guidance: ""                     # your standing instructions to the mutator

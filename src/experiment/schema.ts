@@ -154,10 +154,28 @@ export const Judging = z.strictObject({
 });
 export type Judging = z.infer<typeof Judging>;
 
+/** A part's text (SPEC 12): a string is inline (fixed), `{file}` a file (optimisable). */
+export const PartText = z.union([z.string(), z.strictObject({ file: z.string().min(1) })]);
+export type PartText = z.infer<typeof PartText>;
+
+/** `prompt:` as parts (SPEC 12): a system prompt and template messages, sent in this order. */
+export const PromptParts = z.strictObject({
+  system: PartText.optional(),
+  messages: z.array(z.strictObject({ role: z.enum(['user', 'assistant']), content: PartText })).optional(),
+  /** Part names the loop may change; default: every file-backed part. */
+  optimise: z.array(z.string().min(1)).optional(),
+});
+export type PromptParts = z.infer<typeof PromptParts>;
+
 export const ExperimentFile = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes'),
   description: z.string().optional(),
-  prompt: z.string().min(1),
+  /** A path (one user-message template) or parts (SPEC 12). */
+  prompt: z.union([z.string().min(1), PromptParts]),
+  /** Structured output: a JSON Schema file the generator's answers must follow (SPEC 12). */
+  output: z.strictObject({ json_schema: z.string().min(1) }).optional(),
+  /** A JSON or YAML file listing the tools offered to the generator (SPEC 12). */
+  tools: z.string().min(1).optional(),
   cases: z.string().min(1),
   rubric: z.string().min(1).optional(),
   models: Models,
@@ -169,6 +187,16 @@ export const ExperimentFile = z.strictObject({
   judging: Judging.prefault({}),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
+
+/** One tool of a `tools:` file (SPEC 12); `parameters` is the JSON Schema of its arguments. */
+export const ToolEntry = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'use 1 to 64 letters, digits, "_" and "-" (the APIs allow no more)'),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()),
+});
+export type ToolEntry = z.infer<typeof ToolEntry>;
 
 export const CASE_ID = /^[A-Za-z0-9_.-]+$/;
 /**
@@ -185,9 +213,30 @@ const CaseId = z
   .max(CASE_ID_MAX_BYTES, `at most ${CASE_ID_MAX_BYTES} characters: the id names the case's output files`)
   .refine((id) => id !== '.' && id !== '..', '`.` and `..` name folders, so they cannot be case ids');
 
+/** A call in a case's history: `arguments` as a mapping, as the model produced them. */
+const ToolCallEntry = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** One turn of a case's conversation so far (SPEC 12). */
+export const CaseMessage = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), content: z.string() }),
+  z.strictObject({
+    role: z.literal('assistant'),
+    content: z.string().default(''),
+    tool_calls: z.array(ToolCallEntry).min(1).optional(),
+  }),
+  z.strictObject({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: z.string() }),
+]);
+export type CaseMessage = z.infer<typeof CaseMessage>;
+
 export const CaseEntry = z.strictObject({
   id: CaseId.optional(),
   vars: z.record(z.string(), VarValue).default({}),
+  /** The conversation so far, sent after the template's messages (SPEC 12). */
+  messages: z.array(CaseMessage).min(1).optional(),
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),
   split: z.enum(['train', 'holdout', 'test']).optional(),

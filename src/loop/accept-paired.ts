@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { CandidateScores } from '../evaluate/candidate-result.js';
 import { standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import { minibatchSize } from '../experiment/acceptance.js';
 import { callsOnCases } from '../experiment/count-calls.js';
 import { loopCases } from '../experiment/loop-cases.js';
 import type { Case } from '../experiment/types.js';
@@ -33,9 +34,6 @@ import {
   poolCaseMeans,
 } from './paired.js';
 import type { Proposal } from './propose.js';
-
-/** SPEC 13: the minibatch is min(8, train cases) unless `search.minibatch` says otherwise. */
-export const DEFAULT_MINIBATCH = 8;
 
 /** Differences this small are ties in the per-case tally. */
 const TIE = 1e-9;
@@ -82,7 +80,7 @@ export async function evaluateAndDecidePaired(
   const holdout = cases.filter((c) => c.split === 'holdout');
   const incumbentMeans = caseMeansOf(incumbent.scores, incumbent.evaluation.samples);
 
-  const size = Math.min(search.minibatch ?? DEFAULT_MINIBATCH, train.length);
+  const size = minibatchSize(search, train.length);
   // Any eligible candidate beats an ineligible incumbent: no screen may turn one away then.
   const minibatch =
     size < train.length && incumbent.eligible ? drawMinibatch(train, size, search.seed, iteration) : null;

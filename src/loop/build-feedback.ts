@@ -7,6 +7,7 @@
  * inputs (a holdout score, say) cannot slip through.
  */
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
+import type { PromptPart, PromptShape } from '../experiment/types.js';
 import { MUTATOR_FEEDBACK_FORMAT, type MutatorFeedback } from '../protocol/mutation.js';
 import type { Strategy } from './strategy.js';
 import { countChars, cutText } from './text.js';
@@ -65,8 +66,16 @@ export interface AttemptSummary {
   hypothesis: string;
 }
 
+/** Prompt parts (SPEC 12): which part the mutator changes and the fixed ones around it. */
+export interface PartsContext {
+  optimised: string;
+  fixed: { name: string; role: PromptPart['role']; text: string }[];
+}
+
 export interface BuildFeedbackInput {
   incumbent: { prompt: string; score: SignalScores; criteria: Record<string, number> };
+  /** Absent for a path prompt: the request is then as it was before prompt parts. */
+  parts?: PartsContext;
   trainCases: readonly CaseResult[];
   history: readonly AttemptSummary[];
   guidance: string;
@@ -96,6 +105,16 @@ export function maxCharsFor(incumbent: string, maxGrowth: number): number {
   return Math.floor(maxGrowth * countChars(incumbent));
 }
 
+/** The parts context of a shape, or undefined for a path prompt (its one part is the prompt). */
+export function partsContextOf(shape: PromptShape): PartsContext | undefined {
+  const optimised = shape.parts.find((p) => p.optimise);
+  if (!optimised || optimised.name === 'prompt') return undefined;
+  return {
+    optimised: optimised.name,
+    fixed: shape.parts.filter((p) => !p.optimise).map((p) => ({ name: p.name, role: p.role, text: p.text })),
+  };
+}
+
 export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback {
   for (const c of input.trainCases) if (c.split !== 'train') throw new HoldoutLeakError(c.id);
   const { prompt } = input.incumbent;
@@ -104,6 +123,7 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
     format: MUTATOR_FEEDBACK_FORMAT,
     strategy: input.strategy,
     incumbent: {
+      ...(input.parts ? { part: input.parts.optimised } : {}),
       prompt,
       chars: countChars(prompt),
       placeholders: findPlaceholders(prompt),
@@ -111,6 +131,7 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
       score: copyScores(input.incumbent.score),
       criteria: { ...input.incumbent.criteria },
     },
+    ...(input.parts ? { fixed_parts: input.parts.fixed.map((p) => ({ ...p })) } : {}),
     max_chars: maxCharsFor(prompt, input.maxGrowth),
     failing_cases: selectFailingCases(input.trainCases, input.maxFailingCases ?? 4).map((c) =>
       describeCase(c, excerptChars),

@@ -8,7 +8,7 @@ import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-
 import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
-import { buildMutatorFeedback } from './build-feedback.js';
+import { buildMutatorFeedback, partsContextOf } from './build-feedback.js';
 import { trainCaseResults } from './case-results.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
@@ -46,7 +46,9 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
 
   const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
+  const parts = partsContextOf(experiment.shape);
   const feedback = buildMutatorFeedback({
+    ...(parts ? { parts } : {}),
     incumbent: {
       prompt: incumbent.prompt,
       score: {

@@ -11,6 +11,7 @@ import { formatFeedbackBlock, type MutatorFeedback } from '../protocol/mutation.
 
 export const PROMPT_LABEL = 'PROMPT';
 export const OUTPUT_LABEL = 'OUTPUT';
+export const FIXED_PART_LABEL = 'FIXED PART';
 
 export interface MutatorRequest {
   system: string;
@@ -88,7 +89,40 @@ export function buildMutatorUserMessage(feedback: MutatorFeedback): string {
 
 function describeIncumbent(feedback: MutatorFeedback): string[] {
   const { incumbent } = feedback;
-  return [`## Current prompt (${incumbent.chars} characters)`, fence(PROMPT_LABEL, incumbent.prompt), ''];
+  const part = incumbent.part === undefined ? '' : `: part \`${incumbent.part}\`, the one you are changing`;
+  return [
+    `## Current prompt${part} (${incumbent.chars} characters)`,
+    fence(PROMPT_LABEL, incumbent.prompt),
+    '',
+    ...describeFixedParts(feedback),
+  ];
+}
+
+/** Prompt parts: the rest of what the generator is sent, as read-only context. */
+function describeFixedParts(feedback: MutatorFeedback): string[] {
+  const fixed = feedback.fixed_parts;
+  if (fixed === undefined) return [];
+  const lines = [
+    '## The other parts of the request (fixed: read them, do not rewrite them)',
+    `Sent in this order, with each case's own messages after them: ${requestOrder(feedback)}.`,
+  ];
+  for (const part of fixed)
+    lines.push('', `### ${part.name} (fixed, ${part.role})`, fence(FIXED_PART_LABEL, part.text));
+  lines.push('');
+  return lines;
+}
+
+function requestOrder(feedback: MutatorFeedback): string {
+  const names = (feedback.fixed_parts ?? []).map((p) => p.name);
+  const own = feedback.incumbent.part as string;
+  // Parts are named `system`, `messages[i]`: that order is the request's.
+  const all = [...names, own].sort((a, b) => partRank(a) - partRank(b));
+  return all.map((name) => (name === own ? `${name} (yours)` : name)).join(', ');
+}
+
+function partRank(name: string): number {
+  const index = /^messages\[(\d+)\]$/.exec(name)?.[1];
+  return index === undefined ? -1 : Number(index);
 }
 
 function describeScores(feedback: MutatorFeedback): string[] {

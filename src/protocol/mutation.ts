@@ -20,6 +20,8 @@ export const MutatorFeedback = z.object({
   /** `bold` after `bold_after` discards in a row: restructure rather than patch. */
   strategy: z.enum(['focused', 'bold']),
   incumbent: z.object({
+    /** Prompt parts (SPEC 12): the name of the part `prompt` is; absent for a path prompt. */
+    part: z.string().optional(),
     prompt: z.string(),
     chars: z.number().int(),
     /** Every one must survive the mutation. */
@@ -30,6 +32,10 @@ export const MutatorFeedback = z.object({
     /** Judge criterion averages on the 1–5 scale. */
     criteria: z.record(z.string(), z.number()),
   }),
+  /** Prompt parts (SPEC 12): the parts sent around it, read-only, in request order. */
+  fixed_parts: z
+    .array(z.object({ name: z.string(), role: z.enum(['system', 'user', 'assistant']), text: z.string() }))
+    .optional(),
   /** The new prompt may be at most this long (max_growth × incumbent). */
   max_chars: z.number().int(),
   /** Train cases that fail most, worst first. */

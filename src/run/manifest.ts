@@ -82,7 +82,7 @@ export async function readManifest(runDir: string): Promise<Manifest> {
   return result.data;
 }
 
-export type ManifestField = 'prompt' | 'cases' | 'rubric' | 'checks' | 'models';
+export type ManifestField = 'prompt' | 'shape' | 'cases' | 'rubric' | 'checks' | 'models';
 
 export interface ManifestDifference {
   what: ManifestField;
@@ -101,6 +101,8 @@ export function compareManifest(manifest: Fingerprint, current: Fingerprint): Ma
       message: 'the prompt file changed in the working tree since the run started',
     });
   }
+  const shape = describeShapeChanges(manifest.shape ?? {}, current.shape ?? {});
+  if (shape) differences.push({ what: 'shape', blocking: true, message: shape });
   const cases = describeCaseChanges(manifest.caseHashes, current.caseHashes);
   if (cases) differences.push({ what: 'cases', blocking: true, message: cases });
   const rubric = describeRubricChange(manifest, current);
@@ -124,6 +126,14 @@ function describeCaseChanges(before: Record<string, string>, after: Record<strin
     changed.length > 0 ? `changed ${listSome(changed)}` : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? null : `cases changed: ${parts.join('; ')}`;
+}
+
+/** Fixed prompt parts, the output schema and the tools (SPEC 12), by name. */
+function describeShapeChanges(before: Record<string, string>, after: Record<string, string>): string | null {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changed = names.filter((name) => before[name] !== after[name]);
+  if (changed.length === 0) return null;
+  return `the prompt's fixed parts, output schema or tools changed: ${listSome(changed)}`;
 }
 
 function describeRubricChange(before: Fingerprint, after: Fingerprint): string | null {

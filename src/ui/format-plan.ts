@@ -1,5 +1,7 @@
 /** The text `validate` prints on success: the plan of a run, its calls and its estimated cost. */
+import { times } from '../experiment/count-calls.js';
 import type { Plan } from '../experiment/plan.js';
+import { type PlanAcceptance, round } from '../experiment/plan-acceptance.js';
 import { ROLES, type Role } from '../experiment/roles.js';
 import { formatProblem } from './format-problems.js';
 import type { Colors } from './terminal.js';
@@ -17,6 +19,12 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   more(colors.dim(rel(experiment.file)));
   const placeholders = prompt.placeholders.length ? prompt.placeholders.join(', ') : 'none';
   row('Prompt', `${rel(prompt.path)}  (${prompt.chars} chars; placeholders: ${placeholders})`);
+  if (prompt.shape) {
+    const { part, fixed, output, tools } = prompt.shape;
+    more(`optimised part: ${part}; fixed: ${fixed.length ? fixed.join(', ') : 'none'}`);
+    if (output) more(`output schema: ${rel(output)}`);
+    if (tools.length > 0) more(`tools: ${tools.join(', ')}`);
+  }
 
   row(
     'Cases',
@@ -53,16 +61,28 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
 
   if (plan.isolation !== undefined) row('Isolation', plan.isolation);
 
-  const shape = `${search.candidates} candidate${search.candidates === 1 ? '' : 's'} × ${cases.total} cases × ${search.samples} sample${search.samples === 1 ? '' : 's'}`;
-  row(
-    'Calls',
-    `per iteration: ${formatCounts(calls.perIteration)}  (${shape}${search.confirm ? ', +1 evaluation to confirm a keep' : ''})`,
-  );
+  formatAcceptance(plan.acceptance, colors, row, more);
+
+  const loopCases = cases.train.length + cases.holdout.length;
+  const shape = `${plural(search.candidates, 'candidate')} × ${loopCases} cases × ${plural(search.samples, 'sample')}`;
+  if (calls.acceptance === 'paired') {
+    const retest = calls.retest
+      ? `, + a retest of both sides × ${plural(calls.retest.samples, 'sample')}`
+      : '';
+    row('Calls', `per iteration: at most ${formatCounts(calls.perIteration)}  (${shape}${retest})`);
+    if (calls.screening)
+      more(`every proposal screened out on its minibatch: ${formatCounts(calls.screening.screenedOut)}`);
+  } else {
+    row(
+      'Calls',
+      `per iteration: ${formatCounts(calls.perIteration)}  (${shape}${search.confirm ? ', +1 evaluation to confirm a keep' : ''})`,
+    );
+  }
   for (const [role, runs] of Object.entries(calls.programRuns)) {
     more(`${role}: external program, ${runs} run${runs === 1 ? '' : 's'} per evaluation`);
   }
   more(
-    `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(scale(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
+    `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(times(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
   );
 
   const simulated = plan.models.every((m) => m.simulated);
@@ -87,7 +107,11 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
         `budget.usd stops the run at $${budget.usd}, about ${Math.max(0, Math.floor((budget.usd - (cost.baselineUsd ?? 0)) / cost.perIterationUsd))} iterations in`,
       );
     }
-    more(colors.dim('rough estimate: ~4 characters per token, outputs at max_tokens'));
+    more(
+      colors.dim(
+        `rough estimate: ~4 characters per token, outputs at max_tokens${calls.acceptance === 'paired' ? ', every iteration at its most' : ''}`,
+      ),
+    );
   }
   for (const note of new Set(cost.roles.flatMap((r) => (r.note === undefined ? [] : [r.note])))) {
     more(colors.dim(note));
@@ -109,6 +133,57 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   return lines.join('\n');
 }
 
+function formatAcceptance(
+  acceptance: PlanAcceptance,
+  colors: Colors,
+  row: (label: string, text: string) => void,
+  more: (text: string) => void,
+): void {
+  if (acceptance.rule === 'margin') {
+    const margin =
+      acceptance.minImprovement === 'auto'
+        ? `twice the baseline's noise over ${plural(acceptance.noiseRepeats, 'evaluation')}`
+        : `min_improvement ${acceptance.minImprovement}`;
+    const confirm = acceptance.confirm ? '; a would-be keep is confirmed with fresh samples' : '';
+    row(
+      'Acceptance',
+      `margin (version 1): keep a train mean that beats the incumbent's by ${margin}${confirm}`,
+    );
+    return;
+  }
+  const retest =
+    acceptance.retest > 0
+      ? `; unclear: both sides get ${plural(acceptance.retest, 'more sample')} per case and it is decided again (each look at ${percent(acceptance.lookConfidence)})`
+      : '';
+  row(
+    'Acceptance',
+    `paired: keep when the mean gain per train case is above 0 at ${percent(acceptance.confidence)} confidence and at least min_effect ${acceptance.minEffect}${retest}`,
+  );
+  if (acceptance.minibatch !== null)
+    more(`screening: each proposal first on a minibatch of ${acceptance.minibatch} train cases`);
+  const d = acceptance.detectable;
+  const from =
+    'run' in d.from
+      ? `measured over ${plural(d.from.decisions, 'decision')} of run ${d.from.run}`
+      : `from a default spread of ${d.from.default}; no run yet`;
+  if (d.effect === null) {
+    more(colors.dim('smallest detectable gain: none (fewer than 2 train cases)'));
+    return;
+  }
+  more(
+    `smallest detectable gain ≈ ${round(d.effect)}  (power 0.8; ${d.cases} train cases × ${plural(d.samples, 'sample')}; per-case sd ${round(d.sd)} ${from})`,
+  );
+  if (d.warning !== null) more(colors.yellow(`warning: ${d.warning}`));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function percent(value: number): string {
+  return `${Number((value * 100).toFixed(1))}%`;
+}
+
 function listIds(ids: readonly string[], max = 12): string {
   if (ids.length <= max) return ids.join(', ');
   return `${ids.slice(0, max).join(', ')}, … (+${ids.length - max})`;
@@ -117,10 +192,6 @@ function listIds(ids: readonly string[], max = 12): string {
 function formatCounts(counts: Readonly<Record<Role, number>>): string {
   const parts = ROLES.filter((r) => counts[r] > 0).map((r) => `${r} ${counts[r]}`);
   return parts.length ? parts.join(', ') : 'none';
-}
-
-function scale(counts: Readonly<Record<Role, number>>, factor: number): Record<Role, number> {
-  return Object.fromEntries(ROLES.map((r) => [r, counts[r] * factor])) as Record<Role, number>;
 }
 
 export function usd(amount: number): string {

@@ -84,7 +84,12 @@ describe('autoresearch init and validate', () => {
     expect(validate.stdout).toContain('Experiment  hello-world');
     expect(validate.stdout).toContain('2 train, 1 holdout');
     expect(validate.stdout).toMatch(/mutator +anthropic\/claude-sonnet-4-5 {2}\(defaulted from generator\)/);
-    expect(validate.stdout).toMatch(/Calls +per iteration: generator 3, mutator 1, judge 3, grader 1/);
+    // Paired (init writes it): 3 cases per proposal and a retest of both sides, 3 cases each.
+    expect(validate.stdout).toMatch(/Acceptance +paired: keep when the mean gain per train case is above 0/);
+    expect(validate.stdout).toContain('with 2 train cases this can only detect gains of about');
+    expect(validate.stdout).toMatch(
+      /Calls +per iteration: at most generator 9, mutator 1, judge 9, grader 3/,
+    );
     expect(validate.stdout).toMatch(/Cost +~\$\d+\.\d+ per iteration, ~\$\d+\.\d+ for 20 iterations/);
     expect(validate.stdout).toContain('warning: ANTHROPIC_API_KEY is not set');
   });

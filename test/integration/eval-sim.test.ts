@@ -164,7 +164,8 @@ describe('eval --provider sim', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_stopped', reason: 'completed' });
     const tsv = readFileSync(join(runDir, 'results.tsv'), 'utf8').trim().split('\n');
     expect(tsv).toHaveLength(2);
-    expect(tsv[1]?.split('\t')[9]).toBe('baseline');
+    const header = tsv[0]?.split('\t') ?? [];
+    expect(tsv[1]?.split('\t')[header.indexOf('status')]).toBe('baseline');
 
     const runs = await cli(['runs', '--runs-dir', runsDir, '--json']);
     expect(runs.code).toBe(0);

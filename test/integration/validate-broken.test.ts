@@ -73,6 +73,11 @@ const EXPECTED: Record<string, [string, number, string]> = {
   'negative-criterion-weight': ['rubric.md', 14, 'error: weight must be >= 0, got -2'],
   'openai-without-model': ['experiment.yaml', 8, 'models.generator  error: provider `openai` needs `model`'],
   'rubric-without-criteria': ['rubric.md', 1, 'error: the rubric has no "Criteria" section'],
+  'paired-one-train-case': [
+    'experiment.yaml',
+    12,
+    'search.acceptance  error: paired acceptance compares candidate and incumbent case by case and needs at least 2 train cases',
+  ],
   'prompt-conflict-markers': [
     'prompt.md',
     2,

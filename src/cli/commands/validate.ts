@@ -4,12 +4,16 @@
  * The overrides of `run` apply, so the plan is the one that command line would get
  * (`--provider sim`: simulated models, no key warnings; `--iterations 50`: that run's cost).
  * `--ping` makes one tiny call per distinct model (exit 1 if any fails; a missing key
- * refuses, exit 2). Writes nothing anywhere.
+ * refuses, exit 2). Under paired acceptance the plan gives the smallest detectable gain, from
+ * the per-case noise of the experiment's latest run in the runs folder when there is one.
+ * Writes nothing anywhere.
  */
+import type { Command } from 'commander';
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
 import { canonicalJson } from '../../canonical-json.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { isolationNote } from '../../judge/run-isolation.js';
+import { readMeasuredNoise } from '../../run/measured-noise.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
 import { isProgramEntry } from '../../experiment/program-entry.js';
@@ -21,6 +25,7 @@ import { type PingResult, pingModels } from '../../providers/ping.js';
 import { formatPlan } from '../../ui/format-plan.js';
 import { formatProblems } from '../../ui/format-problems.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
+import { runsDirOf } from '../runs-dir-option.js';
 
 export interface ValidateOptions extends OverrideFlags {
   ping?: boolean;
@@ -32,10 +37,21 @@ export interface ValidateDeps {
   env: NodeJS.ProcessEnv;
   term: Terminal;
   ping?: typeof pingModels;
+  /** Where the experiment's earlier runs are, for their measured noise; none: the default noise. */
+  runsDir?: string;
 }
 
-export default async function validateCommand(ref: string, options: ValidateOptions = {}): Promise<number> {
-  return runValidate(ref, options, { cwd: process.cwd(), env: process.env, term: terminal() });
+export default async function validateCommand(
+  ref: string,
+  options: ValidateOptions,
+  command: Command,
+): Promise<number> {
+  return runValidate(ref, options, {
+    cwd: process.cwd(),
+    env: process.env,
+    term: terminal(),
+    runsDir: runsDirOf(command),
+  });
 }
 
 export async function runValidate(
@@ -63,7 +79,8 @@ export async function runValidate(
     throw error;
   }
   const isolation = isolationNote(experiment);
-  const plan = { ...buildPlan(experiment), ...(isolation === undefined ? {} : { isolation }) };
+  const measured = deps.runsDir === undefined ? null : await readMeasuredNoise(deps.runsDir, experiment.name);
+  const plan = { ...buildPlan(experiment, measured), ...(isolation === undefined ? {} : { isolation }) };
   if (!options.json) for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   const notesOpt = notes.length > 0 ? { notes } : {};
   if (!options.ping) {

@@ -5,7 +5,8 @@
 import { extname } from 'node:path';
 import type { Problem } from '../../errors.js';
 import type { KeyPath } from '../key-path.js';
-import { CaseEntry, type CheckEntry } from '../schema.js';
+import type { ChatMessage } from '../../providers/types.js';
+import { CaseEntry, type CaseMessage, type CheckEntry } from '../schema.js';
 import type { Split } from '../types.js';
 import type { Position } from '../yaml-source.js';
 import { describeIssues } from '../zod-problems.js';
@@ -23,6 +24,8 @@ export interface DraftCase {
   vars: Record<string, string>;
   checks: CheckEntry[];
   expectations: string[];
+  /** The conversation so far as written (placeholders not yet filled). */
+  messages?: ChatMessage[];
   label: Split | undefined;
   line: number;
   locate(path: KeyPath): Position;
@@ -74,6 +77,7 @@ export function loadCases(file: string, text: string): LoadedCases {
       vars,
       checks: entry.checks ?? [],
       expectations: entry.expectations ?? [],
+      ...(entry.messages ? { messages: entry.messages.map(toChatMessage) } : {}),
       label: entry.split,
       line: raw.line,
       locate: raw.locate,
@@ -90,6 +94,18 @@ export function loadCases(file: string, text: string): LoadedCases {
     });
   }
   return { cases, found: raws.length, problems };
+}
+
+/** A case's turn in the request's own shape (camelCase, absent keys left out). */
+function toChatMessage(message: CaseMessage): ChatMessage {
+  if (message.role === 'tool')
+    return { role: 'tool', toolCallId: message.tool_call_id, content: message.content };
+  if (message.role === 'user') return { role: 'user', content: message.content };
+  return {
+    role: 'assistant',
+    content: message.content,
+    ...(message.tool_calls ? { toolCalls: message.tool_calls.map((c) => ({ ...c })) } : {}),
+  };
 }
 
 function findDuplicateIds(file: string, cases: readonly DraftCase[]): Problem[] {

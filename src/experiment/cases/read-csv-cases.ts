@@ -4,7 +4,7 @@ import type { RawCases } from './raw-case.js';
 
 const RESERVED = new Set(['id', 'split']);
 /** Lists cannot live in a cell; a column with one of these names is almost surely a mistake. */
-const YAML_ONLY = new Set(['checks', 'expectations']);
+const YAML_ONLY = new Set(['checks', 'expectations', 'messages']);
 
 /** `cases.csv`: a header row; columns `id` and `split` are reserved, every other column is a var. */
 export function readCsvCases(file: string, text: string): RawCases {
@@ -48,7 +48,7 @@ export function readCsvCases(file: string, text: string): RawCases {
         location: where,
         keyPath: '',
         message: `a CSV cases file cannot hold \`${name}\``,
-        hint: 'per-case checks and expectations need a .yaml or .jsonl cases file',
+        hint: 'per-case checks, expectations and messages need a .yaml or .jsonl cases file',
       });
     }
   }

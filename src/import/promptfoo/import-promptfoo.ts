@@ -4,6 +4,7 @@
  * why. Pure planning — it reads, it never writes (write-import.ts does).
  */
 import { dirname, join, resolve } from 'node:path';
+import { assignSplits } from '../../experiment/cases/split.js';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { buildCases } from './build-cases.js';
 import { renderFallbackRubric } from './fallback-rubric.js';
@@ -23,7 +24,7 @@ import { readDefaultTest } from './read-default-test.js';
 import { displayPath } from './read-files.js';
 import { readEvaluateOptions, readPromptfooConfig, reportTopLevelKeys } from './read-config.js';
 import { renderCasesYaml } from './render-cases.js';
-import { type ExperimentDraft, renderExperimentYaml } from './render-experiment.js';
+import { type ExperimentDraft, IMPORT_HOLDOUT, renderExperimentYaml } from './render-experiment.js';
 import { selectPrompt } from './select-prompt.js';
 
 export interface ImportPromptfooOptions {
@@ -199,6 +200,10 @@ export async function importPromptfoo(options: ImportPromptfooOptions): Promise<
     rubric: fallbackRubric,
     ...(samples === undefined ? {} : { samples }),
     ...(concurrency === undefined ? {} : { concurrency }),
+    // Without split labels only the count matters, and it does not depend on the seed.
+    trainCases: assignSplits(cases, { holdout: IMPORT_HOLDOUT, test: 0 }, 1).splits.filter(
+      (s) => s === 'train',
+    ).length,
     unmapped,
     notes: findings.notes,
   });

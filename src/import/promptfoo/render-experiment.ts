@@ -24,6 +24,8 @@ export interface ExperimentDraft {
   rubric: boolean;
   samples?: number;
   concurrency?: number;
+  /** Train cases after the split at IMPORT_HOLDOUT: paired acceptance needs at least 2. */
+  trainCases: number;
   unmapped: readonly Unmapped[];
   notes: readonly string[];
 }
@@ -76,6 +78,20 @@ function models(draft: ExperimentDraft): string[] {
   return lines;
 }
 
+/** The holdout share an import writes. */
+export const IMPORT_HOLDOUT = 0.25;
+
+function acceptanceLines(trainCases: number): string[] {
+  if (trainCases < 2)
+    return [
+      `  acceptance: margin               # paired statistics need 2+ train cases; these tests leave ${trainCases}`,
+    ];
+  return [
+    '  acceptance: paired               # keep a change only when per-case paired statistics show it is better',
+    '  # confidence: 0.9  min_effect: 0.01  retest: 1  minibatch: 8   (see docs/experiment.md)',
+  ];
+}
+
 export function renderExperimentYaml(draft: ExperimentDraft): string {
   const lines = [
     ...header(draft),
@@ -100,8 +116,9 @@ export function renderExperimentYaml(draft: ExperimentDraft): string {
   lines.push(
     '',
     'search:',
+    ...acceptanceLines(draft.trainCases),
     `  samples: ${draft.samples ?? 1}                       # generations per case per candidate`,
-    '  holdout: 0.25                    # share of cases the mutator never sees',
+    `  holdout: ${IMPORT_HOLDOUT}                    # share of cases the mutator never sees`,
     '',
     'budget:                            # the first limit reached stops the run',
     '  iterations: 20',

@@ -9,6 +9,16 @@ import { loadExperimentFile } from '../../../src/experiment/load-experiment.js';
 import { validatePrompt } from '../../../src/experiment/validate-prompt.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
+/** A path prompt: one template, the prompt file. */
+function validateOne(
+  file: string,
+  text: string,
+  casesFile: string,
+  cases: Parameters<typeof validatePrompt>[2],
+) {
+  return validatePrompt([{ name: 'prompt', file, text }], casesFile, cases);
+}
+
 const BASIC = resolve(import.meta.dirname, '../../fixtures/experiments/basic');
 const tmp = useTempDir('ar-hostile-files-');
 
@@ -104,16 +114,11 @@ describe('git conflict markers in the prompt', () => {
   });
 
   it('reports a marker left alone, but not a Markdown heading underlined with =======', () => {
-    const problems = validatePrompt(
-      '/p.md',
-      'Title\n=======\nsay {{x}}\r\n>>>>>>> theirs\r\n',
-      '/c.yaml',
-      [],
-    );
+    const problems = validateOne('/p.md', 'Title\n=======\nsay {{x}}\r\n>>>>>>> theirs\r\n', '/c.yaml', []);
     expect(problems.map((p) => [p.location.line, p.message])).toEqual([
       [4, 'git conflict markers on line 4: the prompt is in the middle of a merge'],
     ]);
-    expect(validatePrompt('/p.md', '<<<<<<<< eight is not a marker\nsay {{x}}', '/c.yaml', [])).toEqual([]);
+    expect(validateOne('/p.md', '<<<<<<<< eight is not a marker\nsay {{x}}', '/c.yaml', [])).toEqual([]);
   });
 });
 

@@ -150,7 +150,7 @@ describe('loadExperiment references and problems', () => {
     );
     writeFileSync(
       join(dir, 'cases.yaml'),
-      '- id: a\n  vars: { topic: t }\n- id: a\n  vars: { topic: t, audience: x }\n',
+      '- id: a\n  vars: { topic: t }\n- id: a\n  vars: { topic: t, audience: x }\n- id: b\n  vars: { topic: t, audience: x }\n',
     );
     writeFileSync(join(dir, 'rubric.md'), '# nothing\n');
     const problems = await problemsOf('mixed', root);
@@ -175,7 +175,10 @@ describe('loadExperiment references and problems', () => {
       join(dir, 'experiment.yaml'),
       'name: odd\nprompt: prompt.md\ncases: c.yaml\nmodels:\n  generator: { provider: sim }\n',
     );
-    writeFileSync(join(dir, 'c.yaml'), '- vars: { topic: t, audience: a }\n');
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      '- vars: { topic: t, audience: a }\n- vars: { topic: u, audience: a }\n- vars: { topic: v, audience: a }\n',
+    );
     const problems = await problemsOf('odd', root);
     expect(problems.filter((p) => p.severity === 'error').map((p) => p.message)).toEqual([
       'nothing to score: the experiment has no checks, no rubric and no expectations',
@@ -233,9 +236,98 @@ describe('loadExperiment references and problems', () => {
       join(dir, 'experiment.yaml'),
       'name: zero\nprompt: prompt.md\ncases: c.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a }]\nscoring:\n  weights: { checks: 0 }\n',
     );
-    writeFileSync(join(dir, 'c.yaml'), '- vars: { topic: t, audience: a }\n');
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      '- vars: { topic: t, audience: a }\n- vars: { topic: u, audience: a }\n- vars: { topic: v, audience: a }\n',
+    );
     const [problem] = await problemsOf('zero', root);
     expect(problem).toMatchObject({ keyPath: 'scoring.weights', location: { line: 8 } });
     expect(problem?.message).toContain('(checks) all have weight 0');
+  });
+});
+
+describe('loadExperiment and the acceptance rule (SPEC 13)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'ar-accept-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const THREE = '- vars: { x: a }\n- vars: { x: b }\n- vars: { x: c }\n';
+  let count = 0;
+
+  /** An experiment with `search` as written (none when undefined) and these cases. */
+  async function attempt(search: string | undefined, cases: string) {
+    const dir = join(root, `e${++count}`);
+    cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });
+    const searchYaml = search === undefined ? '' : `search:\n${search}`;
+    writeFileSync(
+      join(dir, 'experiment.yaml'),
+      `name: e\nprompt: p.md\ncases: c.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a }]\n${searchYaml}`,
+    );
+    writeFileSync(join(dir, 'p.md'), 'Write {{x}}.');
+    writeFileSync(join(dir, 'c.yaml'), cases);
+    try {
+      return { ...(await loadExperiment(dir, { cwd: dir, env })), dir };
+    } catch (error) {
+      if (error instanceof ValidationError) return { problems: error.problems, dir };
+      throw error;
+    }
+  }
+  const brief = (
+    problems: readonly { severity: string; location: { file: string; line?: number }; keyPath: string }[],
+    dir: string,
+  ) => problems.map((p) => [p.severity, p.location.file.slice(dir.length + 1), p.location.line, p.keyPath]);
+
+  it('refuses paired acceptance with one train case, at the acceptance key, with a way out', async () => {
+    const { problems, dir } = await attempt(
+      '  holdout: 0.25\n  acceptance: paired\n',
+      '- vars: { x: a }\n- vars: { x: b }\n',
+    );
+    expect(brief(problems, dir)).toEqual([['error', 'experiment.yaml', 9, 'search.acceptance']]);
+    expect(problems[0]?.message).toContain('needs at least 2 train cases; this experiment has 1');
+    expect(problems[0]?.hint).toContain('acceptance: margin');
+  });
+
+  it('points at `search:` when acceptance is the default, and at the cases without a search key', async () => {
+    const onSearch = await attempt('  holdout: 0\n', '- vars: { x: a }\n');
+    expect(brief(onSearch.problems, onSearch.dir)).toEqual([
+      ['error', 'experiment.yaml', 7, 'search.acceptance'],
+    ]);
+    const onCases = await attempt(undefined, '# one case\n- vars: { x: a }\n');
+    expect(brief(onCases.problems, onCases.dir)).toEqual([
+      ['error', 'c.yaml', 2, 'search.acceptance'],
+      ['warning', 'experiment.yaml', 1, 'search.holdout'],
+    ]);
+  });
+
+  it('takes one train case under margin, and a number for min_improvement means margin', async () => {
+    for (const search of [
+      '  holdout: 0\n  acceptance: margin\n',
+      '  holdout: 0\n  min_improvement: 0.02\n',
+    ]) {
+      const { problems } = await attempt(search, '- vars: { x: a }\n');
+      expect(problems).toEqual([]);
+    }
+  });
+
+  it('warns that confirm is ignored under paired, and not under margin', async () => {
+    const paired = await attempt('  confirm: true\n', THREE);
+    expect(brief(paired.problems, paired.dir)).toEqual([['warning', 'experiment.yaml', 8, 'search.confirm']]);
+    expect(paired.problems[0]?.message).toContain('ignored under paired acceptance');
+    expect((await attempt('  confirm: true\n  min_improvement: 0.02\n', THREE)).problems).toEqual([]);
+  });
+
+  it('warns that a numeric min_improvement belongs to margin when paired is written out', async () => {
+    const { problems, dir } = await attempt('  acceptance: paired\n  min_improvement: 0.03\n', THREE);
+    expect(brief(problems, dir)).toEqual([['warning', 'experiment.yaml', 9, 'search.min_improvement']]);
+    expect(problems[0]?.message).toContain("the margin rule's threshold");
+    expect(problems[0]?.hint).toContain('min_effect: 0.03');
+  });
+
+  it('warns that a minibatch larger than the train cases turns screening off', async () => {
+    const { problems, dir } = await attempt('  minibatch: 5\n', THREE);
+    expect(brief(problems, dir)).toEqual([['warning', 'experiment.yaml', 8, 'search.minibatch']]);
+    expect(problems[0]?.message).toBe(
+      'a minibatch of 5 is larger than the 2 train cases, so screening is off: every proposal is evaluated on every case',
+    );
+    // As large as the train cases: screening off on purpose, no warning.
+    expect((await attempt('  minibatch: 2\n', THREE)).problems).toEqual([]);
   });
 });

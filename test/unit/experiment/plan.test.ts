@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { countCalls } from '../../../src/experiment/count-calls.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import { buildPlan } from '../../../src/experiment/plan.js';
+import { DEFAULT_DIFFERENCE_SD, describeAcceptance } from '../../../src/experiment/plan-acceptance.js';
+import { Search } from '../../../src/experiment/schema.js';
+import { detectableEffect } from '../../../src/loop/paired.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/experiments');
 const root = mkdtempSync(join(tmpdir(), 'ar-plan-'));
@@ -18,28 +21,62 @@ async function loadWith(experimentYaml: string, cases: string, prompt = 'Write {
   return (await loadExperiment(dir, { cwd: dir, env: {} })).experiment;
 }
 
+const SIM =
+  'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a }]\n';
+const casesOf = (n: number, graded: number[] = []) =>
+  Array.from(
+    { length: n },
+    (_, i) => `- id: c${i}\n  vars: { x: a }\n${graded.includes(i) ? '  expectations: [Says a]\n' : ''}`,
+  ).join('');
+
 describe('countCalls', () => {
-  it('counts calls per evaluation, per iteration, for the baseline and the final check', async () => {
+  it('under paired (the default): the baseline once, each proposal on every case at most, plus a retest of both sides', async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
     // 5 cases × 2 samples; 2 candidates; judge samples 2; one case with expectations.
+    // 4 train cases: the default minibatch min(8, 4) is all of them, so no screening.
+    // A retest: both sides × 5 cases × 1 sample = generator 10, judge 20, grader 2.
     expect(countCalls(experiment)).toEqual({
+      acceptance: 'paired',
       perEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
       evaluationsPerIteration: 2,
-      perIteration: { generator: 20, mutator: 2, judge: 40, grader: 2 },
-      baselineEvaluations: 3,
+      perIteration: { generator: 30, mutator: 2, judge: 60, grader: 4 },
+      screening: null,
+      retest: { samples: 1, calls: { generator: 10, mutator: 0, judge: 20, grader: 2 } },
+      baselineEvaluations: 1,
       finalEvaluations: 2,
+      perFinalEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
       programRuns: {},
     });
   });
 
-  it('adds one evaluation when confirm re-checks a would-be keep', async () => {
+  it('under paired with screening: the least is every proposal stopped after its minibatch', async () => {
+    // 12 cases, holdout 0.25: 9 train, 3 holdout; minibatch 4; cases 0 and 1 graded.
     const experiment = await loadWith(
-      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a }]\nsearch: { confirm: true, candidates: 3 }\n',
+      `${SIM}search: { candidates: 2, minibatch: 4, retest: 2 }\n`,
+      casesOf(12, [0, 1]),
+    );
+    const calls = countCalls(experiment);
+    expect(calls.screening).toEqual({
+      minibatch: 4,
+      train: 9,
+      // The fewest graded cases a minibatch can hold: none.
+      screenedOut: { generator: 8, mutator: 2, judge: 0, grader: 0 },
+    });
+    expect(calls.retest).toEqual({ samples: 2, calls: { generator: 48, mutator: 0, judge: 0, grader: 4 } });
+    expect(calls.perIteration).toEqual({ generator: 24 + 48, mutator: 2, judge: 0, grader: 4 + 4 });
+  });
+
+  it('under margin: the baseline noise_repeats times, and one more evaluation when confirm re-checks a would-be keep', async () => {
+    const experiment = await loadWith(
+      `${SIM}search: { acceptance: margin, confirm: true, candidates: 3 }\n`,
       '- vars: { x: a }\n',
     );
     const calls = countCalls(experiment);
+    expect(calls.acceptance).toBe('margin');
     expect(calls.evaluationsPerIteration).toBe(4);
     expect(calls.perIteration).toEqual({ generator: 4, mutator: 3, judge: 0, grader: 0 });
+    expect(calls.baselineEvaluations).toBe(3);
+    expect([calls.screening, calls.retest]).toEqual([null, null]);
   });
 
   it('counts judge and grader programs as runs, not model calls', async () => {
@@ -53,7 +90,7 @@ describe('countCalls', () => {
 describe('buildPlan', () => {
   it('estimates the cost from the price table, per iteration and for the whole budget', async () => {
     const experiment = await loadWith(
-      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nbudget: { iterations: 10 }\n',
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nbudget: { iterations: 10 }\nsearch: { acceptance: margin }\n',
       '- vars: { x: abcd }\n- vars: { x: efgh }\n',
     );
     const { cost } = buildPlan(experiment);
@@ -67,9 +104,24 @@ describe('buildPlan', () => {
     expect(cost.totalUsd).toBeCloseTo(5 * 2 * generatorCall + 10 * (2 * generatorCall + mutatorCall), 12);
   });
 
+  it('under paired: one baseline evaluation, and each iteration at its most (a retest of both sides)', async () => {
+    const experiment = await loadWith(
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nbudget: { iterations: 10 }\n',
+      '- vars: { x: abcd }\n- vars: { x: efgh }\n- vars: { x: ijkl }\n',
+    );
+    const { cost, calls } = buildPlan(experiment);
+    expect(calls.perIteration).toEqual({ generator: 3 + 2 * 3, mutator: 1, judge: 0, grader: 0 });
+    const generatorCall = (3 * 1 + 100 * 5) / 1e6;
+    // Mutator: 1500 overhead + 3 prompt tokens + 2 train cases × 250; output capped at 100.
+    const mutatorCall = (2003 * 1 + 100 * 5) / 1e6;
+    expect(cost.perIterationUsd).toBeCloseTo(9 * generatorCall + mutatorCall, 12);
+    expect(cost.baselineUsd).toBeCloseTo(3 * generatorCall, 12);
+    expect(cost.finalUsd).toBeCloseTo(2 * 3 * generatorCall, 12);
+  });
+
   it('says the cost is unknown when a role has no price, and which role', async () => {
     const experiment = await loadWith(
-      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\n  mutator: { provider: openai, model: my-local-model, base_url: "http://127.0.0.1:9/v1" }\nchecks: [{ type: contains, value: a }]\n',
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\n  mutator: { provider: openai, model: my-local-model, base_url: "http://127.0.0.1:9/v1" }\nchecks: [{ type: contains, value: a }]\nsearch: { acceptance: margin }\n',
       '- vars: { x: abcd }\n',
     );
     const { cost } = buildPlan(experiment);
@@ -104,5 +156,48 @@ describe('buildPlan', () => {
     ]);
     expect(plan.cost.totalUsd).toBe(0);
     expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);
+  });
+});
+
+describe('describeAcceptance', () => {
+  const paired = Search.parse({});
+
+  it('gives the smallest gain detected with power 0.8 at each look’s confidence, from the default spread', () => {
+    const a = describeAcceptance(paired, 12, null);
+    if (a.rule !== 'paired') throw new Error('expected paired');
+    expect(a.lookConfidence).toBeCloseTo(0.95, 12);
+    const expected = detectableEffect(12, DEFAULT_DIFFERENCE_SD, 0.95, 0.8) as number;
+    expect(expected).toBeCloseTo(0.116, 3);
+    expect(a.detectable).toEqual({
+      effect: expected,
+      cases: 12,
+      samples: 1,
+      sd: DEFAULT_DIFFERENCE_SD,
+      from: { default: DEFAULT_DIFFERENCE_SD },
+      warning:
+        'with 12 train cases this can only detect gains of about 0.12, above min_effect 0.01: add cases or samples',
+    });
+    expect(a.minibatch).toBe(8);
+  });
+
+  it('scales a measured spread to the samples planned and says nothing when min_effect is within reach', () => {
+    const search = Search.parse({ samples: 4, min_effect: 0.05, retest: 0 });
+    const a = describeAcceptance(search, 30, { runId: 'r1', decisions: 5, sdPerSample: 0.1 });
+    if (a.rule !== 'paired') throw new Error('expected paired');
+    expect(a.detectable.sd).toBeCloseTo(0.05, 12);
+    expect(a.detectable.effect).toBeCloseTo(detectableEffect(30, 0.05, 0.9, 0.8) as number, 12);
+    expect(a.detectable.from).toEqual({ run: 'r1', decisions: 5 });
+    expect(a.detectable.warning).toBeNull();
+  });
+
+  it('has no detectable effect below 2 train cases, no screening when the minibatch covers them, and margin settings under margin', () => {
+    const one = describeAcceptance(paired, 1, null);
+    expect(one.rule === 'paired' && [one.detectable.effect, one.minibatch]).toEqual([null, null]);
+    expect(describeAcceptance(Search.parse({ min_improvement: 0.02 }), 12, null)).toEqual({
+      rule: 'margin',
+      minImprovement: 0.02,
+      noiseRepeats: 3,
+      confirm: false,
+    });
   });
 });

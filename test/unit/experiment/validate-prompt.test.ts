@@ -2,6 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../../src/experiment/cases/load-cases.js';
 import { validatePrompt } from '../../../src/experiment/validate-prompt.js';
 
+/** A path prompt: one template, the prompt file. */
+function validateOne(
+  file: string,
+  text: string,
+  casesFile: string,
+  cases: Parameters<typeof validatePrompt>[2],
+) {
+  return validatePrompt([{ name: 'prompt', file, text }], casesFile, cases);
+}
+
 const CASES = `- id: a
   vars: { topic: x, audience: y }
 - id: b
@@ -13,13 +23,13 @@ const { cases } = loadCases('/c.yaml', CASES);
 
 describe('validatePrompt', () => {
   it('accepts a prompt whose placeholders every case fills', () => {
-    expect(
-      validatePrompt('/p.md', 'About {{topic}} for {{audience}}.', '/c.yaml', cases.slice(0, 1)),
-    ).toEqual([]);
+    expect(validateOne('/p.md', 'About {{topic}} for {{audience}}.', '/c.yaml', cases.slice(0, 1))).toEqual(
+      [],
+    );
   });
 
   it('names the case and placeholder without a value, at the case', () => {
-    const problems = validatePrompt('/p.md', '{{topic}} for {{ audience }}', '/c.yaml', cases);
+    const problems = validateOne('/p.md', '{{topic}} for {{ audience }}', '/c.yaml', cases);
     const errors = problems.filter((p) => p.severity === 'error');
     expect(errors).toEqual([
       expect.objectContaining({
@@ -31,7 +41,7 @@ describe('validatePrompt', () => {
   });
 
   it('reports a placeholder no case fills once, at the prompt line', () => {
-    const problems = validatePrompt('/p.md', 'Intro\n\n{{tone}} and {{topic}}', '/c.yaml', cases);
+    const problems = validateOne('/p.md', 'Intro\n\n{{tone}} and {{topic}}', '/c.yaml', cases);
     expect(problems.filter((p) => p.severity === 'error')).toEqual([
       expect.objectContaining({
         message: '{{tone}} has no value in any of the 3 cases',
@@ -41,7 +51,7 @@ describe('validatePrompt', () => {
   });
 
   it('warns once per var no placeholder uses', () => {
-    const problems = validatePrompt('/p.md', '{{topic}}', '/c.yaml', cases);
+    const problems = validateOne('/p.md', '{{topic}}', '/c.yaml', cases);
     expect(problems.map((p) => [p.severity, p.keyPath, p.message])).toEqual([
       [
         'warning',
@@ -53,19 +63,14 @@ describe('validatePrompt', () => {
   });
 
   it('refuses unbalanced keep markers at their line', () => {
-    const problems = validatePrompt(
-      '/p.md',
-      '{{topic}}\n<!-- keep -->\nkept\n',
-      '/c.yaml',
-      cases.slice(0, 1),
-    );
+    const problems = validateOne('/p.md', '{{topic}}\n<!-- keep -->\nkept\n', '/c.yaml', cases.slice(0, 1));
     expect(problems.find((p) => p.severity === 'error')).toMatchObject({
       location: { file: '/p.md', line: 2 },
     });
   });
 
   it('warns about double braces that are not placeholders', () => {
-    const problems = validatePrompt(
+    const problems = validateOne(
       '/p.md',
       '{{topic}} {{audience}} {{user-name}}',
       '/c.yaml',
@@ -80,6 +85,6 @@ describe('validatePrompt', () => {
   });
 
   it('refuses an empty prompt', () => {
-    expect(validatePrompt('/p.md', '  \n', '/c.yaml', [])[0]?.message).toBe('the prompt file is empty');
+    expect(validateOne('/p.md', '  \n', '/c.yaml', [])[0]?.message).toBe('the prompt file is empty');
   });
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { unfenceAll } from '../../../src/protocol/delimit.js';
 import { extractFeedbackBlock } from '../../../src/protocol/mutation.js';
-import { buildMutatorFeedback } from '../../../src/loop/build-feedback.js';
+import { buildMutatorFeedback, partsContextOf } from '../../../src/loop/build-feedback.js';
+import type { PromptShape } from '../../../src/experiment/types.js';
 import {
   buildMutatorRequest,
   buildMutatorUserMessage,
+  FIXED_PART_LABEL,
   MUTATOR_SYSTEM_PROMPT,
   OUTPUT_LABEL,
   PROMPT_LABEL,
@@ -101,5 +103,47 @@ describe('buildMutatorRequest', () => {
     expect(fresh).toContain('None yet');
     expect(fresh).toContain('Every training case scored the maximum.');
     expect(fresh).not.toContain('standing guidance');
+  });
+});
+
+describe('the mutator request for prompt parts (SPEC 12)', () => {
+  const shape: PromptShape = {
+    parts: [
+      { name: 'system', role: 'system', text: INCUMBENT_PROMPT, path: '/s.md', optimise: true },
+      { name: 'messages[0]', role: 'user', text: 'Customer tier: {{tier}}', optimise: false },
+    ],
+  };
+
+  it('names the part being changed and shows the fixed parts, read-only, in the prose and the block', () => {
+    const parts = partsContextOf(shape);
+    expect(parts).toEqual({
+      optimised: 'system',
+      fixed: [{ name: 'messages[0]', role: 'user', text: 'Customer tier: {{tier}}' }],
+    });
+    const feedback = buildMutatorFeedback({ ...feedbackInput(), ...(parts ? { parts } : {}) });
+    const user = buildMutatorUserMessage(feedback);
+    expect(extractFeedbackBlock(user)).toMatchObject({
+      incumbent: { part: 'system' },
+      fixed_parts: [{ name: 'messages[0]', role: 'user', text: 'Customer tier: {{tier}}' }],
+    });
+    expect(user).toContain('## Current prompt: part `system`, the one you are changing');
+    expect(user).toContain(
+      "Sent in this order, with each case's own messages after them: system (yours), messages[0].",
+    );
+    expect(unfenceAll(FIXED_PART_LABEL, user)).toEqual(['Customer tier: {{tier}}']);
+    expect(unfenceAll(PROMPT_LABEL, user)).toEqual([INCUMBENT_PROMPT]);
+  });
+
+  it('leaves a path prompt request as it was', () => {
+    const path: PromptShape = {
+      parts: [{ name: 'prompt', role: 'user', text: INCUMBENT_PROMPT, path: '/p.md', optimise: true }],
+    };
+    expect(partsContextOf(path)).toBeUndefined();
+    const feedback = buildMutatorFeedback(feedbackInput());
+    expect(feedback).not.toHaveProperty('fixed_parts');
+    expect(feedback.incumbent).not.toHaveProperty('part');
+    expect(buildMutatorUserMessage(feedback)).toContain(
+      `## Current prompt (${feedback.incumbent.chars} characters)`,
+    );
   });
 });

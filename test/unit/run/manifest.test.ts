@@ -147,6 +147,67 @@ describe('fingerprint and compareManifest', () => {
   });
 });
 
+describe('fingerprint of prompt parts (SPEC 12)', () => {
+  function withParts(): Experiment {
+    const e = experiment();
+    e.shape = {
+      parts: [
+        { name: 'system', role: 'system', text: e.prompt, path: '/p/s.md', optimise: true },
+        { name: 'messages[0]', role: 'user', text: 'Topic: {{topic}}', optimise: false },
+      ],
+      output: { name: 'o', schema: { type: 'object' }, path: '/p/o.json' },
+      tools: { path: '/p/t.json', definitions: [{ name: 'look', parameters: { type: 'object' } }] },
+    };
+    return e;
+  }
+
+  it('leaves a path prompt fingerprint as it was: no `shape` field', () => {
+    const e = experiment();
+    e.shape = {
+      parts: [{ name: 'prompt', role: 'user', text: e.prompt, path: e.promptPath, optimise: true }],
+    };
+    expect(fingerprintExperiment(e)).not.toHaveProperty('shape');
+    expect(fingerprintExperiment(e).caseHashes).toEqual(fingerprintExperiment(experiment()).caseHashes);
+  });
+
+  it('blocks a resume when a fixed part, the schema or the tools changed; the optimised part only informs', () => {
+    const before = fingerprintExperiment(withParts());
+    const fixed = withParts();
+    (fixed.shape.parts[1] as { text: string }).text = 'Subject: {{topic}}';
+    const schema = withParts();
+    if (schema.shape.output) schema.shape.output.schema = { type: 'object', required: ['x'] };
+    const tools = withParts();
+    if (tools.shape.tools) tools.shape.tools.definitions = [];
+    const optimised = withParts();
+    optimised.prompt = 'Something else';
+    for (const [changed, name] of [
+      [fixed, 'messages[0]'],
+      [schema, 'output'],
+      [tools, 'tools'],
+    ] as const) {
+      expect(compareManifest(before, fingerprintExperiment(changed))).toEqual([
+        {
+          what: 'shape',
+          blocking: true,
+          message: `the prompt's fixed parts, output schema or tools changed: ${name}`,
+        },
+      ]);
+    }
+    expect(
+      compareManifest(before, fingerprintExperiment(optimised)).map((d) => [d.what, d.blocking]),
+    ).toEqual([['prompt', false]]);
+  });
+
+  it("covers a case's conversation", () => {
+    const e = withParts();
+    const before = fingerprintExperiment(e);
+    (e.cases[0] as { messages?: unknown }).messages = [{ role: 'user', content: 'hi' }];
+    expect(compareManifest(before, fingerprintExperiment(e))).toEqual([
+      { what: 'cases', blocking: true, message: 'cases changed: changed a' },
+    ]);
+  });
+});
+
 describe('manifest file', () => {
   let dir: string;
   beforeEach(async () => {

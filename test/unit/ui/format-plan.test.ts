@@ -19,8 +19,19 @@ describe('formatPlan', () => {
     expect(text).toContain('3 global, 1 per-case on 1 case, 1 gate');
     expect(text).toContain('- clarity  (weight 2)');
     expect(text).toMatch(/mutator +sim {2}\(defaulted from generator\) {2}\[simulated\]/);
-    expect(text).toContain('per iteration: generator 20, mutator 2, judge 40, grader 2');
-    expect(text).toContain('baseline: 3 evaluations (generator 30, judge 60, grader 3)');
+    expect(text).toContain(
+      'Acceptance  paired: keep when the mean gain per train case is above 0 at 90% confidence and at least min_effect 0.01; unclear: both sides get 1 more sample per case and it is decided again (each look at 95%)',
+    );
+    expect(text).toContain(
+      'smallest detectable gain ≈ 0.18  (power 0.8; 4 train cases × 2 samples; per-case sd 0.11 from a default spread of 0.15; no run yet)',
+    );
+    expect(text).toContain(
+      'warning: with 4 train cases this can only detect gains of about 0.18, above min_effect 0.01: add cases or samples',
+    );
+    expect(text).toContain(
+      'per iteration: at most generator 30, mutator 2, judge 60, grader 4  (2 candidates × 5 cases × 2 samples, + a retest of both sides × 1 sample)',
+    );
+    expect(text).toContain('baseline: 1 evaluation (generator 10, judge 20, grader 1)');
     expect(text).toContain('~$0.00 per iteration');
     expect(text).toContain('Warnings    1');
   });
@@ -47,9 +58,22 @@ describe('formatPlan', () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
     const text = formatPlan(buildPlan(experiment), colors, '/');
     expect(text).toContain('Cost        unknown');
+    expect(text).toContain(
+      "Acceptance  margin (version 1): keep a train mean that beats the incumbent's by twice the baseline's noise over 3 evaluations",
+    );
+    expect(text).toContain('baseline: 3 evaluations');
     expect(text).toContain('judge is an external program');
     expect(text).toContain('judge: external program, 1 run per evaluation');
     expect(text).toMatch(/the roles with a known price: ~\$\d/);
+  });
+
+  it("takes the spread of per-case differences from the latest run's decisions when there is one", async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
+    const measured = { runId: '20261201-0900-basic-ab12', decisions: 6, sdPerSample: 0.02 };
+    const text = formatPlan(buildPlan(experiment, measured), colors, FIXTURES);
+    expect(text).toMatch(
+      /smallest detectable gain ≈ 0\.0\d+ {2}\(power 0\.8; 4 train cases × 2 samples; per-case sd 0\.014 measured over 6 decisions of run 20261201-0900-basic-ab12\)/,
+    );
   });
 
   it('has no colour codes when colours are off', async () => {

@@ -1,0 +1,104 @@
+/**
+ * The acceptance part of `validate`'s plan (SPEC 13): which rule decides, with its settings,
+ * and under paired statistics the smallest gain the experiment's train cases and samples can
+ * detect — so a user learns before a night's run that 12 cases cannot resolve a gain of 0.01.
+ */
+import { detectableEffect, lookConfidence } from '../loop/paired.js';
+import { acceptanceOf, minibatchSize } from './acceptance.js';
+import type { Search } from './schema.js';
+
+/**
+ * The spread (sd) of per-case differences between two prompts at one sample per case, assumed
+ * before any run has measured it. A case's score moves by about 0.1 from one sample to the next
+ * (a judge point on a 1–5 scale is 0.25 of the score, and the checks and expectations average
+ * it down); the difference of two such scores spreads by about 0.1 · √2 ≈ 0.15.
+ */
+export const DEFAULT_DIFFERENCE_SD = 0.15;
+
+/** The power `validate` reports the detectable effect at. */
+export const DETECTION_POWER = 0.8;
+
+/** What a run measured, as src/run/measured-noise.ts reads it. */
+export interface NoiseSource {
+  runId: string;
+  decisions: number;
+  sdPerSample: number;
+}
+
+export interface DetectableEffect {
+  /** The smallest true mean gain detected with power 0.8; null below 2 train cases. */
+  effect: number | null;
+  cases: number;
+  samples: number;
+  /** The sd of per-case differences at these samples. */
+  sd: number;
+  /** Where the sd comes from: a run's paired decisions, or the default. */
+  from: { run: string; decisions: number } | { default: number };
+  /** Said when the effect is larger than min_effect. */
+  warning: string | null;
+}
+
+export type PlanAcceptance =
+  | {
+      rule: 'paired';
+      confidence: number;
+      /** Each look's confidence: 1 − (1 − c)/2 when a retest may follow. */
+      lookConfidence: number;
+      minEffect: number;
+      retest: number;
+      /** Train cases each proposal is screened on; null when screening is off (minibatch ≥ train cases). */
+      minibatch: number | null;
+      detectable: DetectableEffect;
+    }
+  | {
+      rule: 'margin';
+      minImprovement: number | 'auto';
+      noiseRepeats: number;
+      confirm: boolean;
+    };
+
+export function describeAcceptance(
+  search: Search,
+  trainCases: number,
+  measured: NoiseSource | null,
+): PlanAcceptance {
+  if (acceptanceOf(search) === 'margin') {
+    return {
+      rule: 'margin',
+      minImprovement: search.min_improvement,
+      noiseRepeats: search.noise_repeats,
+      confirm: search.confirm,
+    };
+  }
+  const look = lookConfidence(search.confidence, search.retest);
+  const size = minibatchSize(search, trainCases);
+  const perSample = measured?.sdPerSample ?? DEFAULT_DIFFERENCE_SD;
+  const sd = perSample / Math.sqrt(search.samples);
+  const effect = detectableEffect(trainCases, sd, look, DETECTION_POWER);
+  const tooCoarse = effect !== null && effect > search.min_effect;
+  return {
+    rule: 'paired',
+    confidence: search.confidence,
+    lookConfidence: look,
+    minEffect: search.min_effect,
+    retest: search.retest,
+    minibatch: size < trainCases ? size : null,
+    detectable: {
+      effect,
+      cases: trainCases,
+      samples: search.samples,
+      sd,
+      from: measured
+        ? { run: measured.runId, decisions: measured.decisions }
+        : { default: DEFAULT_DIFFERENCE_SD },
+      warning: tooCoarse
+        ? `with ${trainCases} train cases this can only detect gains of about ${round(effect)}, above min_effect ${search.min_effect}: add cases or samples`
+        : null,
+    },
+  };
+}
+
+/** Two significant digits: a detectable effect is an order of magnitude, not a measurement. */
+export function round(value: number): string {
+  return String(Number(value.toPrecision(2)));
+}

@@ -1,0 +1,166 @@
+/**
+ * `prompt:` → the parts of the prompt (SPEC 12): a path is one user part named `prompt`; a
+ * mapping gives `system` and `messages[i]`, each inline text (fixed) or a file (optimisable).
+ * Reads the part files and checks the declaration itself — which part `optimise` names, and
+ * that exactly one part is optimisable (the limit of this version) — at its key in
+ * experiment.yaml.
+ */
+import type { Problem } from '../errors.js';
+import { suggestNearest } from '../did-you-mean.js';
+import { formatKeyPath, type KeyPath } from './key-path.js';
+import { readReferencedFile, type Where } from './referenced-file.js';
+import type { PartText, PromptParts } from './schema.js';
+import type { PromptPart } from './types.js';
+import type { PromptTemplate } from './validate-prompt.js';
+
+export interface ReadParts {
+  /** In request order; undefined when a part could not be read. */
+  parts?: PromptPart[];
+  /** Every part's text with where it sits, for the placeholder checks. */
+  templates: PromptTemplate[];
+}
+
+export const ONE_PART_LIMIT =
+  'one optimisable part per experiment in this version; fix the others inline or leave them out of optimise';
+
+export async function readPromptParts(
+  value: string | PromptParts,
+  where: Where,
+  problems: Problem[],
+): Promise<ReadParts> {
+  if (typeof value === 'string') {
+    const read = await readReferencedFile(['prompt'], 'prompt', value, where, problems);
+    if (!read) return { templates: [] };
+    const part: PromptPart = {
+      name: 'prompt',
+      role: 'user',
+      text: read.text,
+      path: read.path,
+      optimise: true,
+    };
+    return { parts: [part], templates: [{ name: 'prompt', text: read.text, file: read.path }] };
+  }
+  const declared: { name: string; role: PromptPart['role']; text: PartText; key: KeyPath }[] = [];
+  if (value.system !== undefined)
+    declared.push({ name: 'system', role: 'system', text: value.system, key: ['prompt', 'system'] });
+  for (const [i, message] of (value.messages ?? []).entries())
+    declared.push({
+      name: `messages[${i}]`,
+      role: message.role,
+      text: message.content,
+      key: ['prompt', 'messages', i, 'content'],
+    });
+  if (declared.length === 0) {
+    problems.push(at(where, ['prompt'], 'the prompt has no parts', 'give `system`, `messages` or both'));
+    return { templates: [] };
+  }
+  const chosen = chooseOptimised(value.optimise, declared, where, problems);
+  const parts: PromptPart[] = [];
+  const templates: PromptTemplate[] = [];
+  let unreadable = false;
+  for (const part of declared) {
+    const base = { name: part.name, role: part.role, optimise: chosen.has(part.name) };
+    if (typeof part.text === 'string') {
+      parts.push({ ...base, text: part.text });
+      const { line, col } = where.locate(part.key);
+      templates.push({
+        name: part.name,
+        text: part.text,
+        file: where.file,
+        inline: { keyPath: formatKeyPath(part.key), line, col },
+      });
+      continue;
+    }
+    const key = [...part.key, 'file'];
+    const read = await readReferencedFile(key, `\`${part.name}\``, part.text.file, where, problems);
+    if (!read) {
+      unreadable = true;
+      continue;
+    }
+    parts.push({ ...base, text: read.text, path: read.path });
+    templates.push({ name: part.name, text: read.text, file: read.path });
+  }
+  return unreadable ? { templates } : { parts, templates };
+}
+
+/** The names of the optimisable parts, after reporting every problem with `optimise`. */
+function chooseOptimised(
+  optimise: readonly string[] | undefined,
+  declared: readonly { name: string; text: PartText }[],
+  where: Where,
+  problems: Problem[],
+): Set<string> {
+  const fileBacked = declared.filter((p) => typeof p.text !== 'string').map((p) => p.name);
+  if (optimise === undefined) {
+    if (fileBacked.length === 0) {
+      problems.push(
+        at(
+          where,
+          ['prompt'],
+          'every part of the prompt is inline text, so the loop has nothing to optimise',
+          'put the part to optimise in a file, e.g. `system: { file: system.md }`',
+        ),
+      );
+    } else if (fileBacked.length > 1) {
+      problems.push(
+        at(
+          where,
+          ['prompt'],
+          `${fileBacked.length} parts are file-backed (${fileBacked.join(', ')}) and so optimisable: ${ONE_PART_LIMIT}`,
+          `name the one to optimise, e.g. \`optimise: [${fileBacked[0]}]\``,
+        ),
+      );
+    }
+    return new Set(fileBacked);
+  }
+  const names = declared.map((p) => p.name);
+  const chosen = new Set<string>();
+  for (const [i, name] of optimise.entries()) {
+    const key = ['prompt', 'optimise', i];
+    if (!names.includes(name)) {
+      const near = suggestNearest(name, names);
+      problems.push(
+        at(
+          where,
+          key,
+          `\`${name}\` is not a part of this prompt`,
+          near ? `did you mean \`${near}\`?` : `its parts: ${names.join(', ')}`,
+        ),
+      );
+    } else if (!fileBacked.includes(name)) {
+      problems.push(
+        at(
+          where,
+          key,
+          `\`${name}\` is inline text, so it is fixed and cannot be optimised`,
+          'move its text to a file and point at it: `{ file: <name>.md }`',
+        ),
+      );
+    } else {
+      chosen.add(name);
+    }
+  }
+  if (optimise.length === 0)
+    problems.push(
+      at(where, ['prompt', 'optimise'], '`optimise` names no part, so the loop has nothing to optimise'),
+    );
+  if (chosen.size > 1)
+    problems.push(
+      at(
+        where,
+        ['prompt', 'optimise'],
+        `${chosen.size} parts to optimise (${[...chosen].join(', ')}): ${ONE_PART_LIMIT}`,
+      ),
+    );
+  return chosen;
+}
+
+function at(where: Where, key: KeyPath, message: string, hint?: string): Problem {
+  return {
+    severity: 'error',
+    location: { file: where.file, ...where.locate(key) },
+    keyPath: formatKeyPath(key),
+    message,
+    ...(hint === undefined ? {} : { hint }),
+  };
+}
