@@ -115,7 +115,10 @@ describe('invoice-extract under the simulated model', async () => {
     for (const c of experiment.cases) {
       const { text, toolCalls } = simulate(experiment, experiment.prompt, c);
       if (c.messages === undefined) {
-        expect(toolCalls?.map((call) => call.name), c.id).toEqual(['lookup_vendor']);
+        expect(
+          toolCalls?.map((call) => call.name),
+          c.id,
+        ).toEqual(['lookup_vendor']);
       } else {
         expect(toolCalls ?? [], c.id).toEqual([]);
         expect(Object.keys(JSON.parse(text)).sort(), c.id).toEqual([...required].sort());

@@ -107,7 +107,7 @@ describe('support-bot', () => {
 
   it('is judged with each conversation in hand, and gates on refund promises', async () => {
     const { experiment } = await load('support-bot');
-    expect(experiment.judging.inputs).toBe(true);
+    expect(experiment.config.judging.inputs).toBe(true);
     expect(experiment.rubric?.criteria.length).toBeGreaterThanOrEqual(3);
     expect(experiment.checks.find((c) => c.gate)?.name).toBe('no-refund-promises');
   });
