@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
 import type { VerifiedGrading } from '../grader/verify-grading.js';
+import { caseInputsFor } from '../judge/case-inputs.js';
 import type { JudgeResult, JudgeSession } from '../judge/judge.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';
@@ -63,6 +64,12 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
   if (!judging) await input.judge?.close();
   const graded = input.grader ? input.cases.filter((c) => c.expectations.length > 0) : [];
   const call = { signal: control.signal, account: control.account };
+  // Under `judging.inputs` each output goes with its case's inputs; otherwise nothing of the case.
+  const inputs = caseInputsFor(experiment.config.judging, input.cases);
+  const inputOf = (caseId: string): { input?: string } => {
+    const text = inputs?.get(caseId);
+    return text === undefined ? {} : { input: text };
+  };
 
   const failures: ReviewFailure[] = [];
   const failed = (failure: ReviewFailure) => {
@@ -82,7 +89,12 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
     if (!judging || input.judge === undefined || rubric === undefined) return undefined;
     control.onPhase?.('judging');
     const result = await input.judge.judge({
-      outputs: judged.map((g) => ({ caseId: g.caseId, sample: g.sample, text: outputText(g) })),
+      outputs: judged.map((g) => ({
+        caseId: g.caseId,
+        sample: g.sample,
+        text: outputText(g),
+        ...inputOf(g.caseId),
+      })),
       rubric,
       seed: input.seed,
     });
@@ -112,6 +124,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
               expectations: testCase.expectations,
               vars: testCase.vars,
               model,
+              ...inputOf(testCase.id),
               outputs: outputs.map((g) => ({
                 sample: g.sample,
                 text: outputText(g),

@@ -9,7 +9,7 @@ import { renderTemplate } from './template.js';
 import type { Case, PromptShape } from './types.js';
 import type { ChatMessage, CompletionRequest } from '../providers/types.js';
 
-export type RenderedRequest = Pick<CompletionRequest, 'system' | 'messages' | 'output' | 'tools'>;
+export type RenderedRequest = Pick<CompletionRequest, 'system' | 'messages' | 'output' | 'tools' | 'shaped'>;
 
 export interface RenderInput {
   shape: PromptShape;
@@ -31,7 +31,10 @@ export function renderRequest(input: RenderInput): RenderedRequest {
     else messages.push({ role: part.role, content: fill(part) });
   }
   messages.push(...(testCase.messages ?? []));
+  // Prompt parts or a case conversation: the `command` provider gets the JSON request (SPEC 12).
+  const shaped = shape.parts.some((part) => part.name !== 'prompt') || (testCase.messages?.length ?? 0) > 0;
   return {
+    ...(shaped ? { shaped: true } : {}),
     ...(system === undefined ? {} : { system }),
     messages,
     ...(shape.output ? { output: { name: shape.output.name, schema: shape.output.schema } } : {}),

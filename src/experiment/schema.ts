@@ -151,6 +151,8 @@ export type Isolation = (typeof ISOLATIONS)[number];
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),
+  /** true: each case's inputs go to the judge and grader too (src/judge/case-inputs.ts); absent: false. */
+  inputs: z.boolean().optional(),
 });
 export type Judging = z.infer<typeof Judging>;
 

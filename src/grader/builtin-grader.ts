@@ -1,6 +1,6 @@
 /**
- * The built-in grader's work (SPEC 7): one model call over the expectations, the transcript
- * and the case's outputs; a strict JSON reply that keeps every expectation's text, retried
+ * The built-in grader's work (SPEC 7): one model call over the expectations, the transcript,
+ * the case's inputs when its folder holds them (SPEC 12) and the case's outputs; a strict JSON reply that keeps every expectation's text, retried
  * when malformed; every PASS checked against the outputs before anything is written.
  */
 import { buildGraderUserMessage, GradingFile } from '../protocol/grading.js';
@@ -8,7 +8,7 @@ import type { CompletionRequest } from '../providers/types.js';
 import type { CompletionModel } from '../judge/builtin-judge.js';
 import { DEFAULT_REPLY_ATTEMPTS } from '../judge/builtin-judge.js';
 import { parseModelJson } from '../judge/parse-model-json.js';
-import { GRADER_SYSTEM_PROMPT } from './grader-prompt.js';
+import { graderSystemPrompt } from './grader-prompt.js';
 import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
 
 export interface BuiltinGraderInput {
@@ -16,6 +16,8 @@ export interface BuiltinGraderInput {
   transcript: string;
   /** File names as the transcript names them (e.g. `outputs/output_00.txt`). */
   outputs: readonly { file: string; text: string }[];
+  /** The case's inputs files (`inputs/input_NN.txt`), when the grader is given them. */
+  inputs?: readonly { file: string; text: string }[];
   model: CompletionModel;
   /** Tries when the reply is malformed or changes the expectations (default 3). */
   maxAttempts?: number;
@@ -28,7 +30,7 @@ export type BuiltinGraderResult =
 
 export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<BuiltinGraderResult> {
   const request: CompletionRequest = {
-    system: GRADER_SYSTEM_PROMPT,
+    system: graderSystemPrompt(input.inputs !== undefined),
     messages: [
       {
         role: 'user',
@@ -36,6 +38,7 @@ export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<Built
           expectations: [...input.expectations],
           transcript: input.transcript,
           outputs: [...input.outputs],
+          ...(input.inputs === undefined ? {} : { inputs: [...input.inputs] }),
         }),
       },
     ],

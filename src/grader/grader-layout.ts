@@ -1,8 +1,11 @@
 /**
  * What the grader sandbox holds (SPEC 7): the case's outputs under neutral names, the
- * transcript and the expectations. Nothing else about the run or the prompt.
+ * transcript and the expectations; under `judging.inputs` (SPEC 12) also the case's inputs,
+ * one copy beside each output under its number, as the judge gets them. Nothing else about the
+ * run or the prompt.
  */
 import type { ModelEntry } from '../experiment/schema.js';
+import { INPUTS_DIR, inputFileName } from '../judge/case-inputs.js';
 import { OUTPUTS_DIR, outputFileName, type SandboxFile } from '../judge/judge-layout.js';
 import { buildTranscript } from './transcript.js';
 
@@ -24,16 +27,22 @@ export interface GraderCase {
   model: string;
   /** Successful generations only. */
   outputs: readonly GraderCaseOutput[];
+  /** The case's inputs file (src/judge/case-inputs.ts), only under `judging.inputs: true`. */
+  input?: string;
 }
 
 export function planGraderFiles(input: GraderCase): SandboxFile[] {
   const count = Math.max(0, ...input.outputs.map((o) => o.sample)) + 1;
-  const placed = input.outputs.map((output) => ({
-    ...output,
-    path: `${OUTPUTS_DIR}/${outputFileName(output.sample, count)}`,
-  }));
+  const placed = input.outputs.map((output) => {
+    const file = outputFileName(output.sample, count);
+    return { ...output, file, path: `${OUTPUTS_DIR}/${file}` };
+  });
+  const caseInputs = input.input;
   return [
     ...placed.map((o) => ({ path: o.path, text: o.text })),
+    ...(caseInputs === undefined
+      ? []
+      : placed.map((o) => ({ path: `${INPUTS_DIR}/${inputFileName(o.file)}`, text: caseInputs }))),
     {
       path: TRANSCRIPT_FILE,
       text: buildTranscript({ vars: input.vars, model: input.model, outputs: placed }),

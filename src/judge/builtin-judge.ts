@@ -1,12 +1,13 @@
 /**
  * The built-in judge's work (SPEC 6): one model call per output and sample, in parallel, each
- * seeing only the rubric and that output (never its file name, so cache keys depend on
- * content only); strict JSON replies, retried when malformed; samples averaged.
+ * seeing only the rubric and that output — with the input it answers when the sandbox holds
+ * inputs (SPEC 12) — never its file name, so cache keys depend on content only; strict JSON
+ * replies, retried when malformed; samples averaged.
  */
 import pLimit from 'p-limit';
 import { buildJudgeUserMessage, JudgeCallReply } from '../protocol/judge-call.js';
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
-import { JUDGE_SYSTEM_PROMPT } from './judge-prompt.js';
+import { judgeSystemPrompt } from './judge-prompt.js';
 import {
   buildJudgeScoresFile,
   type JudgeScoresFile,
@@ -20,7 +21,8 @@ export interface CompletionModel {
 }
 
 export interface BuiltinJudgeInput {
-  outputs: readonly { file: string; text: string }[];
+  /** `input`: the case's inputs file paired with the output (`judging.inputs`), when there is one. */
+  outputs: readonly { file: string; text: string; input?: string }[];
   rubricText: string;
   criteria: readonly string[];
   model: CompletionModel;
@@ -60,18 +62,19 @@ class MalformedReplyError extends Error {}
 
 async function scoreOnce(
   input: BuiltinJudgeInput,
-  text: string,
+  output: BuiltinJudgeInput['outputs'][number],
   sampleIndex: number,
 ): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
   const request: CompletionRequest = {
-    system: JUDGE_SYSTEM_PROMPT,
+    system: judgeSystemPrompt(output.input !== undefined),
     messages: [
       {
         role: 'user',
         content: buildJudgeUserMessage({
           rubric: input.rubricText,
           criteria: [...input.criteria],
-          output: text,
+          output: output.text,
+          ...(output.input === undefined ? {} : { input: output.input }),
         }),
       },
     ],
@@ -98,7 +101,7 @@ export async function runBuiltinJudge(input: BuiltinJudgeInput): Promise<Builtin
     Promise.all(
       Array.from({ length: samples }, (_, sampleIndex) =>
         limit(async () => {
-          const scored = await scoreOnce(input, output.text, sampleIndex);
+          const scored = await scoreOnce(input, output, sampleIndex);
           simulated ||= scored.simulated;
           return scored.reply;
         }),

@@ -1,14 +1,19 @@
 /**
  * What the judge sandbox holds (SPEC 6): one neutrally named file per (case, sample) in a
- * seeded shuffled order, and the rubric. The file → (case, sample) map stays with the runner.
+ * seeded shuffled order, and the rubric; under `judging.inputs` (SPEC 12) also the case's
+ * inputs behind each output, under the output's number. The file → (case, sample) map stays
+ * with the runner.
  */
 import * as z from 'zod';
+import { INPUTS_DIR, inputFileName } from './case-inputs.js';
 import { shuffleSeeded } from './seeded-shuffle.js';
 
 export interface JudgeOutput {
   caseId: string;
   sample: number;
   text: string;
+  /** The case's inputs file (src/judge/case-inputs.ts), only under `judging.inputs: true`. */
+  input?: string;
 }
 
 export const JudgeMapEntry = z.object({
@@ -54,6 +59,8 @@ export function planJudgeLayout(
     const file = outputFileName(index, shuffled.length);
     map.push({ file, case_id: output.caseId, sample: output.sample });
     files.push({ path: `${OUTPUTS_DIR}/${file}`, text: output.text });
+    if (output.input !== undefined)
+      files.push({ path: `${INPUTS_DIR}/${inputFileName(file)}`, text: output.input });
   });
   files.push({ path: RUBRIC_FILE, text: rubricText });
   return { files, map };

@@ -1,8 +1,8 @@
 /**
  * The judge as the evaluation sees it (SPEC 6): a part passed in. It is shown the outputs that
- * generated successfully and the rubric — nothing about the prompt, the iteration, the scores
- * so far or the cases' variables — and returns a score per output and criterion, or a
- * `judge_error`. The product's implementation is the sandboxed program (sandboxed-judge.ts);
+ * generated successfully and the rubric — nothing about the prompt, the iteration or the scores
+ * so far, and the cases' inputs only under `judging.inputs` (SPEC 12) — and returns a score
+ * per output and criterion, or a `judge_error`. The product's implementation is the sandboxed program (sandboxed-judge.ts);
  * tests pass one that runs in-process.
  */
 import type { Rubric } from '../experiment/types.js';

@@ -1,10 +1,14 @@
 /** The `.txt` outputs a standalone judge or grader reads, sorted by file name. */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { INPUTS_DIR, inputFileName } from './case-inputs.js';
+import { OUTPUTS_DIR } from './judge-layout.js';
 
 export interface TextOutput {
   file: string;
   text: string;
+  /** The paired `inputs/input_NN.txt` of an `output_NN.txt` (SPEC 12), when there is one. */
+  input?: string;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -24,10 +28,22 @@ export async function readTxtFiles(dir: string): Promise<TextOutput[]> {
   return Promise.all(names.map(async (file) => ({ file, text: await readFile(join(dir, file), 'utf8') })));
 }
 
-/** `<dir>/*.txt`, or `<dir>/outputs/*.txt` when the folder itself holds none (a sandbox layout). */
+/**
+ * `<dir>/*.txt`, or `<dir>/outputs/*.txt` when the folder itself holds none (a sandbox layout);
+ * each `output_NN.txt` with its `input_NN.txt` from the `inputs/` folder beside the outputs'.
+ */
 export async function readOutputsFolder(dir: string): Promise<TextOutput[]> {
   const direct = await readTxtFiles(dir);
-  return direct.length > 0 ? direct : readTxtFiles(join(dir, 'outputs'));
+  if (direct.length > 0) return pairInputs(direct, join(dirname(dir), INPUTS_DIR));
+  return pairInputs(await readTxtFiles(join(dir, OUTPUTS_DIR)), join(dir, INPUTS_DIR));
+}
+
+async function pairInputs(outputs: TextOutput[], inputsDir: string): Promise<TextOutput[]> {
+  const inputs = new Map((await readTxtFiles(inputsDir)).map((f) => [f.file, f.text]));
+  return outputs.map((output) => {
+    const input = output.file.startsWith('output_') ? inputs.get(inputFileName(output.file)) : undefined;
+    return input === undefined ? output : { ...output, input };
+  });
 }
 
 /** Everything piped to stdin; '' when stdin is a terminal or nothing was sent. */

@@ -15,10 +15,13 @@
  *      iterations/NNNN/incumbent-retest/ and candidates/<k>/retest/; the sealed test split:
  *      case split `test`, `final_evaluation.baseline.test`/`.best.test`, evaluation.json
  *      `scores.test`. A version-1 run resumed by this build keeps version 1's margin rule.
+ *   3  prompt shapes (SPEC 12): manifest.json `shape` (the fixed parts, output schema and tools
+ *      that the fingerprint covers), case hashes over their `messages`, evaluation.json
+ *      `outputs[].toolCalls`, and output files that end with the calls' JSON line.
  */
 import { AutoresearchError } from '../errors.js';
 
-export const RECORD_VERSION = 2;
+export const RECORD_VERSION = 3;
 
 /** Throws when `version` is newer than this build reads; `what` names the file. */
 export function refuseNewerRecord(version: number, what: string): void {

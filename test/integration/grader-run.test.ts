@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRADER_SYSTEM_PROMPT } from '../../src/grader/grader-prompt.js';
+import { GRADER_SYSTEM_PROMPT, graderSystemPrompt } from '../../src/grader/grader-prompt.js';
 import { runGrader } from '../../src/grader/run-grader.js';
 import { parseGraderUserMessage } from '../../src/protocol/grading.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
@@ -160,6 +160,63 @@ describe('built-in grader through the proxy', () => {
       const parsed = parseGraderUserMessage(body.messages[0]?.content ?? '');
       expect(parsed?.outputs).toEqual([{ file: 'outputs/output_00.txt', text: caseInput.outputs[0]?.text }]);
       expect(parsed?.transcript).toContain('Usage-based billing');
+      expect(JSON.stringify(body)).not.toContain('Nimbus');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('built-in grader under judging.inputs', () => {
+  let server: FakeLlmServer;
+  beforeAll(async () => {
+    server = await startFakeLlmServer({
+      requireKey: USER_KEY,
+      respond: (req) => {
+        const parsed = parseGraderUserMessage(req.messages.at(-1)?.content ?? '');
+        if (parsed === undefined) return 'not a grader request';
+        return JSON.stringify({
+          expectations: parsed.expectations.map((text) => ({ text, passed: false, evidence: 'Not shown.' })),
+        });
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('reads the inputs the sandbox holds and sends them once, fenced, with instructions that say so', async () => {
+    const entry = {
+      provider: 'anthropic' as const,
+      model: 'claude-grader',
+      base_url: server.anthropicBaseUrl,
+    };
+    const pool = createModelPool({
+      models: { grader: entry },
+      concurrency: 2,
+      env: { ANTHROPIC_API_KEY: USER_KEY },
+    });
+    const input = '# Variables\n\ntopic: Usage-based billing\n\n# Conversation\n\n(none)\n';
+    try {
+      const result = await runGrader({
+        ...caseInput,
+        outputs: [...caseInput.outputs, { sample: 1, text: 'A second sample about billing.' }],
+        input,
+        grader: entry,
+        client: pool.client('grader'),
+        env: runnerEnv,
+        tmpRoot,
+      });
+      expect(result.ok).toBe(true);
+      expect(server.log).toHaveLength(1);
+      const body = server.log[0]?.body as { system: string; messages: { content: string }[] };
+      expect(body.system).toBe(graderSystemPrompt(true));
+      const parsed = parseGraderUserMessage(body.messages[0]?.content ?? '');
+      expect(parsed?.inputs).toEqual([
+        { file: 'inputs/input_00.txt', text: input },
+        { file: 'inputs/input_01.txt', text: input },
+      ]);
+      expect((body.messages[0]?.content ?? '').split(input)).toHaveLength(2);
       expect(JSON.stringify(body)).not.toContain('Nimbus');
     } finally {
       await pool.close();

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ModelEntry } from '../../src/experiment/schema.js';
 import { parseRubric } from '../../src/experiment/rubric.js';
 import type { Rubric } from '../../src/experiment/types.js';
-import { JUDGE_SYSTEM_PROMPT } from '../../src/judge/judge-prompt.js';
+import { JUDGE_SYSTEM_PROMPT, judgeSystemPrompt } from '../../src/judge/judge-prompt.js';
 import { runJudge } from '../../src/judge/run-judge.js';
 import { closeMarker, fenceTag, openMarker, unfenceAll } from '../../src/protocol/delimit.js';
 import { parseJudgeUserMessage } from '../../src/protocol/judge-call.js';
@@ -169,6 +169,33 @@ describe('built-in judge through the proxy', () => {
     expect(content.indexOf(INJECTION)).toBeLessThan(close);
     expect(JSON.stringify(server.log.map((e) => e.body))).not.toMatch(/output_\d+\.txt/);
     expect(body.system).toMatch(/never a message to you/);
+  });
+
+  it('under judging.inputs reads each output’s input from the sandbox and sends it with that output', async () => {
+    const entry: ModelEntry = {
+      provider: 'anthropic',
+      model: 'claude-judge',
+      base_url: server.anthropicBaseUrl,
+    };
+    const withInputs = outputs.map((o) => ({ ...o, input: `# Variables\n\ncustomer: ${o.caseId}\n` }));
+    const result = await runJudge({
+      outputs: withInputs,
+      rubric,
+      judge: entry,
+      client: openPool(entry, false).client('judge'),
+      seed: 4,
+      env: runnerEnv,
+    });
+    expect(result.ok).toBe(true);
+    expect(server.log).toHaveLength(3);
+    for (const request of server.log) {
+      const body = request.body as { system: string; messages: { content: string }[] };
+      expect(body.system).toBe(judgeSystemPrompt(true));
+      const parsed = parseJudgeUserMessage(body.messages[0]?.content ?? '');
+      const source = withInputs.find((o) => o.text === parsed?.output);
+      expect(parsed?.input).toBe(source?.input);
+    }
+    expect(JSON.stringify(server.log.map((e) => e.body))).not.toMatch(/(in|out)put_\d+\.txt/);
   });
 
   it('a model failure that stops the run is not retried and is reported as such', async () => {

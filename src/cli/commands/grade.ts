@@ -1,13 +1,15 @@
 /**
  * `autoresearch grade <case-dir> --expectations <file>`: the built-in grader (SPEC 7). Reads
- * `outputs/*.txt` and `transcript.md` from the case folder, grades the expectations with one
- * model call, checks every PASS against the outputs and writes `<case-dir>/grading.json`.
+ * `outputs/*.txt`, `transcript.md` and, when there are some, the case's `inputs/*.txt` (SPEC 12)
+ * from the case folder, grades the expectations with one model call, checks every PASS against
+ * the outputs and writes `<case-dir>/grading.json`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AutoresearchError } from '../../errors.js';
 import { formatGradeLine, runBuiltinGrader } from '../../grader/builtin-grader.js';
 import { GRADING_FILE, NO_TRANSCRIPT } from '../../grader/grader-layout.js';
+import { INPUTS_DIR } from '../../judge/case-inputs.js';
 import { parseExpectations } from '../../grader/read-expectations.js';
 import { flaggedExpectations } from '../../grader/verify-grading.js';
 import { settingsToEntry } from '../../judge/model-settings.js';
@@ -36,6 +38,11 @@ async function readCaseOutputs(caseDir: string) {
   return readTxtFiles(caseDir);
 }
 
+async function readCaseInputs(caseDir: string) {
+  const inputs = await readTxtFiles(join(caseDir, INPUTS_DIR));
+  return inputs.map((i) => ({ file: `${INPUTS_DIR}/${i.file}`, text: i.text }));
+}
+
 export default async function gradeCommand(caseDir: string, options: GradeOptions): Promise<number> {
   const term = terminal();
   const env = process.env;
@@ -61,12 +68,14 @@ export default async function gradeCommand(caseDir: string, options: GradeOption
     });
   }
   const transcript = (await readOptional(join(dir, 'transcript.md'))) ?? NO_TRANSCRIPT;
+  const inputs = await readCaseInputs(dir);
   const pool = createModelPool({ models: { grader: settingsToEntry(settings) }, concurrency: 1, env });
   try {
     const result = await runBuiltinGrader({
       expectations,
       transcript,
       outputs,
+      ...(inputs.length === 0 ? {} : { inputs }),
       model: settings.proxy_hints === true ? withProxyHints(pool.client('grader')) : pool.client('grader'),
     });
     if (!result.ok) {

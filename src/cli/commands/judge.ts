@@ -1,7 +1,8 @@
 /**
  * `autoresearch judge <outputs-dir> --rubric <file>`: the built-in judge (SPEC 6). Scores every
- * `.txt` output against the rubric, writes `judge-scores.json` in the current folder and
- * prints `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its
+ * `.txt` output against the rubric — each `output_NN.txt` with its `inputs/input_NN.txt` when
+ * the folder beside the outputs holds one (SPEC 12) — writes `judge-scores.json` in the current
+ * folder and prints `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its
  * model settings on stdin; by hand it works on any folder of outputs.
  */
 import { readFile, writeFile } from 'node:fs/promises';

@@ -11,7 +11,8 @@
  */
 import { ProviderError, type ChatMessage, type CompletionRequest } from '../types.js';
 
-function renderTurn(message: ChatMessage): string {
+/** One turn of the transcript below (also how the judge's and grader's inputs files show one). */
+export function renderTurn(message: ChatMessage): string {
   if (message.role === 'user') return `User:\n${message.content}`;
   if (message.role === 'tool') return `Tool result (${message.toolCallId}):\n${message.content}`;
   const calls = (message.toolCalls ?? []).map(

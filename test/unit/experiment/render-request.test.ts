@@ -37,6 +37,8 @@ describe('renderRequest', () => {
   it('sends the parts in order with every part rendered and the candidate as the optimised part', () => {
     const request = renderRequest({ shape: SHAPE, prompt: 'Serve {{tier}} well.', testCase: testCase() });
     expect(request).toEqual({
+      // Prompt parts: the `command` provider is sent the JSON request.
+      shaped: true,
       system: 'Serve gold & <vip> well.',
       messages: [
         { role: 'user', content: 'Tier: gold & <vip>' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatGradeLine, runBuiltinGrader } from '../../../src/grader/builtin-grader.js';
-import { GRADER_SYSTEM_PROMPT } from '../../../src/grader/grader-prompt.js';
+import { GRADER_SYSTEM_PROMPT, graderSystemPrompt } from '../../../src/grader/grader-prompt.js';
 import { parseGraderUserMessage } from '../../../src/protocol/grading.js';
 import type { CompletionRequest, CompletionResult } from '../../../src/providers/types.js';
 
@@ -49,6 +49,41 @@ describe('runBuiltinGrader', () => {
     expect(result.grading.expectations.map((e) => e.passed)).toEqual([true, false]);
     expect(result.grading.expectations[1]?.flag).toMatch(/does not occur/);
     expect(formatGradeLine(result.grading)).toBe('GRADE pass_rate=0.5000 (1/2 passed)');
+  });
+
+  it('sends the case’s inputs once however many outputs share them, and never takes a quote from them', async () => {
+    const input = '# Variables\n\nq: We are GDPR compliant.\n\n# Conversation\n\n(none)\n';
+    const inputs = [
+      { file: 'inputs/input_00.txt', text: input },
+      { file: 'inputs/input_01.txt', text: input },
+    ];
+    const twoOutputs = [
+      ...outputs,
+      { file: 'outputs/output_01.txt', text: 'Usage-based billing makes forecasting hard, again.' },
+    ];
+    const fake = model([reply(expectations[0] as string)]);
+    const result = await runBuiltinGrader({
+      expectations,
+      transcript: '# Transcript',
+      outputs: twoOutputs,
+      inputs,
+      model: fake,
+    });
+    const request = fake.requests[0];
+    expect(request?.system).toBe(graderSystemPrompt(true));
+    expect(request?.system).toMatch(/input file/);
+    expect(request?.system).not.toBe(GRADER_SYSTEM_PROMPT);
+    const content = request?.messages[0]?.content ?? '';
+    expect(content.split(input)).toHaveLength(2);
+    expect(content).toContain('Input files: inputs/input_00.txt, inputs/input_01.txt');
+    expect(parseGraderUserMessage(content)).toEqual({
+      expectations,
+      transcript: '# Transcript',
+      outputs: twoOutputs,
+      inputs,
+    });
+    // "We are GDPR compliant." is in the input, not in an output: no evidence.
+    expect(result.ok && result.grading.expectations.map((e) => e.passed)).toEqual([true, false]);
   });
 
   it('retries a reply that rewords an expectation, then gives up', async () => {

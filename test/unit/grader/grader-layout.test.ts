@@ -30,6 +30,31 @@ describe('planGraderFiles', () => {
       'Names a pain',
     ]);
   });
+
+  it('under judging.inputs gives every output its copy of the case inputs at the same number', () => {
+    const request = {
+      expectations: ['Names a pain'],
+      vars: { topic: 'Billing' },
+      model: 'anthropic / claude-x',
+      outputs: [
+        { sample: 0, text: 'first' },
+        { sample: 2, text: 'third' },
+      ],
+    };
+    const plain = planGraderFiles(request);
+    const files = planGraderFiles({ ...request, input: '# Variables\n\ntopic: Billing\n' });
+    expect(files.map((f) => f.path)).toEqual([
+      'outputs/output_00.txt',
+      'outputs/output_02.txt',
+      'inputs/input_00.txt',
+      'inputs/input_02.txt',
+      'transcript.md',
+      'expectations.json',
+    ]);
+    for (const path of ['inputs/input_00.txt', 'inputs/input_02.txt'])
+      expect(files.find((f) => f.path === path)?.text).toBe('# Variables\n\ntopic: Billing\n');
+    expect(files.filter((f) => !f.path.startsWith('inputs/'))).toEqual(plain);
+  });
 });
 
 describe('formatModelLabel', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkJudgeReply, runBuiltinJudge } from '../../../src/judge/builtin-judge.js';
-import { JUDGE_SYSTEM_PROMPT } from '../../../src/judge/judge-prompt.js';
+import { JUDGE_SYSTEM_PROMPT, judgeSystemPrompt } from '../../../src/judge/judge-prompt.js';
 import { parseJudgeUserMessage } from '../../../src/protocol/judge-call.js';
 import type { CompletionRequest, CompletionResult } from '../../../src/providers/types.js';
 
@@ -56,6 +56,40 @@ describe('runBuiltinJudge', () => {
         criteria_scores: { clarity: 4, tone: 3 },
       });
     }
+  });
+
+  it('gives each call the input its output answers, fenced as data, and instructions that say so', async () => {
+    const model = fakeModel(() => valid(4, 3));
+    const input = '# Variables\n\nq: Where is order 7?\n\n# Conversation\n\n(none)\n';
+    const result = await runBuiltinJudge({
+      outputs: [
+        { file: 'output_00.txt', text: 'It shipped on Monday.', input },
+        { file: 'output_01.txt', text: 'no input here' },
+      ],
+      rubricText,
+      criteria,
+      model,
+    });
+    expect(result.ok).toBe(true);
+    const byOutput = new Map(
+      model.requests.map((r) => [parseJudgeUserMessage(r.messages[0]?.content ?? '')?.output, r]),
+    );
+    const answered = byOutput.get('It shipped on Monday.');
+    const withInput = judgeSystemPrompt(true);
+    expect(answered?.system).toBe(withInput);
+    expect(withInput).not.toBe(JUDGE_SYSTEM_PROMPT);
+    expect(withInput).toMatch(/the input that text answers/);
+    expect(withInput).toMatch(/INPUT markers/);
+    const content = answered?.messages[0]?.content ?? '';
+    expect(parseJudgeUserMessage(content)).toMatchObject({ input, output: 'It shipped on Monday.' });
+    // The input comes after the rubric and before the text to score.
+    expect(content.indexOf('</rubric>')).toBeLessThan(content.indexOf('⟦BEGIN INPUT'));
+    expect(content.indexOf('⟦END INPUT')).toBeLessThan(content.indexOf('⟦BEGIN OUTPUT'));
+    expect(content).not.toContain('input_00');
+    // An output without an input is judged exactly as before.
+    const plain = byOutput.get('no input here');
+    expect(plain?.system).toBe(JUDGE_SYSTEM_PROMPT);
+    expect(plain?.messages[0]?.content).not.toContain('INPUT');
   });
 
   it('averages k samples with sample indexes 0..k-1 and keeps the integer sets', async () => {

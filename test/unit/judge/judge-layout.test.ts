@@ -37,6 +37,31 @@ describe('planJudgeLayout', () => {
     expect(planJudgeLayout(outputs, '', 9).map).toEqual(planJudgeLayout(outputs, '', 9).map);
   });
 
+  it('under judging.inputs puts each output’s case inputs at the output’s number, and nothing else changes', () => {
+    const withInputs = outputs.map((o) => ({ ...o, input: `inputs of ${o.caseId}` }));
+    const layout = planJudgeLayout(withInputs, '# Rubric', 5);
+    expect(layout.files.map((f) => f.path).sort()).toEqual([
+      'inputs/input_00.txt',
+      'inputs/input_01.txt',
+      'inputs/input_02.txt',
+      'inputs/input_03.txt',
+      'outputs/output_00.txt',
+      'outputs/output_01.txt',
+      'outputs/output_02.txt',
+      'outputs/output_03.txt',
+      'rubric.md',
+    ]);
+    const texts = new Map(layout.files.map((f) => [f.path, f.text]));
+    for (const entry of layout.map) {
+      const number = entry.file.replace(/^output_/, '');
+      expect(texts.get(`inputs/input_${number}`)).toBe(`inputs of ${entry.case_id}`);
+    }
+    // The same shuffle, the same outputs and rubric as without inputs.
+    const plain = planJudgeLayout(outputs, '# Rubric', 5);
+    expect(layout.map).toEqual(plain.map);
+    expect(layout.files.filter((f) => !f.path.startsWith('inputs/'))).toEqual(plain.files);
+  });
+
   it('widens the numbering for more than 100 outputs', () => {
     expect(outputFileName(3, 10)).toBe('output_03.txt');
     expect(outputFileName(7, 101)).toBe('output_007.txt');
