@@ -1,29 +1,41 @@
 /**
  * The examples' starting prompts are bare on purpose, so an offline `--provider sim` run has
  * something to improve: under the simulated generator the baseline fails checks that a
- * prompt change can fix. (Full sim runs of each example live with the loop's tests.)
+ * prompt change can fix. Each case is sent as the experiment sends it (renderRequest: a path
+ * prompt's one user message, or a prompt shape's system part, messages, schema and tools).
+ * (Full sim runs of each example live with the loop's tests.)
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../../src/checks/run-checks.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
-import { renderTemplate } from '../../../src/experiment/template.js';
-import type { Experiment } from '../../../src/experiment/types.js';
+import { renderRequest } from '../../../src/experiment/render-request.js';
+import type { Case, Experiment } from '../../../src/experiment/types.js';
 import { simulateCompletion } from '../../../src/providers/sim/simulate.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** One case's simulated answer to what the experiment sends with `prompt` as its optimised part. */
+function simulate(experiment: Experiment, prompt: string, testCase: Case) {
+  const request = renderRequest({
+    shape: experiment.shape,
+    prompt,
+    testCase,
+    ...(experiment.models.generator.system === undefined
+      ? {}
+      : { system: experiment.models.generator.system }),
+  });
+  return simulateCompletion({ ...request, temperature: 0.7 });
+}
 
 /** Per case: the names of the checks the simulated output fails. */
 async function simulatedFailures(experiment: Experiment, prompt: string): Promise<string[][]> {
   const failures: string[][] = [];
   for (const c of experiment.cases) {
-    const rendered = renderTemplate(prompt, c.vars);
-    const output = simulateCompletion({
-      messages: [{ role: 'user', content: rendered }],
-      temperature: 0.7,
-    }).text;
+    const { text, toolCalls } = simulate(experiment, prompt, c);
     const outcomes = await runChecks({
-      output,
+      output: text,
+      ...(toolCalls === undefined ? {} : { toolCalls }),
       vars: c.vars,
       checks: [...experiment.checks, ...c.checks],
       baseDir: experiment.dir,
@@ -66,5 +78,51 @@ describe('linkedin-post under the simulated model', async () => {
   it('never trips the hashtag gate by itself, so the gate stays a guard rather than the goal', async () => {
     const failures = await simulatedFailures(experiment, experiment.prompt);
     expect(failures.flat()).not.toContain('at-most-3-hashtags');
+  });
+});
+
+describe('support-bot under the simulated model', async () => {
+  const { experiment } = await loadExperiment('support-bot', { cwd: ROOT, env: {} });
+  const failing = (failures: string[][], prefix: string) =>
+    failures.filter((names) => names.some((name) => name.startsWith(prefix))).length;
+
+  it('fails the length and greeting checks on most conversations with the bare system prompt', async () => {
+    const failures = await simulatedFailures(experiment, experiment.prompt);
+    expect(failing(failures, 'word-count')).toBeGreaterThan(experiment.cases.length / 2);
+    expect(failing(failures, 'starts-with')).toBeGreaterThan(experiment.cases.length / 2);
+  });
+
+  it('passes them on most conversations once the system prompt asks for a short reply that starts with Hi', async () => {
+    const failures = await simulatedFailures(
+      experiment,
+      `${experiment.prompt}Start with 'Hi'.\nKeep the whole reply under 100 words.\n`,
+    );
+    expect(failing(failures, 'word-count')).toBeLessThan(experiment.cases.length / 2);
+    expect(failing(failures, 'starts-with')).toBeLessThan(experiment.cases.length / 2);
+  });
+
+  it('never trips the refund gate by itself, so the gate stays a guard rather than the goal', async () => {
+    const failures = await simulatedFailures(experiment, experiment.prompt);
+    expect(failures.flat()).not.toContain('no-refund-promises');
+  });
+});
+
+describe('invoice-extract under the simulated model', async () => {
+  const { experiment } = await loadExperiment('invoice-extract', { cwd: ROOT, env: {} });
+  const required = (experiment.shape.output?.schema['required'] ?? []) as string[];
+
+  it('calls lookup_vendor where no lookup was made, and answers the schema after the register replied', () => {
+    for (const c of experiment.cases) {
+      const { text, toolCalls } = simulate(experiment, experiment.prompt, c);
+      if (c.messages === undefined) {
+        expect(
+          toolCalls?.map((call) => call.name),
+          c.id,
+        ).toEqual(['lookup_vendor']);
+      } else {
+        expect(toolCalls ?? [], c.id).toEqual([]);
+        expect(Object.keys(JSON.parse(text)).sort(), c.id).toEqual([...required].sort());
+      }
+    }
   });
 });

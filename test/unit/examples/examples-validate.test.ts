@@ -87,3 +87,58 @@ describe('ticket-triage', () => {
     expect(experiment.models.grader).toBeDefined();
   });
 });
+
+/** The examples of issue 17: prompt shapes, with exactly one optimised part (this version). */
+describe('support-bot', () => {
+  it('optimises the system prompt alone, beside a fixed account note, over multi-turn conversations', async () => {
+    const { experiment } = await load('support-bot');
+    expect(experiment.shape.parts.map((p) => [p.name, p.optimise])).toEqual([
+      ['system', true],
+      ['messages[0]', false],
+    ]);
+    expect(experiment.promptPath).toMatch(/system\.md$/);
+    expect(experiment.cases.length).toBeGreaterThanOrEqual(12);
+    expect(experiment.cases.every((c) => (c.messages?.length ?? 0) > 0)).toBe(true);
+    const multiTurn = experiment.cases.filter((c) => c.messages?.some((m) => m.role === 'assistant'));
+    expect(multiTurn.length).toBeGreaterThanOrEqual(3);
+    expect(experiment.cases.filter((c) => c.id.startsWith('hard-')).length).toBeGreaterThanOrEqual(3);
+    expect(experiment.cases.some((c) => c.split === 'holdout')).toBe(true);
+  });
+
+  it('is judged with each conversation in hand, and gates on refund promises', async () => {
+    const { experiment } = await load('support-bot');
+    expect(experiment.config.judging.inputs).toBe(true);
+    expect(experiment.rubric?.criteria.length).toBeGreaterThanOrEqual(3);
+    expect(experiment.checks.find((c) => c.gate)?.name).toBe('no-refund-promises');
+  });
+});
+
+describe('invoice-extract', () => {
+  it('answers in its schema, offers lookup_vendor and optimises only the system prompt', async () => {
+    const { experiment } = await load('invoice-extract');
+    expect(experiment.shape.parts.map((p) => [p.name, p.optimise])).toEqual([
+      ['system', true],
+      ['messages[0]', false],
+    ]);
+    expect(experiment.shape.output?.schema).toMatchObject({
+      required: expect.arrayContaining(['vendor_id', 'date', 'currency', 'line_items', 'total']),
+    });
+    expect(experiment.shape.tools?.definitions.map((t) => t.name)).toEqual(['lookup_vendor']);
+  });
+
+  it('expects the lookup where none was made, and the record without a second lookup after the reply', async () => {
+    const { experiment } = await load('invoice-extract');
+    const fresh = experiment.cases.filter((c) => c.messages === undefined);
+    const answered = experiment.cases.filter((c) => c.messages !== undefined);
+    expect(experiment.cases.length).toBeGreaterThanOrEqual(12);
+    expect(fresh.length).toBeGreaterThanOrEqual(3);
+    expect(answered.length).toBeGreaterThanOrEqual(6);
+    for (const c of fresh)
+      expect(c.checks.some((k) => k.type === 'tool-call' && k.name === 'lookup_vendor')).toBe(true);
+    for (const c of answered) {
+      expect(c.messages?.at(-1)?.role).toBe('tool');
+      expect(c.checks.some((k) => k.type === 'not-tool-call')).toBe(true);
+      expect(c.checks.some((k) => k.type === 'is-json')).toBe(true);
+    }
+  });
+});
