@@ -245,6 +245,8 @@ const FOREIGN_FLAGS: Record<string, string> = {
   '--setting-sources': 'claude',
   '--no-session-persistence': 'claude',
   '--system-prompt': 'claude',
+  '--json-schema': 'claude: structured output, passed by the claude-cli provider',
+  '--output-schema': 'codex exec: structured output, passed by the codex-cli provider',
   '--allowedTools': 'claude: the agent-judge example',
   '--permission-mode': 'claude: the agent-judge example',
   '--ephemeral': 'codex exec: passed by the codex-cli provider',

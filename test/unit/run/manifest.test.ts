@@ -198,7 +198,7 @@ describe('fingerprint of prompt parts (SPEC 12)', () => {
         {
           what: 'shape',
           blocking: true,
-          message: `the prompt's fixed parts, output schema or tools changed: ${name}`,
+          message: `the prompt's fixed parts, output schema, tools or judge inputs changed: ${name}`,
         },
       ]);
     }
