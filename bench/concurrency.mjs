@@ -85,7 +85,9 @@ async function measureInRun(server, concurrency, cases, iterations) {
     rubric: true,
     models: fakeServerModels(server.anthropicBaseUrl),
     budget: { iterations, patience: iterations + 1 },
-    search: { noise_repeats: 1 },
+    // Whole evaluations, one per iteration, as the yardstick has always measured: the margin
+    // rule (paired acceptance screens on a minibatch first and may retest both sides).
+    search: { acceptance: 'margin', noise_repeats: 1 },
     concurrency,
     git: true,
   });

@@ -25,7 +25,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function load(): Promise<Experiment> {
   writeFileSync(
     join(root, 'experiment.yaml'),
-    'name: s\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a, gate: true }]\n',
+    'name: s\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: contains, value: a, gate: true }]\nsearch: { acceptance: margin }\n',
   );
   writeFileSync(join(root, 'cases.yaml'), '- vars: { x: a }\n');
   writeFileSync(join(root, 'prompt.md'), 'Label {{x}}.');
