@@ -20,6 +20,7 @@ import type { Case } from '../experiment/types.js';
 import type { IterationStatus, PairedDecisionRecord, PairedInterval, ScreenRecord } from '../run/events.js';
 import { candidatePaths, candidatePathsAt, iterationPaths } from '../run/paths.js';
 import { sha256Hex } from '../sha256.js';
+import { signed } from './decide.js';
 import { evaluateProposal, evaluateProposalStaged } from './evaluate-proposal.js';
 import type { IncumbentView } from './incumbent.js';
 import type { LoopRun } from './loop-deps.js';
@@ -363,8 +364,4 @@ function bestBy<T>(items: readonly T[], key: (item: T) => number): T {
     }
   }
   return best;
-}
-
-function signed(value: number): string {
-  return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(3)}`;
 }

@@ -144,7 +144,8 @@ function meanOf(values: readonly number[]): number | null {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
-function signed(value: number): string {
+/** `+0.042`: a score difference as the decisions' reasons write it. */
+export function signed(value: number): string {
   return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(3)}`;
 }
 

@@ -13,8 +13,9 @@
  * generated, checking, judging, grading, scoring, evaluated, finished, recorded, decided,
  * committing, committed, final, final_done.
  */
-import type { IterationStatus, RunEvent } from '../run/events.js';
+import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
+import { isNonImproving } from './status.js';
 
 /** Where in an append the recorder is: before it, after it, after its derived files. */
 export type JournalMoment = 'appending' | 'appended' | 'derived';
@@ -35,15 +36,6 @@ const phase =
   (name: string) =>
   (event: RunEvent): boolean =>
     event.type === 'phase' && event.phase === name;
-
-const DECIDED: ReadonlySet<IterationStatus> = new Set([
-  'keep',
-  'discard',
-  'gate_fail',
-  'holdout_fail',
-  'inconclusive',
-  'screened_out',
-]);
 
 /** An iteration's own end, not the marker resume leaves on one a crash cut short. */
 const finishes = (event: RunEvent): boolean =>
@@ -78,7 +70,8 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
   /** A decision journaled and results.tsv written; a keep's commit still to come. */
   decided: {
     moment: 'derived',
-    matches: (event) => event.type === 'iteration_finished' && DECIDED.has(event.status),
+    matches: (event) =>
+      event.type === 'iteration_finished' && (event.status === 'keep' || isNonImproving(event.status)),
   },
   committing: { moment: 'appended', matches: phase('committing') },
   /** The git commit made, its `commit` event not yet journaled. */

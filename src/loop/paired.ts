@@ -9,7 +9,7 @@
  * intervals into a decision, so every edge (n = 2, zero variance, all ties, a gate failure on
  * either side) is tested without a model call.
  */
-import { SCORE_EPSILON } from './decide.js';
+import { SCORE_EPSILON, signed } from './decide.js';
 
 /** One side's score of one case: the mean over its samples, and how many samples that is. */
 export interface CaseMean {
@@ -245,10 +245,6 @@ function logGamma(z: number): number {
   for (let i = 1; i < coefficients.length; i++) sum += (coefficients[i] as number) / (x + i);
   const t = x + 7.5;
   return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-
-function signed(value: number): string {
-  return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(3)}`;
 }
 
 function fixed(value: number): string {
