@@ -138,11 +138,15 @@ describe('a run whose mutator may change only the system prompt', () => {
     const state = recorder.state();
     expect(state.iterations.map((it) => it.status)).toEqual(['baseline', 'keep', 'discard', 'keep']);
     // Every generator request carried the fixed parts around the candidate system prompt.
-    const last = scripted.callsTo('gen').at(-1)?.request;
-    expect(last?.system).toBe(
-      'You write short notes for the customers of a bakery. Use alpha, bravo and charlie.\n',
+    // (The final check evaluates baseline and best side by side: find the best's request by its system prompt.)
+    const requests = scripted.callsTo('gen').map((c) => c.request);
+    const best = requests.filter(
+      (r) =>
+        r.system === 'You write short notes for the customers of a bakery. Use alpha, bravo and charlie.\n',
     );
-    expect(last?.messages.slice(1)).toEqual([{ role: 'user', content: 'Write the note now.\n' }]);
+    expect(best.length).toBeGreaterThan(0);
+    for (const request of requests)
+      expect(request.messages.slice(1)).toEqual([{ role: 'user', content: 'Write the note now.\n' }]);
 
     const commits = (await repo.git(['rev-list', '--reverse', `${branch.base}..${branch.branch}`])).split(
       '\n',

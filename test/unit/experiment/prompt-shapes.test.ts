@@ -39,6 +39,8 @@ cases: cases.yaml
 models:
   generator: { provider: sim }
 checks: [{ type: icontains, value: total }]
+# Two cases: paired acceptance needs two train cases, which is not what these tests are about.
+search: { acceptance: margin }
 `;
 
 const CASES = `- id: plain
@@ -215,7 +217,7 @@ describe('prompt-part rules, each at its file:line', () => {
   it('a prompt with only inline parts has nothing to optimise', async () => {
     const dir = await write({
       'experiment.yaml':
-        'name: shapes\nprompt:\n  system: "Be brief."\n  messages: [{ role: user, content: "{{question}} {{tier}}" }]\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: icontains, value: a }]\n',
+        'name: shapes\nprompt:\n  system: "Be brief."\n  messages: [{ role: user, content: "{{question}} {{tier}}" }]\ncases: cases.yaml\nmodels:\n  generator: { provider: sim }\nchecks: [{ type: icontains, value: a }]\nsearch: { acceptance: margin }\n',
     });
     expect(brief(await errorsOf(dir))).toEqual([
       'experiment.yaml:2 prompt: every part of the prompt is inline text, so the loop has nothing to optimise',
