@@ -28,7 +28,7 @@ export interface IsolatedProgram {
 
 /** The proxy for this attempt, listening where the program can reach it. */
 export function startProxyFor(
-  options: Pick<ModelProxyOptions, 'client' | 'signal' | 'refresh'>,
+  options: Pick<ModelProxyOptions, 'client' | 'signal' | 'refresh' | 'fresh'>,
   sandbox: Sandbox,
   isolation: Isolation,
 ): Promise<ModelProxy> {

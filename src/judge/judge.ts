@@ -18,6 +18,11 @@ export interface JudgeRequest {
   rubric: Rubric;
   /** Seeds the order the judge sees the outputs in. */
   seed: number;
+  /**
+   * Re-judging that must not be served from the cache (SPEC 15: bias probes, drift anchors):
+   * every model call is a new sample, its index counted from `sampleBase`.
+   */
+  fresh?: { sampleBase: number };
 }
 
 /** What the runner gives every review call; none of it is shown to the judge or grader. */

@@ -14,6 +14,10 @@
  * `x-autoresearch-refresh: 1` (without a sample header: the latest sample of that request), and
  * every request of a proxy started with `refresh` (the runner retrying a whole attempt), skips
  * the cache and replaces its entry (proxy-hints.ts).
+ *
+ * Fresh (bias probes, drift anchors: SPEC 15): every call skips the cache and replaces its entry,
+ * and its sample index starts at `sampleBase`, so a re-judging is a new sample of the model, never
+ * the reply an earlier evaluation got — while identical requests within it stay distinct samples.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -49,6 +53,8 @@ export interface ModelProxyOptions {
   signal?: AbortSignal;
   /** Every call skips the cache and replaces its entry: the runner is retrying an unusable attempt. */
   refresh?: boolean;
+  /** Every call skips the cache, with sample indexes counted from `sampleBase` (see above). */
+  fresh?: { sampleBase: number };
   /**
    * `os` isolation (SPEC 17): listen on this Unix socket, bound into the sandbox, instead of
    * a loopback port; the program reaches it at `relayUrl` (sandbox-relay.ts).
@@ -170,8 +176,11 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       return;
     }
     const hints = readProxyHints(req.headers);
-    const refresh = options.refresh === true || hints.refresh;
-    const sampleIndex = hints.sample ?? numberRequest(requestKey(parsed.request), refresh);
+    const { fresh } = options;
+    const refresh = options.refresh === true || hints.refresh || fresh !== undefined;
+    const numbered =
+      hints.sample ?? numberRequest(requestKey(parsed.request), refresh && fresh === undefined);
+    const sampleIndex = (fresh?.sampleBase ?? 0) + numbered;
     // A judge that gives up (or is killed) cancels its call.
     const gone = new AbortController();
     res.on('close', () => {

@@ -32,6 +32,8 @@ export interface RunJudgeOptions extends SandboxRunOptions {
   seed: number;
   /** The built-in judge, already started by startJudgeEarly, for the first attempt. */
   started?: StartedProgram;
+  /** Every model call a new sample, never the cache's (judge.ts JudgeRequest.fresh). */
+  fresh?: { sampleBase: number };
 }
 
 export interface JudgedOutput {
@@ -71,7 +73,9 @@ export const DEFAULT_JUDGE_ATTEMPTS = 2;
 
 const BUILTIN_JUDGE_ARGS = ['judge', OUTPUTS_DIR, '--rubric', RUBRIC_FILE];
 
-function planJudgeProgram(options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started'>) {
+function planJudgeProgram(
+  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started' | 'fresh'>,
+) {
   return planProgram(options.judge, {
     builtinArgs: BUILTIN_JUDGE_ARGS,
     timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
@@ -87,7 +91,7 @@ function planJudgeProgram(options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 
  * a judge program of the user's: that one starts when its files are there.
  */
 export async function startJudgeEarly(
-  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started'>,
+  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started' | 'fresh'>,
 ): Promise<StartedProgram | undefined> {
   if (isProgramEntry(options.judge) || options.client === undefined) return undefined;
   const program = planJudgeProgram(options);
@@ -125,11 +129,13 @@ async function judgeOutputs(options: RunJudgeOptions): Promise<JudgeRunResult> {
   const layout = planJudgeLayout(outputs, rubric.text, options.seed);
   const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
   const program = planJudgeProgram(options);
+  const run = toSandboxedRun(options, program, layout.files, JUDGE_SCORES_FILE);
   const result = await runProgramAttempts({
-    ...(options.started === undefined ? {} : { started: options.started }),
+    // A program started early has a proxy that may serve the cache: a fresh judging starts its own.
+    ...(options.started === undefined || options.fresh !== undefined ? {} : { started: options.started }),
     who: 'judge',
     attempts: options.attempts ?? DEFAULT_JUDGE_ATTEMPTS,
-    run: toSandboxedRun(options, program, layout.files, JUDGE_SCORES_FILE),
+    run: options.fresh === undefined ? run : { ...run, fresh: options.fresh },
     accept: (json) => {
       const checked = validateJudgeScores(json, expected);
       return checked.ok ? { ok: true, value: checked } : { ok: false, problem: checked.problems.join('; ') };

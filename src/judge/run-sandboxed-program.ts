@@ -28,6 +28,8 @@ export interface SandboxedProgramRun {
   signal?: AbortSignal;
   /** A retry of an unusable attempt: the proxy serves no model call from the cache. */
   refresh?: boolean;
+  /** Every model call a new sample, counted from `sampleBase` (model-proxy.ts). */
+  fresh?: { sampleBase: number };
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
@@ -47,7 +49,7 @@ export interface SandboxedProgramOutcome {
 
 /** The model proxy serving the run's model, unless there is none or the program is a CLI agent. */
 async function proxyFor(
-  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh' | 'isolation'>,
+  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh' | 'fresh' | 'isolation'>,
   sandbox: Sandbox,
 ): Promise<ModelProxy | undefined> {
   if (run.client === undefined || run.cliAgent === true) return undefined;
@@ -56,6 +58,7 @@ async function proxyFor(
       client: run.client,
       ...(run.signal === undefined ? {} : { signal: run.signal }),
       ...(run.refresh === true ? { refresh: true } : {}),
+      ...(run.fresh === undefined ? {} : { fresh: run.fresh }),
     },
     sandbox,
     run.isolation ?? 'process',

@@ -137,6 +137,27 @@ describe('model proxy', () => {
     expect(server.log).toHaveLength(3);
   });
 
+  it('serves a fresh judging from the model, never the cache, with samples counted from its base', async () => {
+    const token = proxy?.token as string;
+    const ask = (t: string) => post('/v1/messages', anthropicBody('same text'), { 'x-api-key': t });
+    await Promise.all([ask(token), ask(token)]);
+    expect(server.log).toHaveLength(2);
+    for (const sampleBase of [100, 100]) {
+      await proxy?.close();
+      proxy = await startModelProxy({ client: pool.client('judge'), fresh: { sampleBase } });
+      const fresh = proxy.token;
+      await Promise.all([ask(fresh), ask(fresh)]);
+    }
+    // Both fresh judgings asked the model twice each, though the same requests were cached.
+    expect(server.log).toHaveLength(6);
+    await proxy?.close();
+    proxy = await startModelProxy({ client: pool.client('judge') });
+    const plain = proxy.token;
+    await Promise.all([ask(plain), ask(plain)]);
+    // An ordinary evaluation is still served samples 0 and 1 from the cache.
+    expect(server.log).toHaveLength(6);
+  });
+
   it('passes upstream failures back in the caller’s wire format and records them', async () => {
     const token = proxy?.token as string;
     server.queueFaults('unauthorized');
