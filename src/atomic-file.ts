@@ -28,6 +28,15 @@ export interface AtomicWriteOptions {
 
 let sequence = 0;
 
+/** `<target>.<pid>.<n>.tmp`: the temporary file a write makes beside its target. */
+const TEMPORARY_NAME = /\.(\d+)\.\d+\.tmp$/;
+
+/** The pid of the process that was writing a temporary file of ours, or undefined for another name. */
+export function temporaryFileWriter(name: string): number | undefined {
+  const match = TEMPORARY_NAME.exec(name);
+  return match === null ? undefined : Number(match[1]);
+}
+
 async function openFresh(file: string, mode: number | undefined) {
   try {
     return await open(file, 'wx', mode);

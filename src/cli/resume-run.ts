@@ -21,6 +21,7 @@ import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { readJournal } from '../run/journal.js';
 import { acquireRunLock } from '../run/lock.js';
+import { removeOrphanedWrites } from '../run/remove-orphaned-writes.js';
 import { compareManifest, type Manifest, readManifest, writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
 import type { RunState } from '../run/run-state.js';
@@ -74,6 +75,7 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
   const lock = await acquireRunLock(runDir, await currentProcessIdentity());
   try {
     if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
+    await removeOrphanedWrites(runDir);
     // Re-read under the lock: the journal is only trusted once no one else can append to it.
     const events = (await readJournal(runDir)).events;
     const killPoint = killPointFromEnv(env);

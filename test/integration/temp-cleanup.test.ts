@@ -1,11 +1,13 @@
 /**
  * A runner killed outright (SIGKILL) cannot remove its temporary folder — when it dies during
  * judging, that holds the judge's sandbox with the outputs. The next runner removes it
- * (needs `npm run build`).
+ * (needs `npm run build`). A write cut off by the kill leaves its temporary file in the run
+ * folder; resume removes it, and leaves one whose writer still runs.
  */
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
 
@@ -46,9 +48,20 @@ describe('temporary folders after a crash', () => {
     await writeFile(join(leftFolder, 'ws-planted', 'outputs', 'output_00.txt'), 'an output');
 
     const [runId] = runFolders(join(project, 'runs'));
+    const runDir = join(project, 'runs', String(runId));
+    const exited = execa(process.execPath, ['-e', '0']);
+    const gone = exited.pid as number;
+    await exited;
+    const cutOff = join(runDir, 'iterations', '0000', 'candidates', '0', `prompt.md.${gone}.7.tmp`);
+    const live = join(runDir, `report.html.${process.pid}.1.tmp`);
+    await writeFile(cutOff, 'half a prom');
+    await writeFile(live, 'being written');
+
     const resumed = await runBuiltCli(['resume', String(runId)], { cwd: project, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     // Its own folder went when it exited; the dead runner's went when it made its first sandbox.
     expect(await ours(temp)).toEqual([]);
+    const litter = (await readdir(runDir, { recursive: true })).filter((name) => name.endsWith('.tmp'));
+    expect(litter).toEqual([`report.html.${process.pid}.1.tmp`]);
   }, 120_000);
 });
