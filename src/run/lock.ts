@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { basename } from 'node:path';
 import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
@@ -127,10 +128,15 @@ type Claim =
 
 // Each level guards the takeover of the level below; deeper than this means something is badly wrong.
 const MAX_GUARD_DEPTH = 4;
+/** How long to wait on another contender's takeover before giving up, and how often to look. */
+const SETTLE_MS = 10_000;
+const GUARD_WAIT_MS = 10;
 
 async function claim(file: string, text: string, probe: ProcessProbe, depth: number): Promise<Claim> {
   if (depth > MAX_GUARD_DEPTH) throw new Error(`lock takeover guards nested too deep at ${file}`);
-  for (let round = 0; round < 50; round++) {
+  const settleBy = Date.now() + SETTLE_MS;
+  // Each round ends with the file changed under us, or a takeover seen in progress.
+  for (let changes = 0; changes < 50 && Date.now() <= settleBy; changes++) {
     if (await createExclusive(file, text)) return { kind: 'acquired', replaced: null };
     const existing = await readRaw(file);
     if (existing === null) continue;
@@ -139,7 +145,13 @@ async function claim(file: string, text: string, probe: ProcessProbe, depth: num
     // Only the process that creates this guard may replace this exact stale content.
     const guard = `${file}.takeover-${sha256Hex(existing).slice(0, 16)}`;
     const guarded = await claim(guard, text, probe, depth + 1);
-    if (guarded.kind === 'held') return guarded;
+    if (guarded.kind === 'held') {
+      // Another contender is taking the stale lock over this moment. It is not the lock's holder
+      // (it may yet lose the race): wait for what it leaves, and judge that.
+      changes -= 1;
+      await delay(GUARD_WAIT_MS);
+      continue;
+    }
     try {
       if ((await readRaw(file)) === existing) {
         await replaceFile(file, text);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   type LockRecord,
 } from '../../../src/run/lock.js';
 import { parseProcStat, type ProcessProbe } from '../../../src/run/process-identity.js';
+import { sha256Hex } from '../../../src/sha256.js';
 
 /** A machine where the given pids are alive with the given start times. */
 function fakeProbe(alive: Record<number, string | null>, host = 'here'): ProcessProbe {
@@ -138,6 +139,26 @@ describe('run lock under concurrent contention', () => {
       await winner.release();
       expect(await readdir(dir)).toEqual([]);
     }
+  });
+});
+
+describe('run lock while another contender takes a stale lock over', () => {
+  it('waits for the takeover and names whoever holds the lock after it, not the contender', async () => {
+    const probe = fakeProbe({ 105: 's105', 106: 's106', 107: 's107' });
+    const stale = `${JSON.stringify(record({ pid: 99, token: 'dead' }))}\n`;
+    await writeFile(join(dir, 'run.lock'), stale);
+    // Contender 105 holds the takeover guard for that stale content; it will lose to 106.
+    const guard = join(dir, `run.lock.takeover-${sha256Hex(stale).slice(0, 16)}`);
+    await writeFile(guard, `${JSON.stringify(record({ pid: 105, startTime: 's105', token: 'g' }))}\n`);
+    const contender = acquireRunLock(dir, { pid: 107, host: 'here', startTime: 's107' }, { probe }).catch(
+      (e: unknown) => e,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const winner = join(dir, 'run.lock.next');
+    await writeFile(winner, `${JSON.stringify(record({ pid: 106, startTime: 's106', token: 'w' }))}\n`);
+    await rename(winner, join(dir, 'run.lock'));
+    await rm(guard);
+    expect(await contender).toMatchObject({ code: 'E_LOCKED', holder: { pid: 106 } });
   });
 });
 
