@@ -26,7 +26,9 @@ import { compareManifest, type Manifest, readManifest, writeManifest } from '../
 import { currentProcessIdentity } from '../run/process-identity.js';
 import type { RunState } from '../run/run-state.js';
 import { resolveRunId } from '../run/run-id.js';
+import { isolationWarning } from '../judge/run-isolation.js';
 import { formatProblems } from '../ui/format-problems.js';
+import { renderNote } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
 import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
 import { planEstimateOf } from './start-run.js';
@@ -54,13 +56,18 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
   if (journal.tornTail)
     term.err(
       term.colors.yellow(
-        'note: the journal ended in a half-written line (a crash mid-write); it was ignored',
+        renderNote(
+          term,
+          'note: the journal ended in a half-written line (a crash mid-write); it was ignored',
+          6,
+        ),
       ),
     );
   const experiment = await loadForResume(manifest, journal.events, flags, env);
   const differences = compareManifest(manifest, fingerprintExperiment(experiment));
   const blocking = differences.filter((d) => d.blocking);
-  for (const d of differences.filter((d) => !d.blocking)) term.err(term.colors.dim(`note: ${d.message}`));
+  for (const d of differences.filter((d) => !d.blocking))
+    term.err(term.colors.dim(renderNote(term, `note: ${d.message}`, 6)));
   if (blocking.length > 0 && !flags.rebaseline) {
     throw new AutoresearchError(
       'E_RESUME_MISMATCH',
@@ -70,6 +77,9 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
       },
     );
   }
+  // Said again on each resume: the judge of this session runs under it, and the first warning may be long gone.
+  const isolation = isolationWarning(experiment);
+  if (isolation !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${isolation}`, 9)));
   refuseMissingKeys(experiment, env);
 
   const lock = await acquireRunLock(runDir, await currentProcessIdentity());
@@ -108,8 +118,11 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
       await writeManifest(runDir, { ...manifest, ...fingerprintExperiment(experiment) });
     }
     term.err(
-      `${term.colors.bold(`resuming ${runId}`)} at iteration ${state.nextIteration}` +
-        (state.open ? ` (iteration ${state.open.iteration} was interrupted and is redone)` : ''),
+      renderNote(
+        term,
+        `${term.colors.bold(`resuming ${runId}`)} at iteration ${state.nextIteration}` +
+          (state.open ? ` (iteration ${state.open.iteration} was interrupted and is redone)` : ''),
+      ),
     );
     return await runSession({
       experiment,

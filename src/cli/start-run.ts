@@ -45,7 +45,7 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
   for (const note of notes) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
   const isolation = isolationWarning(experiment);
-  if (isolation !== undefined) term.err(term.colors.yellow(`warning: ${isolation}`));
+  if (isolation !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${isolation}`, 9)));
   refuseMissingKeys(experiment, env);
   return { experiment, overrides };
 }

@@ -8,7 +8,7 @@
  *
  * The steps share one run and go in order.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -137,8 +137,18 @@ describe('resume after the experiment changed', () => {
   it('extends the budget with --iterations +2 and continues the numbering', async () => {
     const before = (await readRunRecord(run.dir)).state;
     expect(before.iterations.map((it) => it.iteration)).toEqual([0, 1]);
-    const result = await resume('--iterations', '+2');
+    // Where bubblewrap does not work, the resumed session says again that its judge has process isolation only.
+    const stubs = join(project.dir, '.stub-bin');
+    await mkdir(stubs);
+    await writeFile(join(stubs, 'bwrap'), '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    const result = await runCli(cli.main, ['resume', run.id, '--iterations', '+2'], {
+      cwd: project.dir,
+      env: { ...project.env, PATH: `${stubs}:${project.env['PATH'] ?? process.env['PATH']}` },
+    });
     expect(result.exitCode, describeResult(result)).toBe(0);
+    expect(result.stderr).toMatch(/warning: the judge and grader run with process isolation only/);
     const { state, events } = await readRunRecord(run.dir);
     expect(state.iterations.map((it) => it.iteration)).toEqual([0, 1, 2, 3]);
     expect(state.iterations.slice(0, 2)).toEqual(before.iterations);
