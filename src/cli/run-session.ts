@@ -131,7 +131,11 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       ...(checkpoint ? { checkpoint } : {}),
     });
     await report.refreshNow().catch((error: unknown) => {
-      term.err(term.colors.yellow(`warning: report.html could not be written: ${String(error)}`));
+      term.err(
+        term.colors.yellow(
+          renderNote(term, `warning: report.html could not be written: ${String(error)}`, 9),
+        ),
+      );
     });
     term.out('');
     term.out(
