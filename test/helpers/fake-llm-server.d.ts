@@ -17,17 +17,49 @@ export type {
   Respond,
 } from './fake-llm-wire.js';
 
+/** A request of a batch as `fail` and `expire` see it. */
+export interface BatchedRequest {
+  api: FakeApi;
+  customId: string;
+  body: Record<string, unknown>;
+}
+
+/** The batch APIs' behaviour (fake-llm-batches.js); every field may change between phases. */
+export interface FakeBatchOptions {
+  /** A batch ends this long after it was created (checked when it is retrieved); default 0. */
+  completeAfterMs?: number;
+  /** A fault for this request: it ends `errored` with that fault's error. */
+  fail?: (req: BatchedRequest) => FaultSpec | undefined;
+  /** True: this request ends `expired`. */
+  expire?: (req: BatchedRequest) => boolean;
+  /** Lower the providers' limits for a test. */
+  limits?: Partial<Record<FakeApi, Partial<{ requests: number; bytes: number }>>>;
+}
+
 export interface FakeServerOptions {
   respond?: Respond;
   latencyMs?: number | ((req: FakeRequest) => number);
   faults?: (FaultSpec | null)[];
   faultRate?: { rate: number; seed: number; kinds: FaultSpec[] };
   requireKey?: string;
+  batch?: FakeBatchOptions;
+  /** Fixed when the server starts (fake-prompt-cache.js). */
+  promptCache?: { ttlMs?: number; now?: () => number; anthropicMinimum?: (model: string) => number };
+}
+
+export interface FakeBatchSummary {
+  id: string;
+  api: FakeApi;
+  customIds: string[];
+  createdAt: number;
+  ended: boolean;
+  cancelled: boolean;
 }
 
 export interface LogEntry {
   index: number;
-  api: FakeApi | 'unknown';
+  /** `anthropic-batch` / `openai-batch`: a batch or file route (the file upload included). */
+  api: FakeApi | 'anthropic-batch' | 'openai-batch' | 'unknown';
   method: string;
   path: string;
   body: Record<string, unknown> | undefined;
@@ -56,6 +88,8 @@ export interface FakeLlmServer {
   readonly log: LogEntry[];
   readonly inFlight: number;
   readonly maxInFlight: number;
+  /** The batches submitted so far, in creation order. */
+  readonly batches: FakeBatchSummary[];
   queueFaults(...faults: (FaultSpec | null)[]): void;
   configure(options: Partial<FakeServerOptions>): void;
   reset(): void;

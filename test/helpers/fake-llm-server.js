@@ -59,6 +59,8 @@
  */
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { createBatchApis } from './fake-llm-batches.js';
+import { createPromptCache } from './fake-prompt-cache.js';
 import {
   errorBody,
   normalise,
@@ -159,6 +161,7 @@ export async function startFakeLlmServer(initial = {}) {
   let inFlight = 0;
   let maxInFlight = 0;
   let counter = 0;
+  const promptCache = createPromptCache(initial.promptCache);
 
   function nextFault() {
     if (queue.length > 0) return queue.shift() ?? null;
@@ -229,8 +232,71 @@ export async function startFakeLlmServer(initial = {}) {
     send({
       status: reply.status ?? 200,
       headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) },
-      body: reply.rawBody ?? successBody(request, reply),
+      body: reply.rawBody ?? successBody(request, reply, promptCache[api](body)),
     });
+  }
+
+  /** One request of a batch, answered as a single call would be (no latency: the batch has its own). */
+  async function answerInBatch(api, body, fault, customId) {
+    const path = api === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
+    const request = { ...normalise(api, body, {}, path, counter++), customId };
+    let spec = fault;
+    let reply = {};
+    if (spec === null) {
+      const answered = await (options.respond ?? (() => 'ok'))(request);
+      reply = typeof answered === 'string' ? { text: answered } : answered;
+      spec = reply.fault ?? null;
+    }
+    if (spec !== null) {
+      const planned = planFault(api, typeof spec === 'string' ? { kind: spec } : spec);
+      // A batch has no connection to hang or cut, nor a body to garble: those become a server error.
+      if (planned === 'hang' || planned === 'truncated' || planned.status === 200)
+        return planFault(api, { kind: 'server_error' });
+      return planned;
+    }
+    return {
+      status: reply.status ?? 200,
+      body: reply.rawBody ?? successBody(request, reply, promptCache[api](body)),
+    };
+  }
+
+  let url = '';
+  const batchApis = createBatchApis({
+    urlOf: () => url,
+    answer: answerInBatch,
+    settings: () => options.batch ?? {},
+  });
+
+  /** A batch or file route: its handler's answer, after the faults and key check every request gets. */
+  async function serveBatchRoute(handler, raw, entry, req, send) {
+    let fault = nextFault();
+    if (
+      fault === null &&
+      options.requireKey !== undefined &&
+      presentedKey(req.headers) !== options.requireKey
+    )
+      fault = 'unauthorized';
+    if (fault !== null) {
+      const spec = typeof fault === 'string' ? { kind: fault } : fault;
+      entry.fault = spec.kind;
+      const planned = planFault(handler.api, spec);
+      if (planned !== 'hang' && planned !== 'truncated') {
+        send(planned);
+        return;
+      }
+      send(planFault(handler.api, { kind: 'server_error' }));
+      return;
+    }
+    const answered = await handler.handle(raw, req.headers);
+    if (answered === undefined) {
+      send({
+        status: 404,
+        headers: {},
+        body: errorBody(handler.api, 'not_found', `no route ${entry.method} ${entry.path}`, null),
+      });
+      return;
+    }
+    send(answered);
   }
 
   async function handle(req, res) {
@@ -279,6 +345,12 @@ export async function startFakeLlmServer(initial = {}) {
 
     const raw = await readBody(req);
     entry.raw = raw;
+    const batchRoute = api === 'unknown' ? batchApis.route(method, path) : undefined;
+    if (batchRoute !== undefined) {
+      entry.api = `${batchRoute.api}-batch`;
+      await serveBatchRoute(batchRoute, raw, entry, req, send);
+      return;
+    }
     if (api === 'unknown') {
       send({
         status: 404,
@@ -302,7 +374,7 @@ export async function startFakeLlmServer(initial = {}) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = server.address().port;
-  const url = `http://127.0.0.1:${port}`;
+  url = `http://127.0.0.1:${port}`;
 
   return {
     url,
@@ -315,6 +387,10 @@ export async function startFakeLlmServer(initial = {}) {
     },
     get maxInFlight() {
       return maxInFlight;
+    },
+    /** The batches submitted so far (fake-llm-batches.js). */
+    get batches() {
+      return batchApis.list();
     },
     queueFaults(...faults) {
       queue.push(...faults);

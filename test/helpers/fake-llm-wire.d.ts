@@ -47,6 +47,8 @@ export interface FakeRequest {
   headers: IncomingHttpHeaders;
   path: string;
   index: number;
+  /** Set when the request came in a batch (fake-llm-batches.js): its `custom_id`. */
+  customId?: string;
 }
 
 export type FaultKind =
@@ -118,4 +120,6 @@ export function planFault(
   spec: Exclude<FaultSpec, string>,
 ): Planned | 'hang' | 'truncated';
 export function estimateTokens(text: string): number;
-export function successBody(req: FakeRequest, reply: ReplySpec): string;
+/** What the prompt cache reports for a request (fake-prompt-cache.js). */
+export type PromptCacheUsage = { total: number; cacheWrite: number; cacheRead: number } | { total: number; cached: number };
+export function successBody(req: FakeRequest, reply: ReplySpec, cache?: PromptCacheUsage): string;

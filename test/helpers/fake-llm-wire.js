@@ -268,7 +268,7 @@ function argumentsText(args) {
  * `toolCalls` the reply carries Anthropic `tool_use` blocks or OpenAI `tool_calls` (ids made up
  * when not given) and stops with `tool_use` / `tool_calls` unless told otherwise.
  */
-export function successBody(req, reply) {
+export function successBody(req, reply, cache = undefined) {
   const calls = (reply.toolCalls ?? []).map((c, i) => ({
     ...c,
     id: c.id ?? `${req.api === 'anthropic' ? 'toolu' : 'call'}_fake_${req.index}_${i}`,
@@ -296,7 +296,7 @@ export function successBody(req, reply) {
       ],
       stop_reason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: { input_tokens: input, output_tokens: output },
+      usage: anthropicUsage(input, output, cache),
     });
   }
   const message = {
@@ -320,6 +320,34 @@ export function successBody(req, reply) {
     choices: [
       { index: 0, message, finish_reason: reply.stopReason ?? (calls.length > 0 ? 'tool_calls' : 'stop') },
     ],
-    usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+    usage: openaiUsage(input, output, cache),
   });
+}
+
+/**
+ * Anthropic's usage: `input_tokens` counts what follows the last cache breakpoint; what was
+ * written to or read from the prompt cache (fake-prompt-cache.js) is counted apart.
+ */
+function anthropicUsage(input, output, cache) {
+  const write = cache?.cacheWrite ?? 0;
+  const read = cache?.cacheRead ?? 0;
+  const uncached = write + read > 0 ? Math.max(0, cache.total - write - read) : input;
+  return {
+    input_tokens: uncached,
+    output_tokens: output,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+  };
+}
+
+/** OpenAI's usage: `prompt_tokens` includes the cached ones, reported in `prompt_tokens_details`. */
+function openaiUsage(input, output, cache) {
+  const cached = cache?.cached ?? 0;
+  const prompt = cached > 0 ? Math.max(cache.total, cached) : input;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: output,
+    total_tokens: prompt + output,
+    prompt_tokens_details: { cached_tokens: cached },
+  };
 }
