@@ -121,5 +121,7 @@ export function planFault(
 ): Planned | 'hang' | 'truncated';
 export function estimateTokens(text: string): number;
 /** What the prompt cache reports for a request (fake-prompt-cache.js). */
-export type PromptCacheUsage = { total: number; cacheWrite: number; cacheRead: number } | { total: number; cached: number };
+export type PromptCacheUsage =
+  | { total: number; cacheWrite: number; cacheRead: number }
+  | { total: number; cached: number };
 export function successBody(req: FakeRequest, reply: ReplySpec, cache?: PromptCacheUsage): string;
