@@ -5,16 +5,12 @@
  */
 import type { ProbeResult } from '../calibrate/probe-result.js';
 
-const NAMES: Record<ProbeResult['probe'], string> = {
-  order: 'order',
-  length: 'length',
-  repeat: 'repeat',
-};
-const NAME_WIDTH = Math.max(...Object.values(NAMES).map((name) => name.length)) + 2;
+/** 'length' and 'repeat', the longest names, and two spaces. */
+const NAME_WIDTH = 8;
 
 export function formatProbeLines(results: readonly ProbeResult[]): string[] {
   return results.map((result) => {
     const runs = result.calls === 0 ? '' : ` (${result.calls} judge run${result.calls === 1 ? '' : 's'})`;
-    return `${NAMES[result.probe].padEnd(NAME_WIDTH)}${result.verdict}${runs}`;
+    return `${result.probe.padEnd(NAME_WIDTH)}${result.verdict}${runs}`;
   });
 }
