@@ -34,7 +34,7 @@ function widthNote([lo, hi]: [number, number]): string {
 /** `effect`: the change of an output's weighted score from the last place to the first. */
 export function orderVerdict(effect: Effect, outputs: number): Verdict {
   const { estimate, interval } = effect;
-  const scale = `(1–5 scale, ${outputs} outputs in two opposite orders)`;
+  const scale = `on the 1–5 scale, over ${outputs} outputs judged in two opposite orders`;
   if (excludesZero(interval) && Math.abs(estimate) >= MATERIAL_SHIFT) {
     const favours = estimate > 0 ? 'earlier' : 'later';
     return {
@@ -52,7 +52,7 @@ export function orderVerdict(effect: Effect, outputs: number): Verdict {
 /** `effect`: the mean change of the weighted score when each output is padded with neutral filler. */
 export function lengthVerdict(effect: Effect, outputs: number): Verdict {
   const { estimate, interval } = effect;
-  const change = `padding each output by half its length with neutral filler changed its score by ${signed(estimate)} ${bounds(interval)} (1–5 scale, ${outputs} outputs)`;
+  const change = `padding each output with neutral filler to half its length again changed its score by ${signed(estimate)} ${bounds(interval)} on average on the 1–5 scale, over ${outputs} outputs`;
   if (interval[0] > 0 && estimate >= MATERIAL_SHIFT)
     return { biased: true, verdict: `length bias: the judge rewards length — ${change}` };
   if (interval[1] < 0 && estimate <= -MATERIAL_SHIFT)

@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ProbeResult, runBiasProbes } from '../../src/calibrate/probes.js';
+import { ProbeResult } from '../../src/calibrate/probe-result.js';
+import { runBiasProbes } from '../../src/calibrate/probes.js';
 import type { JudgeEntry, ModelEntry } from '../../src/experiment/schema.js';
 import { parseRubric } from '../../src/experiment/rubric.js';
 import type { Rubric } from '../../src/experiment/types.js';
@@ -55,6 +56,7 @@ describe('bias probes on program judges', () => {
       seed: 5,
       signal,
     });
+    expect(ProbeResult.array().parse(results)).toEqual(results);
     expect(results.map((r) => [r.probe, r.applicable, r.biased, r.calls])).toEqual([
       ['order', true, false, 2],
       ['length', true, false, 2],
@@ -118,8 +120,16 @@ describe('bias probes on program judges', () => {
       signal,
     });
     for (const result of results) {
-      expect(result).toMatchObject({ applicable: true, estimate: null, interval: null, biased: null, calls: 1 });
-      expect(result.verdict).toMatch(/^could not tell: the judge failed \(judge-scores.json is not valid JSON/);
+      expect(result).toMatchObject({
+        applicable: true,
+        estimate: null,
+        interval: null,
+        biased: null,
+        calls: 1,
+      });
+      expect(result.verdict).toMatch(
+        /^could not tell: the judge failed \(judge-scores.json is not valid JSON/,
+      );
     }
   });
 });
