@@ -52,7 +52,7 @@ export function orderVerdict(effect: Effect, outputs: number): Verdict {
 /** `effect`: the mean change of the weighted score when each output is padded with neutral filler. */
 export function lengthVerdict(effect: Effect, outputs: number): Verdict {
   const { estimate, interval } = effect;
-  const change = `padding each output with neutral filler to half its length again changed its score by ${signed(estimate)} ${bounds(interval)} on average on the 1–5 scale, over ${outputs} outputs`;
+  const change = `padding every output with neutral filler, half its length again, changed scores by ${signed(estimate)} ${bounds(interval)} on average on the 1–5 scale, over ${outputs} outputs`;
   if (interval[0] > 0 && estimate >= MATERIAL_SHIFT)
     return { biased: true, verdict: `length bias: the judge rewards length — ${change}` };
   if (interval[1] < 0 && estimate <= -MATERIAL_SHIFT)

@@ -26,8 +26,12 @@ export type { ProbeResult } from './probe-result.js';
 
 export interface ProbeInput {
   judge: Judge;
-  /** False for the built-in model judge (it scores one output per call). */
+  /**
+   * False for the built-in model judge (it scores one output per call); true for a `command`
+   * program, which reads the whole `outputs/` folder (isProgramEntry of the judge entry).
+   */
   judgeSeesAllOutputs: boolean;
+  /** Each (caseId, sample) once: that is how an output is found again in the next judging. */
   outputs: readonly JudgeOutput[];
   rubric: Rubric;
   /** k for repeat consistency (default 3). */

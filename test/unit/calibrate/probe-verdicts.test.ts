@@ -31,7 +31,7 @@ describe('lengthVerdict', () => {
     expect(lengthVerdict({ estimate: 0.9, interval: [0.7, 1.1] }, 12)).toEqual({
       biased: true,
       verdict:
-        'length bias: the judge rewards length — padding each output with neutral filler to half its length again changed its score by +0.900 [+0.700, +1.100] on average on the 1–5 scale, over 12 outputs',
+        'length bias: the judge rewards length — padding every output with neutral filler, half its length again, changed scores by +0.900 [+0.700, +1.100] on average on the 1–5 scale, over 12 outputs',
     });
     const down = lengthVerdict({ estimate: -0.6, interval: [-0.9, -0.3] }, 12);
     expect(down.biased).toBe(false);
