@@ -18,6 +18,10 @@ const positiveInt = z.number().int().min(1);
 export const Price = z.strictObject({
   input_per_mtok: z.number().min(0),
   output_per_mtok: z.number().min(0),
+  /** Input written to the provider's prompt cache; absent: the input price. */
+  cache_write_per_mtok: z.number().min(0).optional(),
+  /** Input read from the provider's prompt cache; absent: the input price. */
+  cache_read_per_mtok: z.number().min(0).optional(),
 });
 export type Price = z.infer<typeof Price>;
 

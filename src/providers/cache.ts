@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { isRecord } from '../is-record.js';
-import type { CompletionResult, ToolCall } from './types.js';
+import type { CompletionResult, ToolCall, Usage } from './types.js';
 
 export interface CachedCompletion {
   v: 1;
@@ -20,7 +20,7 @@ export interface CachedCompletion {
   text: string;
   /** The model's tool calls (SPEC 12); absent when it made none. */
   toolCalls?: ToolCall[];
-  usage: { inputTokens: number; outputTokens: number };
+  usage: Usage;
   costUsd: number | null;
   stopReason?: string;
   simulated?: boolean;
@@ -69,7 +69,7 @@ export function toCached(provider: string, model: string, result: CompletionResu
     ...(result.toolCalls === undefined || result.toolCalls.length === 0
       ? {}
       : { toolCalls: result.toolCalls }),
-    usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+    usage: { ...result.usage },
     costUsd: result.costUsd,
     ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
     ...(result.simulated === undefined ? {} : { simulated: result.simulated }),

@@ -2,6 +2,11 @@
  * What a call cost. A built-in table covers well-known models (USD per million tokens, as
  * published on the Anthropic and OpenAI pricing pages; checked late 2025); an entry's own
  * `price:` always wins, and an unknown model costs null rather than a guess.
+ *
+ * Input served by the provider's prompt cache is priced at its own rates: Anthropic bills a
+ * 5-minute cache write at 1.25× the input price and a read at 0.1×; OpenAI caches on its own,
+ * bills no write premium and discounts reads by model (its "cached input" column). A price
+ * without cache rates bills cached input at the input price.
  */
 import type { ModelEntry, Price } from '../experiment/schema.js';
 import type { Usage } from './types.js';
@@ -12,40 +17,50 @@ function price(input: number, output: number): Price {
   return { input_per_mtok: input, output_per_mtok: output };
 }
 
+/** Anthropic's prompt-cache rates: a 5-minute write at 1.25× the input price, a read at 0.1×. */
+function claude(input: number, output: number): Price {
+  return { ...price(input, output), cache_write_per_mtok: input * 1.25, cache_read_per_mtok: input / 10 };
+}
+
+/** OpenAI's: no write premium; a cached read at the model's published "cached input" price. */
+function gpt(input: number, cachedInput: number, output: number): Price {
+  return { ...price(input, output), cache_read_per_mtok: cachedInput };
+}
+
 /** Keyed by the model name without any date suffix. */
 export const BUILT_IN_PRICES: Readonly<Record<string, Price>> = {
   // Anthropic
-  'claude-opus-4-5': price(5, 25),
-  'claude-opus-4-1': price(15, 75),
-  'claude-opus-4-0': price(15, 75),
-  'claude-opus-4': price(15, 75),
-  'claude-sonnet-4-5': price(3, 15),
-  'claude-sonnet-4-0': price(3, 15),
-  'claude-sonnet-4': price(3, 15),
-  'claude-3-7-sonnet': price(3, 15),
-  'claude-3-5-sonnet': price(3, 15),
-  'claude-haiku-4-5': price(1, 5),
-  'claude-3-5-haiku': price(0.8, 4),
-  'claude-3-haiku': price(0.25, 1.25),
-  'claude-3-opus': price(15, 75),
-  // OpenAI
-  'gpt-5.2': price(1.75, 14),
-  'gpt-5.1': price(1.25, 10),
-  'gpt-5': price(1.25, 10),
-  'gpt-5-mini': price(0.25, 2),
-  'gpt-5-nano': price(0.05, 0.4),
-  'gpt-5-codex': price(1.25, 10),
-  'gpt-4.1': price(2, 8),
-  'gpt-4.1-mini': price(0.4, 1.6),
-  'gpt-4.1-nano': price(0.1, 0.4),
-  'gpt-4o': price(2.5, 10),
-  'gpt-4o-mini': price(0.15, 0.6),
+  'claude-opus-4-5': claude(5, 25),
+  'claude-opus-4-1': claude(15, 75),
+  'claude-opus-4-0': claude(15, 75),
+  'claude-opus-4': claude(15, 75),
+  'claude-sonnet-4-5': claude(3, 15),
+  'claude-sonnet-4-0': claude(3, 15),
+  'claude-sonnet-4': claude(3, 15),
+  'claude-3-7-sonnet': claude(3, 15),
+  'claude-3-5-sonnet': claude(3, 15),
+  'claude-haiku-4-5': claude(1, 5),
+  'claude-3-5-haiku': claude(0.8, 4),
+  'claude-3-haiku': claude(0.25, 1.25),
+  'claude-3-opus': claude(15, 75),
+  // OpenAI (input, cached input, output)
+  'gpt-5.2': gpt(1.75, 0.175, 14),
+  'gpt-5.1': gpt(1.25, 0.125, 10),
+  'gpt-5': gpt(1.25, 0.125, 10),
+  'gpt-5-mini': gpt(0.25, 0.025, 2),
+  'gpt-5-nano': gpt(0.05, 0.005, 0.4),
+  'gpt-5-codex': gpt(1.25, 0.125, 10),
+  'gpt-4.1': gpt(2, 0.5, 8),
+  'gpt-4.1-mini': gpt(0.4, 0.1, 1.6),
+  'gpt-4.1-nano': gpt(0.1, 0.025, 0.4),
+  'gpt-4o': gpt(2.5, 1.25, 10),
+  'gpt-4o-mini': gpt(0.15, 0.075, 0.6),
   'gpt-4-turbo': price(10, 30),
   'gpt-3.5-turbo': price(0.5, 1.5),
-  o1: price(15, 60),
-  o3: price(2, 8),
-  'o3-mini': price(1.1, 4.4),
-  'o4-mini': price(1.1, 4.4),
+  o1: gpt(15, 7.5, 60),
+  o3: gpt(2, 0.5, 8),
+  'o3-mini': gpt(1.1, 0.55, 4.4),
+  'o4-mini': gpt(1.1, 0.275, 4.4),
 };
 
 /**
@@ -110,7 +125,16 @@ export function estimatePrice(entry: ModelEntry): { price: Price; note?: string 
 }
 
 export function costOf(p: Price, usage: Usage): number {
-  return (usage.inputTokens * p.input_per_mtok + usage.outputTokens * p.output_per_mtok) / 1_000_000;
+  const written = usage.cacheWriteTokens ?? 0;
+  const read = usage.cacheReadTokens ?? 0;
+  const plain = Math.max(0, usage.inputTokens - written - read);
+  return (
+    (plain * p.input_per_mtok +
+      written * (p.cache_write_per_mtok ?? p.input_per_mtok) +
+      read * (p.cache_read_per_mtok ?? p.input_per_mtok) +
+      usage.outputTokens * p.output_per_mtok) /
+    1_000_000
+  );
 }
 
 /** Cost in USD, or null when the price is unknown. */

@@ -65,8 +65,13 @@ export interface CompletionRequest {
 }
 
 export interface Usage {
+  /** Every input token, those written to or read from the provider's prompt cache included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`: written to the provider's prompt cache (Anthropic bills a premium for them). */
+  cacheWriteTokens?: number;
+  /** Of `inputTokens`: read from the provider's prompt cache, at its discount. */
+  cacheReadTokens?: number;
 }
 
 export interface CompletionResult {

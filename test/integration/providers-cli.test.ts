@@ -94,7 +94,7 @@ describe('claude-cli adapter', () => {
     const provider = createClaudeCliProvider(entry({ params: { effort: 'low' } }), { env });
     const result = await provider.complete({ ...user('write a haiku'), system: 'you are terse' });
     expect(result.text).toBe('echo: write a haiku');
-    expect(result.usage).toEqual({ inputTokens: 111, outputTokens: 7 });
+    expect(result.usage).toEqual({ inputTokens: 111, outputTokens: 7, cacheWriteTokens: 100 });
     expect(result.costUsd).toBe(0.0123);
     const call = await loggedCall();
     expect(call.stdin).toBe('write a haiku');
@@ -201,8 +201,9 @@ describe('codex-cli adapter', () => {
     });
     const result = await provider.complete({ ...user('summarise "this"'), system: 'be "careful"' });
     expect(result.text).toBe('echo: summarise "this"');
-    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 9 });
-    expect(result.costUsd).toBeCloseTo((20 * 1.25 + 9 * 10) / 1e6, 12);
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 9, cacheReadTokens: 5 });
+    // gpt-5: the 5 cached input tokens at its cached-input price.
+    expect(result.costUsd).toBeCloseTo((15 * 1.25 + 5 * 0.125 + 9 * 10) / 1e6, 12);
     const { argv, stdin } = await loggedCall();
     expect(stdin).toBe('summarise "this"');
     expect(argv).toEqual(expect.arrayContaining(['-m', 'gpt-5-codex', '-c', 'model_reasoning_effort="low"']));

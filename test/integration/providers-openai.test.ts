@@ -48,6 +48,21 @@ async function failure(e: ModelEntry, extra = {}): Promise<ProviderError> {
 }
 
 describe('openai adapter', () => {
+  it('bills the input the API served from its prompt cache at the cached-input price', async () => {
+    server.configure({ respond: () => ({ text: 'ok', usage: { output_tokens: 10 } }) });
+    const long = 'Classify the ticket by the policy below, citing the clause. '.repeat(90);
+    const provider = createOpenAiProvider(entry({ system: long }), { env: { OPENAI_API_KEY: KEY } });
+    const first = await provider.complete({ messages: [{ role: 'user', content: 'ticket one' }] });
+    const second = await provider.complete({ messages: [{ role: 'user', content: 'ticket two' }] });
+    expect(first.usage.cacheReadTokens).toBeUndefined();
+    const cached = second.usage.cacheReadTokens ?? 0;
+    expect(cached).toBeGreaterThanOrEqual(1024);
+    // gpt-4o-mini: $0.15 per million input, $0.075 cached, $0.60 output.
+    const plain = second.usage.inputTokens - cached;
+    expect(second.costUsd).toBeCloseTo((plain * 0.15 + cached * 0.075 + 10 * 0.6) / 1e6, 12);
+    expect(second.costUsd as number).toBeLessThan(first.costUsd as number);
+  });
+
   it('sends Chat Completions with the system prompt as a system message', async () => {
     const result = await ask(
       entry({ system: 'sys', temperature: 0.2, max_tokens: 64, params: { top_p: 0.5, stop: ['\n\n'] } }),

@@ -15,13 +15,8 @@ import {
   toAnthropicMessages,
   toAnthropicTools,
 } from './anthropic-shape.js';
-import {
-  countOf,
-  DEFAULT_ANTHROPIC_MAX_TOKENS,
-  DEFAULT_HTTP_TIMEOUT_S,
-  isRecord,
-  timeoutMsOf,
-} from './defaults.js';
+import { anthropicUsage } from './usage.js';
+import { DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
 
 /**
@@ -76,13 +71,7 @@ export function parseAnthropicResponse(
   return {
     text,
     ...(toolCalls.length === 0 ? {} : { toolCalls }),
-    usage: {
-      inputTokens:
-        countOf(usage['input_tokens']) +
-        countOf(usage['cache_creation_input_tokens']) +
-        countOf(usage['cache_read_input_tokens']),
-      outputTokens: countOf(usage['output_tokens']),
-    },
+    usage: anthropicUsage(usage),
     ...(stopReason === undefined ? {} : { stopReason }),
   };
 }

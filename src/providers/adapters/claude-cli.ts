@@ -36,7 +36,8 @@ import {
   type StructuredOutput,
 } from '../types.js';
 import { claudeBinary } from './cli-binaries.js';
-import { countOf, DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import { anthropicUsage } from './usage.js';
+import { DEFAULT_PROCESS_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 import { monotonicMs } from '../clock.js';
 
 export interface ProcessProviderDeps {
@@ -143,13 +144,8 @@ export function parseClaudeResult(
     return new ProviderError(classifyClaudeError(result, said), `${label} reported an error: ${said}`);
   }
   const usage = isRecord(result['usage']) ? result['usage'] : {};
-  const tokens = {
-    inputTokens:
-      countOf(usage['input_tokens']) +
-      countOf(usage['cache_creation_input_tokens']) +
-      countOf(usage['cache_read_input_tokens']),
-    outputTokens: countOf(usage['output_tokens']),
-  };
+  // Claude Code reports the Messages API's usage as it got it.
+  const tokens = anthropicUsage(usage);
   const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
   const costUsd =
     entry.price !== undefined

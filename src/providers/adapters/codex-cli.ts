@@ -113,8 +113,11 @@ export function parseCodexEvents(
         text = item['text'];
       }
     } else if (event['type'] === 'turn.completed' && isRecord(event['usage'])) {
+      // Like OpenAI's usage: the input count includes the cached part, counted apart too.
       usage.inputTokens += countOf(event['usage']['input_tokens']);
       usage.outputTokens += countOf(event['usage']['output_tokens']);
+      const cached = countOf(event['usage']['cached_input_tokens']);
+      if (cached > 0) usage.cacheReadTokens = (usage.cacheReadTokens ?? 0) + cached;
     } else if (event['type'] === 'turn.failed' && isRecord(event['error'])) {
       failure = String(event['error']['message'] ?? 'turn failed');
     } else if (event['type'] === 'error' && typeof event['message'] === 'string') {

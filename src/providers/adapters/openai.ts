@@ -12,7 +12,8 @@ import { callSdk, errorMessageText, type SdkApiError } from '../http/sdk-call.js
 import { costOrNull, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import type { HttpProviderDeps } from './anthropic.js';
-import { countOf, DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
+import { openaiUsage } from './usage.js';
+import { DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from './defaults.js';
 import {
   isReasoningModel,
   openAiResponseFormat,
@@ -66,10 +67,7 @@ export function parseOpenAiResponse(
   return {
     text,
     ...(toolCalls.length === 0 ? {} : { toolCalls }),
-    usage: {
-      inputTokens: countOf(usage['prompt_tokens']),
-      outputTokens: countOf(usage['completion_tokens']),
-    },
+    usage: openaiUsage(usage),
     ...(stopReason === undefined ? {} : { stopReason }),
   };
 }

@@ -5,11 +5,12 @@ import {
   estimatePrice,
   normaliseModelName,
   resolvePrice,
+  type Price,
 } from '../../../src/providers/prices.js';
 
 describe('resolvePrice', () => {
   it('finds well-known models, dated or aliased', () => {
-    expect(resolvePrice({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' })).toEqual({
+    expect(resolvePrice({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' })).toMatchObject({
       input_per_mtok: 3,
       output_per_mtok: 15,
     });
@@ -41,13 +42,39 @@ describe('costOf', () => {
     expect(costOrNull(undefined, { inputTokens: 1, outputTokens: 1 })).toBeNull();
   });
 
+  it('bills prompt-cache writes and reads at the provider’s rates, and at the input price without them', () => {
+    const sonnet = resolvePrice({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(sonnet).toEqual({
+      input_per_mtok: 3,
+      output_per_mtok: 15,
+      cache_write_per_mtok: 3.75,
+      cache_read_per_mtok: 0.3,
+    });
+    // 1M input: 200k written, 600k read, 200k plain → 0.75 + 0.18 + 0.6.
+    const usage = {
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+      cacheWriteTokens: 200_000,
+      cacheReadTokens: 600_000,
+    };
+    expect(costOf(sonnet as Price, usage)).toBeCloseTo(1.53, 10);
+    const gpt = resolvePrice({ provider: 'openai', model: 'gpt-4.1' }) as Price;
+    expect(gpt.cache_write_per_mtok).toBeUndefined();
+    expect(costOf(gpt, { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 })).toBeCloseTo(
+      0.5,
+      10,
+    );
+    // An entry's own price without cache rates: cached input is billed as input.
+    expect(costOf({ input_per_mtok: 2, output_per_mtok: 8 }, usage)).toBeCloseTo(2, 10);
+  });
+
   it('prices Claude Code aliases, and plans a claude-cli entry without a model at its default', () => {
     expect(resolvePrice({ provider: 'claude-cli', model: 'opus' })?.input_per_mtok).toBe(5);
     expect(resolvePrice({ provider: 'claude-cli', model: 'haiku' })?.input_per_mtok).toBe(1);
     expect(resolvePrice({ provider: 'anthropic', model: 'haiku' })).toBeUndefined();
     expect(resolvePrice({ provider: 'claude-cli' })).toBeUndefined();
     expect(estimatePrice({ provider: 'claude-cli' })).toEqual({
-      price: { input_per_mtok: 3, output_per_mtok: 15 },
+      price: expect.objectContaining({ input_per_mtok: 3, output_per_mtok: 15 }),
       note: expect.stringContaining('estimated at claude-sonnet-4-5 prices'),
     });
     expect(estimatePrice({ provider: 'claude-cli', model: 'sonnet' })?.note).toContain('Claude Code reports');

@@ -27,7 +27,7 @@ describe('anthropic request and response', () => {
     expect(buildAnthropicBody({ provider: 'anthropic', model: 'm' }, { messages })['max_tokens']).toBe(1024);
   });
 
-  it('joins text blocks, counts cache tokens as input and rejects shapeless bodies', () => {
+  it('joins text blocks, counts cache tokens as input (and apart) and rejects shapeless bodies', () => {
     const parsed = parseAnthropicResponse(
       {
         content: [
@@ -42,7 +42,7 @@ describe('anthropic request and response', () => {
     );
     expect(parsed).toEqual({
       text: 'ab',
-      usage: { inputTokens: 15, outputTokens: 2 },
+      usage: { inputTokens: 15, outputTokens: 2, cacheReadTokens: 10 },
       stopReason: 'end_turn',
     });
     expect(() => parseAnthropicResponse({ id: 'x' }, 'L')).toThrow(ProviderError);
@@ -82,6 +82,14 @@ describe('openai request and response', () => {
       usage: { inputTokens: 0, outputTokens: 0 },
       stopReason: 'stop',
     });
+    const cached = parseOpenAiResponse(
+      {
+        choices: [{ message: { content: 'y' } }],
+        usage: { prompt_tokens: 2000, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 1152 } },
+      },
+      'L',
+    );
+    expect(cached.usage).toEqual({ inputTokens: 2000, outputTokens: 3, cacheReadTokens: 1152 });
     expect(parseOpenAiResponse({ choices: [{ message: { content: null, refusal: 'no' } }] }, 'L').text).toBe(
       'no',
     );
@@ -175,7 +183,7 @@ describe('codex-cli arguments and events', () => {
       .join('\n');
     expect(parseCodexEvents(events, { provider: 'codex-cli', model: 'gpt-5' }, 'L')).toMatchObject({
       text: 'final',
-      usage: { inputTokens: 3, outputTokens: 4 },
+      usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 1 },
     });
   });
 });
