@@ -30,9 +30,12 @@ const CURRENCY_SIGNS: Readonly<Record<string, string>> = { '£': 'GBP', $: 'USD'
 const CODES = 'USD|EUR|GBP|JPY|CHF|CAD|AUD|SEK|NOK|DKK|PLN|INR|CNY';
 const SIGN = '[£$€¥]';
 const NUMBER = '\\d{1,3}(?:[.,]\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?';
-/** An amount with its currency before or after it (not "5 £24.00": that £ belongs to 24.00), optionally negative. */
+/**
+ * An amount with its currency before or after it, optionally negative. A sign between two
+ * numbers goes with the nearer one: "5 £24.00" and "5   £24.00" are £24.00, "289,00 €   867,00 €" two amounts.
+ */
 const MONEY = new RegExp(
-  `(-)?(?:(?:${SIGN}|\\b(?:${CODES})\\b)[ \\t]*(-)?(${NUMBER})|(${NUMBER}) ?(?:${SIGN}|\\b(?:${CODES})\\b)(?![ \\t]*-?\\d))`,
+  `(-)?(?:(?:${SIGN}|\\b(?:${CODES})\\b)[ \\t]*(-)?(${NUMBER})|(${NUMBER}) ?(?:${SIGN}|\\b(?:${CODES})\\b)(?![ \\t]?-?\\d))`,
   'g',
 );
 const CURRENCY = new RegExp(`${SIGN}|\\b(?:${CODES})\\b`);
