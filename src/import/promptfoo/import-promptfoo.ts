@@ -56,7 +56,7 @@ function describeChoice(choice: PromptChoice, index: number, count: number): str
   return `prompt ${index} of ${count}: ${choice.label}`;
 }
 
-/** A chat prompt's optimised part: the system message, else the last user message (as a file). */
+/** What the chosen prompt becomes: prompt.md, or prompt parts and the files holding them. */
 interface PromptPlan {
   /** The text of every part, for placeholders and unsupported constructs. */
   texts: string[];
@@ -67,6 +67,10 @@ interface PromptPlan {
   files: Record<string, string>;
 }
 
+/**
+ * A plain prompt (or a chat prompt of one user message) is prompt.md; a chat prompt becomes
+ * parts whose optimised one is the system message, else the last user message, each in a file.
+ */
 function planPrompt(choice: PromptChoice, findings: Findings): PromptPlan {
   const chat = choice.chat;
   if (chat === undefined || (chat.system === undefined && chat.messages.length === 1)) {
