@@ -11,6 +11,7 @@ import pc from 'picocolors';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/run-checks.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
+import { renderRequest } from '../../src/experiment/render-request.js';
 import { runInitFromPromptfoo } from '../../src/import/promptfoo/init-from-promptfoo.js';
 import { createCommandProvider } from '../../src/providers/adapters/command.js';
 import type { Terminal } from '../../src/ui/terminal.js';
@@ -163,5 +164,36 @@ describe('init --from: refusals', () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(root, 'experiments/tutor/experiment.yaml'))).toBe(true);
     expect(result.stdout).toContain('../../experiments/tutor/experiment.yaml');
+  });
+});
+
+describe('init --from: a chat prompt with response_format and tools (invoice-chat)', async () => {
+  const root = project('invoice-chat');
+  const result = await init(root, 'invoices', 'evals/invoice-chat/promptfooconfig.yaml');
+
+  it('writes system.md, schema.json and tools.json beside experiment.yaml, and validates', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(join(root, 'experiments/invoices')).sort()).toEqual([
+      'cases.yaml',
+      'experiment.yaml',
+      'schema.json',
+      'system.md',
+      'tools.json',
+    ]);
+  });
+
+  it('sends what the promptfoo suite sent: the system message, the user message, the schema and the tools', async () => {
+    const { experiment } = await loadExperiment('invoices', { cwd: root, env: {} });
+    const [first] = experiment.cases;
+    if (first === undefined) throw new Error('no case imported');
+    const request = renderRequest({ shape: experiment.shape, prompt: experiment.prompt, testCase: first });
+    expect(request.system).toBe(
+      'You extract invoices for the accounts team of Brightwave Media Ltd.\nLook the vendor up before you answer.\n',
+    );
+    expect(request.messages).toEqual([
+      { role: 'user', content: `Extract this invoice:\n\n${first.vars['invoice']}` },
+    ]);
+    expect(request.output?.schema['required']).toEqual(['vendor_id', 'invoice_number', 'currency', 'total']);
+    expect(request.tools?.map((tool) => tool.name)).toEqual(['lookup_vendor', 'today']);
   });
 });

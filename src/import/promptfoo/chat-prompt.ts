@@ -1,7 +1,9 @@
 /**
- * promptfoo's chat-format prompts (a JSON or YAML list of `{role, content}` messages). The
- * loop optimises one user message, so the last user message becomes the prompt, the system
- * message becomes the generator's fixed system prompt, and earlier turns are reported.
+ * promptfoo's chat-format prompts (a JSON or YAML list of `{role, content}` messages) read as
+ * the parts of a prompt shape (SPEC 12): the system messages join into the system part, the
+ * user and assistant turns up to the last user message become template messages. What a
+ * template message cannot carry (tool turns, an assistant turn after the last user message,
+ * non-text content) is reported, never dropped silently.
  */
 
 /** Part of a prompt that could not be carried over. */
@@ -10,14 +12,20 @@ export interface DroppedPart {
   why: string;
 }
 
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 export interface ChatPrompt {
-  user: string;
   system?: string;
+  /** Ends with a user turn. */
+  messages: ChatTurn[];
   dropped: DroppedPart[];
 }
 
-const ONE_MESSAGE =
-  "autoresearch sends the prompt as one user message (plus the generator's fixed system prompt)";
+const TEMPLATE_TURNS =
+  "a prompt template holds a system prompt and user or assistant turns; tool calls and their results belong in a case's `messages:`";
 
 interface Message {
   role: string;
@@ -43,7 +51,7 @@ function contentText(content: unknown, dropped: DroppedPart[], role: string): st
   if (!Array.isArray(content)) {
     dropped.push({
       subject: `a ${role} message whose content is neither text nor a list of parts`,
-      why: ONE_MESSAGE,
+      why: 'autoresearch prompts are text only',
     });
     return '';
   }
@@ -72,16 +80,24 @@ export function readChatPrompt(messages: Message[]): ChatPrompt | { problem: str
   const lastUser = messages.map((m) => m.role).lastIndexOf('user');
   if (lastUser < 0) return { problem: 'the chat prompt has no user message' };
   const systems: string[] = [];
+  const turns: ChatTurn[] = [];
   messages.forEach((message, index) => {
-    if (message.role === 'system') systems.push(contentText(message.content, dropped, 'system'));
-    else if (index !== lastUser) {
+    const { role } = message;
+    const where = `the ${role} message #${index + 1}`;
+    if (role === 'system' || role === 'developer') systems.push(contentText(message.content, dropped, role));
+    else if (index > lastUser)
       dropped.push({
-        subject: `the ${message.role} message #${index + 1}, an earlier turn of the conversation`,
-        why: ONE_MESSAGE,
+        subject: `${where}, after the last user message`,
+        why: 'the request must end with a user turn (SPEC 12)',
       });
-    }
+    else if ((role === 'user' || role === 'assistant') && !('tool_calls' in message))
+      turns.push({ role, content: contentText(message.content, dropped, role) });
+    else
+      dropped.push({
+        subject: `${where}${role === 'assistant' ? ' with tool calls' : ''}`,
+        why: TEMPLATE_TURNS,
+      });
   });
-  const user = contentText((messages[lastUser] as Message).content, dropped, 'user');
   const system = systems.filter((s) => s.trim() !== '').join('\n\n');
-  return { user, ...(system === '' ? {} : { system }), dropped };
+  return { ...(system === '' ? {} : { system }), messages: turns, dropped };
 }

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { assignSplits } from '../../experiment/cases/split.js';
-import type { ModelEntry } from '../../experiment/schema.js';
+import type { ModelEntry, PromptParts } from '../../experiment/schema.js';
 import { buildCases } from './build-cases.js';
 import { renderFallbackRubric } from './fallback-rubric.js';
 import {
@@ -19,7 +19,8 @@ import {
 import { loadPrompts, type PromptChoice } from './load-prompts.js';
 import { loadTests } from './load-tests.js';
 import { listProviders, type MappedModel, mapProvider } from './map-provider.js';
-import { describeConstruct, findUnsupportedConstructs, placeholdersOf, usesTemplate } from './nunjucks.js';
+import { describeConstruct, findUnsupportedConstructs, placeholdersOf } from './nunjucks.js';
+import { readProviderShape } from './provider-shape.js';
 import { readDefaultTest } from './read-default-test.js';
 import { displayPath } from './read-files.js';
 import { readEvaluateOptions, readPromptfooConfig, reportTopLevelKeys } from './read-config.js';
@@ -55,22 +56,49 @@ function describeChoice(choice: PromptChoice, index: number, count: number): str
   return `prompt ${index} of ${count}: ${choice.label}`;
 }
 
-/** The prompt text and the generator's system prompt: a system message that uses vars must stay in the prompt. */
-function splitPrompt(choice: PromptChoice, findings: Findings): { text: string; system?: string } {
-  const text = (choice.text ?? '').trim();
-  if (choice.system === undefined) return { text };
-  if (usesTemplate(choice.system)) {
+/** What the chosen prompt becomes: prompt.md, or prompt parts and the files holding them. */
+interface PromptPlan {
+  /** The text of every part, for placeholders and unsupported constructs. */
+  texts: string[];
+  /** prompt.md's text, for a plain prompt. */
+  path?: string;
+  parts?: PromptParts;
+  /** Files beside experiment.yaml that hold parts, by name. */
+  files: Record<string, string>;
+}
+
+/**
+ * A plain prompt (or a chat prompt of one user message) is prompt.md; a chat prompt becomes
+ * parts whose optimised one is the system message, else the last user message, each in a file.
+ */
+function planPrompt(choice: PromptChoice, findings: Findings): PromptPlan {
+  const chat = choice.chat;
+  if (chat === undefined || (chat.system === undefined && chat.messages.length === 1)) {
+    const text = (choice.text ?? '').trim();
+    return { texts: [text], path: text, files: {} };
+  }
+  const messages: NonNullable<PromptParts['messages']> = chat.messages.map((m) => ({ ...m }));
+  const texts = [...(chat.system === undefined ? [] : [chat.system]), ...chat.messages.map((m) => m.content)];
+  if (chat.system !== undefined) {
     addNote(
       findings,
-      "the chat prompt's system message uses {{vars}}, so it was placed at the top of prompt.md (the loop may now change it too)",
+      'the chat prompt became prompt parts: its system message is system.md, the part the loop changes; its other messages are fixed in experiment.yaml (to optimise one too, move its text to a file and name it under `optimise`)',
     );
-    return { text: `${choice.system.trim()}\n\n${text}` };
+    return {
+      texts,
+      parts: { system: { file: 'system.md' }, messages, optimise: ['system'] },
+      files: { 'system.md': chat.system.trim() },
+    };
   }
+  const last = chat.messages.length - 1;
+  const user = messages[last] as NonNullable<PromptParts['messages']>[number];
+  const text = typeof user.content === 'string' ? user.content.trim() : '';
+  user.content = { file: 'user.md' };
   addNote(
     findings,
-    "the chat prompt's system message became models.generator.system: it stays fixed while the loop changes prompt.md",
+    `the chat prompt became prompt parts: its last user message is user.md (messages[${last}]), the part the loop changes; the earlier turns are fixed in experiment.yaml`,
   );
-  return { text, system: choice.system.trim() };
+  return { texts, parts: { messages, optimise: [`messages[${last}]`] }, files: { 'user.md': text } };
 }
 
 function mapModels(
@@ -90,7 +118,21 @@ function mapModels(
   }
   if (specs.length === 0)
     addNote(findings, 'the config names no providers, so the generator is the default Anthropic entry');
-  return { generator: mapped[0], alternatives: mapped.slice(1) };
+  const [generator, ...alternatives] = mapped;
+  for (const alt of alternatives)
+    if (Object.keys(alt.shape).length > 0)
+      addNote(
+        findings,
+        `${alt.origin} (${alt.where}) sets ${Object.keys(alt.shape).join(' and ')}: only the generator's (the first provider's) became \`output:\`/\`tools:\``,
+      );
+  return { generator, alternatives };
+}
+
+const SCHEMA_FILE = 'schema.json';
+const TOOLS_FILE = 'tools.json';
+
+function jsonFile(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 export async function importPromptfoo(options: ImportPromptfooOptions): Promise<ImportPlan> {
@@ -114,20 +156,16 @@ export async function importPromptfoo(options: ImportPromptfooOptions): Promise<
       `the config has ${choices.length} prompts and this is prompt ${index}; import another with --prompt-index N (${others.join(', ')})`,
     );
   }
-  const prompt = splitPrompt(choice, findings);
-  for (const construct of findUnsupportedConstructs(prompt.text)) {
+  const prompt = planPrompt(choice, findings);
+  for (const construct of prompt.texts.flatMap(findUnsupportedConstructs)) {
     addUnmapped(findings, `\`${construct.text}\` in the prompt`, '', describeConstruct(construct));
   }
 
   const models = mapModels(config, { configDir, projectRoot: options.projectRoot }, findings);
-  const generator =
-    models.generator && prompt.system !== undefined
-      ? { ...models.generator, entry: { ...models.generator.entry, system: prompt.system } }
-      : models.generator;
-  const defaultGenerator: ModelEntry = {
-    ...DEFAULT_MODEL,
-    ...(prompt.system === undefined ? {} : { system: prompt.system }),
-  };
+  const generator = models.generator;
+  const shape = generator
+    ? await readProviderShape(generator.shape, generator.where, { configDir, displayRoot }, findings)
+    : {};
 
   const ctx = { configDir, experimentDir, projectRoot: options.projectRoot, displayRoot };
   const defaults = await readDefaultTest(config['defaultTest'], ctx, findings);
@@ -136,7 +174,7 @@ export async function importPromptfoo(options: ImportPromptfooOptions): Promise<
     tests,
     {
       ...ctx,
-      placeholders: placeholdersOf(prompt.text),
+      placeholders: [...new Set(prompt.texts.flatMap(placeholdersOf))],
       defaultVars: defaults.vars,
       perCaseAssertions: defaults.perCase,
     },
@@ -193,7 +231,10 @@ export async function importPromptfoo(options: ImportPromptfooOptions): Promise<
     source,
     promptChoice: describeChoice(choice, index, choices.length),
     generator,
-    defaultGenerator,
+    defaultGenerator: DEFAULT_MODEL,
+    ...(prompt.parts === undefined ? {} : { parts: prompt.parts }),
+    ...(shape.schema === undefined ? {} : { output: SCHEMA_FILE }),
+    ...(shape.tools === undefined ? {} : { tools: TOOLS_FILE }),
     alternatives: models.alternatives,
     extraRoles,
     checks: defaults.checks,
@@ -210,9 +251,12 @@ export async function importPromptfoo(options: ImportPromptfooOptions): Promise<
   const base = `experiments/${options.name}`;
   const files: ImportedFile[] = [
     { path: `${base}/experiment.yaml`, text: experimentYaml },
-    { path: `${base}/prompt.md`, text: `${prompt.text}\n` },
+    ...(prompt.path === undefined ? [] : [{ path: `${base}/prompt.md`, text: `${prompt.path}\n` }]),
+    ...Object.entries(prompt.files).map(([name, text]) => ({ path: `${base}/${name}`, text: `${text}\n` })),
     { path: `${base}/cases.yaml`, text: renderCasesYaml(cases, source) },
   ];
+  if (shape.schema) files.push({ path: `${base}/${SCHEMA_FILE}`, text: jsonFile(shape.schema) });
+  if (shape.tools) files.push({ path: `${base}/${TOOLS_FILE}`, text: jsonFile(shape.tools) });
   if (fallbackRubric)
     files.push({ path: `rubrics/${options.name}.md`, text: renderFallbackRubric(options.name, description) });
   return {

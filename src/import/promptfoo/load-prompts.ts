@@ -16,8 +16,10 @@ export interface PromptChoice {
   label: string;
   /** Where it came from, e.g. `prompts[1]` or `prompts[0], prompts.txt part 2`. */
   source: string;
+  /** The text of a plain prompt; for a chat prompt, its last user message. */
   text?: string;
-  system?: string;
+  /** A chat-format prompt's system part and template turns (its `dropped` are in `dropped`). */
+  chat?: Omit<ChatPrompt, 'dropped'>;
   /** Why it cannot be imported. */
   problem?: string;
   /** Parts of this prompt that could not be carried over. */
@@ -54,17 +56,16 @@ function inlineOrChat(text: string, source: string, label?: string): PromptChoic
   if (!isChatMessages(data)) return inline(text, source, label);
   const chat = readChatPrompt(data);
   if ('problem' in chat) return { label: label ?? 'chat prompt', source, problem: chat.problem, dropped: [] };
-  return fromChat(chat, source, label ?? firstLine(chat.user));
+  return fromChat(chat, source, label ?? firstLine(lastUser(chat)));
+}
+
+function lastUser(chat: ChatPrompt): string {
+  return chat.messages.findLast((m) => m.role === 'user')?.content ?? '';
 }
 
 function fromChat(chat: ChatPrompt, source: string, label: string): PromptChoice {
-  return {
-    label,
-    source,
-    text: chat.user,
-    ...(chat.system === undefined ? {} : { system: chat.system }),
-    dropped: chat.dropped,
-  };
+  const { dropped, ...parts } = chat;
+  return { label, source, text: lastUser(chat), chat: parts, dropped };
 }
 
 async function fromFile(

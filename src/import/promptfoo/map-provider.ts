@@ -18,10 +18,16 @@ export interface ProviderSpec {
   where: string;
 }
 
+/** A provider's `response_format` and `tools` as written, for provider-shape.ts to read. */
+export type RawShape = Partial<Record<'response_format' | 'tools', unknown>>;
+
 export interface MappedModel {
   entry: ModelEntry;
   /** The promptfoo id (and label), for the comment beside the entry. */
   origin: string;
+  /** Where the provider sits in the config, e.g. `providers[0]`. */
+  where: string;
+  shape: RawShape;
 }
 
 export interface ProviderMapping {
@@ -47,8 +53,9 @@ const PASS_THROUGH = new Set([
   'presence_penalty',
   'max_completion_tokens',
   'reasoning_effort',
-  'response_format',
 ]);
+/** Config keys that become the experiment's `output:` and `tools:` (provider-shape.ts), not model settings. */
+const SHAPE_KEYS = new Set(['response_format', 'tools']);
 const OPENAI_NOT_CHAT = new Set([
   'completion',
   'embedding',
@@ -170,6 +177,7 @@ function mapConfig(
   config: Record<string, unknown>,
   where: string,
   unmapped: UnmappedItem[],
+  shape: RawShape,
 ): void {
   const params: Record<string, unknown> = {};
   const http = entry.provider === 'openai' || entry.provider === 'anthropic';
@@ -182,6 +190,13 @@ function mapConfig(
     else if (key === 'apiHost' && entry.provider === 'openai' && typeof value === 'string')
       entry.base_url = `https://${value.replace(/\/+$/, '')}/v1`;
     else if (key === 'apiKeyEnvar' && http && typeof value === 'string') entry.api_key_env = value;
+    else if (SHAPE_KEYS.has(key)) shape[key as keyof RawShape] = value;
+    else if (key === 'tool_choice')
+      unmapped.push({
+        subject: 'provider config `tool_choice`',
+        where: at,
+        why: 'autoresearch lets the model decide whether to call a tool (auto)',
+      });
     else if (key === 'apiKey') {
       unmapped.push({
         subject: 'an API key written in the config',
@@ -208,10 +223,11 @@ export function mapProvider(spec: ProviderSpec, ctx: Context): ProviderMapping {
       notes: [],
     };
   const entry: Partial<ModelEntry> = { ...base.entry };
+  const shape: RawShape = {};
   for (const [key, value] of Object.entries(spec.options)) {
     if (key === 'id' || key === 'label') continue;
     if (key === 'config' && typeof value === 'object' && value !== null) {
-      mapConfig(entry, value as Record<string, unknown>, spec.where, unmapped);
+      mapConfig(entry, value as Record<string, unknown>, spec.where, unmapped, shape);
     } else {
       unmapped.push({
         subject: `provider option \`${key}\``,
@@ -247,5 +263,9 @@ export function mapProvider(spec: ProviderSpec, ctx: Context): ProviderMapping {
     parsed = ModelEntry.safeParse(entry);
   }
   const label = typeof spec.options['label'] === 'string' ? ` (${spec.options['label']})` : '';
-  return { model: { entry: parsed.data, origin: `${spec.id}${label}` }, unmapped, notes: base.notes };
+  return {
+    model: { entry: parsed.data, origin: `${spec.id}${label}`, where: spec.where, shape },
+    unmapped,
+    notes: base.notes,
+  };
 }

@@ -3,7 +3,8 @@
  * (the others as commented alternatives), the shared checks from `defaultTest`, and — at the
  * top — every setting that could not be imported and every change the import made.
  */
-import type { CheckEntry, ModelEntry } from '../../experiment/schema.js';
+import { stringify } from 'yaml';
+import type { CheckEntry, ModelEntry, PromptParts } from '../../experiment/schema.js';
 import type { Unmapped } from './findings.js';
 import type { MappedModel } from './map-provider.js';
 import { commentLines, flowYaml, listItemYaml } from './render-yaml.js';
@@ -16,6 +17,11 @@ export interface ExperimentDraft {
   promptChoice: string;
   generator: MappedModel | undefined;
   defaultGenerator: ModelEntry;
+  /** A chat prompt's parts (SPEC 12); absent: `prompt: prompt.md`. */
+  parts?: PromptParts;
+  /** The files beside experiment.yaml holding the output schema and the tools, when the provider set them. */
+  output?: string;
+  tools?: string;
   alternatives: readonly MappedModel[];
   /** Roles a program generator cannot fill (it is no language model). */
   extraRoles: { role: 'mutator' | 'grader'; entry: ModelEntry; why: string }[];
@@ -92,13 +98,48 @@ function acceptanceLines(trainCases: number): string[] {
   ];
 }
 
+function promptLines(draft: ExperimentDraft): string[] {
+  if (draft.parts === undefined)
+    return [
+      'prompt: prompt.md                  # the ONLY file the loop changes; {{var}} placeholders take case values',
+    ];
+  const { system, messages = [], optimise = [] } = draft.parts;
+  // Inline texts in block style (they span lines and hold {{vars}}), file references on one line.
+  const turns = messages.flatMap((message) =>
+    typeof message.content === 'string'
+      ? stringify([message], { lineWidth: 0 }).trimEnd().split('\n')
+      : [`- ${flowYaml(message)}`],
+  );
+  return [
+    `prompt:                            # the chat prompt's parts; the loop changes only ${optimise.join(', ')}`,
+    ...(system === undefined ? [] : [`  system: ${flowYaml(system)}`]),
+    ...(turns.length === 0 ? [] : ['  messages:', ...turns.map((line) => `    ${line}`.trimEnd())]),
+    `  optimise: ${flowYaml(optimise).replace(/^\[ (.*) \]$/, '[$1]')}`,
+  ];
+}
+
+function shapeLines(draft: ExperimentDraft): string[] {
+  return [
+    ...(draft.output === undefined
+      ? []
+      : [
+          "output:                            # from the provider's response_format: answers follow this schema",
+          `  json_schema: ${draft.output}`,
+        ]),
+    ...(draft.tools === undefined
+      ? []
+      : [`tools: ${draft.tools}                  # from the provider's tools: offered to the generator`]),
+  ];
+}
+
 export function renderExperimentYaml(draft: ExperimentDraft): string {
   const lines = [
     ...header(draft),
     '',
     `name: ${draft.name}`,
     `description: ${flowYaml(draft.description)}`,
-    'prompt: prompt.md                  # the ONLY file the loop changes; {{var}} placeholders take case values',
+    ...promptLines(draft),
+    ...shapeLines(draft),
     'cases: cases.yaml                  # the promptfoo tests, one case each',
     draft.rubric
       ? `rubric: ../../rubrics/${draft.name}.md     # a general rubric: rewrite its criteria for this task`

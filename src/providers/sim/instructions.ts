@@ -5,6 +5,7 @@
  * know which families a prompt already states.
  */
 import { splitSentences, quotedStrings, unquote } from './text.js';
+import { VALUE_FAMILIES, VALUE_PATTERNS, type ValueFamily } from './value-rules.js';
 import { FILLER, JARGON, TONES, type Tone } from './vocabulary.js';
 
 export interface Rule<T> {
@@ -33,6 +34,8 @@ export interface Instructions {
   json?: Rule<JsonSpec>;
   tones?: Rule<Tone[]>;
   specifics?: Rule<true>;
+  /** Rules for the values of structured answers and tool arguments (value-rules.ts). */
+  values: Partial<Record<ValueFamily, Rule<true>>>;
 }
 
 export const OBEY_PROBABILITY = 0.85;
@@ -185,7 +188,7 @@ function parseJsonSpec(clause: string, whole: string): JsonSpec {
 }
 
 export function parseInstructions(text: string): Instructions {
-  const found: Instructions = { mentions: [] };
+  const found: Instructions = { mentions: [], values: {} };
   const clauses = splitClauses(text);
   for (const { text: clause, firm } of clauses) {
     const rule = <T>(value: T): Rule<T> => ({ value, firm, clause });
@@ -225,6 +228,9 @@ export function parseInstructions(text: string): Instructions {
     if (JSON_WORD.test(clause) && !negated(clause, 'json') && !found.json)
       found.json = rule(parseJsonSpec(clause, text));
     if (SPECIFICS.test(clause)) found.specifics = rule(true as const);
+    for (const family of VALUE_FAMILIES)
+      if (VALUE_PATTERNS[family].test(clause))
+        found.values[family] = { ...rule(true as const), firm: firm || !!found.values[family]?.firm };
     if (TONE_CONTEXT.test(clause)) {
       const tones = TONES.filter(
         (tone) => new RegExp(`\\b${tone}\\b`, 'i').test(clause) && !negated(clause, tone),
@@ -248,7 +254,8 @@ export type Family =
   | 'bullets'
   | 'json'
   | 'tone'
-  | 'specifics';
+  | 'specifics'
+  | ValueFamily;
 
 /** Which families a prompt states, and whether firmly. */
 export function statedFamilies(instructions: Instructions): Map<Family, boolean> {
@@ -266,5 +273,6 @@ export function statedFamilies(instructions: Instructions): Map<Family, boolean>
   note('json', instructions.json);
   note('tone', instructions.tones);
   note('specifics', instructions.specifics);
+  for (const family of VALUE_FAMILIES) note(family, instructions.values[family]);
   return stated;
 }

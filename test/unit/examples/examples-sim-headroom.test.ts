@@ -125,4 +125,31 @@ describe('invoice-extract under the simulated model', async () => {
       }
     }
   });
+
+  const answered = (failures: string[][]) => failures.filter((_, i) => experiment.cases[i]?.messages);
+  const failing = (failures: string[][], name: string) =>
+    failures.filter((names) => names.includes(name)).length;
+
+  it('copies dates and currency signs as printed with the bare system prompt', async () => {
+    const failures = answered(await simulatedFailures(experiment, experiment.prompt));
+    expect(failing(failures, 'iso-date')).toBeGreaterThan(failures.length / 2);
+    expect(failing(failures, 'iso-currency-code')).toBeGreaterThan(failures.length / 2);
+    expect(failing(failures, 'fields')).toBe(failures.length);
+  });
+
+  it('gets the fields right on most cases once the system prompt states the value rules', async () => {
+    const rules = [
+      'Write every date as YYYY-MM-DD.',
+      'Write currencies as ISO 4217 codes (GBP, USD, EUR), not symbols.',
+      'Write amounts as plain numbers: no thousands separators, a point for decimals.',
+      'List every line item, discounts and credits included, negative amounts kept negative.',
+      'Take ids from the tool results: null when the tool finds nothing, and of several matches the one the document confirms.',
+    ];
+    const failures = answered(
+      await simulatedFailures(experiment, `${experiment.prompt}${rules.join('\n')}\n`),
+    );
+    expect(failing(failures, 'iso-date')).toBeLessThan(failures.length / 4);
+    expect(failing(failures, 'iso-currency-code')).toBeLessThan(failures.length / 4);
+    expect(failing(failures, 'fields')).toBeLessThan(failures.length / 4);
+  });
 });

@@ -7,6 +7,7 @@ import type { MutatorFeedback } from '../../../protocol/mutation.js';
 import type { Rng } from '../prng.js';
 import { escapeRegExp, quotedStrings, unquote } from '../text.js';
 import { lengthTarget, questionTarget, type Target } from './target.js';
+import { valueTargets } from './value-targets.js';
 
 const MAX_PATTERNS = [
   /\bmax(?:imum)?\s*(?:=|:|of|is)?\s*(\d+)/i,
@@ -49,16 +50,29 @@ function roundLimit(max: number, rng: Rng): number {
   return Math.max(10, Math.floor((max * rng.pick([0.75, 0.8, 0.85])) / 10) * 10);
 }
 
-export function checkTarget(
+/** The instructions that should make a failing check pass: value rules for field checks, else one instruction. */
+export function checkTargets(
   check: MutatorFeedback['check_failures'][number],
   reasons: string[],
+  rng: Rng,
+): Target[] {
+  const share = `(${check.failed} of ${check.total} outputs fail it now)`;
+  const effect = `will make the ${check.name} check pass on more outputs ${share}.`;
+  const values = valueTargets(check, reasons, effect);
+  if (values.length > 0) return values;
+  const target = checkTarget(check, reasons, effect, rng);
+  return target === undefined ? [] : [target];
+}
+
+function checkTarget(
+  check: MutatorFeedback['check_failures'][number],
+  reasons: string[],
+  effect: string,
   rng: Rng,
 ): Target | undefined {
   const negated = check.type.startsWith('not-');
   const type = check.type.replace(/^not-/, '');
   const texts = [check.name, ...reasons];
-  const share = `(${check.failed} of ${check.total} outputs fail it now)`;
-  const effect = `will make the ${check.name} check pass on more outputs ${share}.`;
   if (type === 'word-count' || type === 'char-count') {
     const max = firstNumber(texts, MAX_PATTERNS);
     const perWord = type === 'char-count' ? 6.5 : 1;

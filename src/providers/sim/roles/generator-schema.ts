@@ -3,11 +3,14 @@
  * under constrained decoding returns, so it always has the schema's shape. Objects get their
  * required properties (every property when none is required), values guessed from the case's
  * text by key name as for a prompt's JSON instruction (generator-json.ts), then fitted to the
- * schema's type, enum, bounds and lengths. Local `$ref`s (`#/$defs/…`, `#/definitions/…`) are
- * followed; a `pattern` is not honoured (docs/sim.md).
+ * schema's type, enum, bounds and lengths. With a document reader (document-fields.ts), what
+ * the document says comes first: dates, amounts, names, line items, ids from tool results.
+ * Local `$ref`s (`#/$defs/…`, `#/definitions/…`) are followed; a `pattern` is not honoured
+ * (docs/sim.md).
  */
 import { isRecord } from '../../../is-record.js';
 import type { Rng } from '../prng.js';
+import type { FieldReader } from './document-fields.js';
 import { valueFor } from './generator-json.js';
 import type { PromptDetails } from './prompt-details.js';
 
@@ -60,6 +63,11 @@ function singular(key: string): string {
 interface Context {
   root: Schema;
   details: PromptDetails;
+  reader?: FieldReader;
+}
+
+function allowsNull(schema: Schema): boolean {
+  return schema['type'] === 'null' || (Array.isArray(schema['type']) && schema['type'].includes('null'));
 }
 
 function build(raw: unknown, key: string, context: Context, rng: Rng, depth: number): unknown {
@@ -74,7 +82,9 @@ function build(raw: unknown, key: string, context: Context, rng: Rng, depth: num
   const branches = schema['anyOf'] ?? schema['oneOf'] ?? schema['allOf'];
   if (Array.isArray(branches) && branches.length > 0 && typeOf(schema) === undefined)
     return build(branches[0], key, context, rng, depth + 1);
-  const guess = (): unknown => valueFor(key, { keys: [key], options: {} }, context.details, rng);
+  const read = context.reader?.value(key);
+  if (read === null && allowsNull(schema)) return null;
+  const guess = (): unknown => read ?? valueFor(key, { keys: [key], options: {} }, context.details, rng);
   switch (typeOf(schema)) {
     case 'object': {
       const properties = isRecord(schema['properties']) ? schema['properties'] : {};
@@ -90,12 +100,17 @@ function build(raw: unknown, key: string, context: Context, rng: Rng, depth: num
       );
     }
     case 'array': {
+      const rows = context.reader?.rows(key) ?? [];
       const min = typeof schema['minItems'] === 'number' ? schema['minItems'] : 1;
-      const max = typeof schema['maxItems'] === 'number' ? schema['maxItems'] : Math.max(min, 1);
-      const count = depth >= MAX_DEPTH ? 0 : Math.min(max, Math.max(min, 1));
-      return Array.from({ length: count }, (_, i) =>
-        build(schema['items'] ?? {}, singular(key), context, rng.fork(`${i}`), depth + 1),
-      );
+      const max = typeof schema['maxItems'] === 'number' ? schema['maxItems'] : Math.max(min, rows.length, 1);
+      const count = depth >= MAX_DEPTH ? 0 : Math.min(max, Math.max(min, rows.length, 1));
+      return Array.from({ length: count }, (_, i) => {
+        const row = rows[i];
+        // A row read from the document fills its own item; a padded one is guessed.
+        const itemContext: Context =
+          row === undefined ? { root: context.root, details: context.details } : { ...context, reader: row };
+        return build(schema['items'] ?? {}, singular(key), itemContext, rng.fork(`${i}`), depth + 1);
+      });
     }
     case 'integer':
       return bounded(numeric(guess(), rng), schema, true);
@@ -119,7 +134,7 @@ export function valueFromSchema(
   schema: Record<string, unknown>,
   details: PromptDetails,
   rng: Rng,
-  key = 'answer',
+  reader?: FieldReader,
 ): unknown {
-  return build(schema, key, { root: schema, details }, rng, 0);
+  return build(schema, 'answer', { root: schema, details, ...(reader ? { reader } : {}) }, rng, 0);
 }

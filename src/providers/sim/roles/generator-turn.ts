@@ -4,12 +4,17 @@
  * description's words appear there) and no tool result has come back since; after a tool
  * result it answers in text that first passes the result on; with a schema it
  * answers a JSON object of the schema's shape. Instructions come from the system prompt and
- * every user message. A request of one user message with no output or tools never gets here.
+ * every user message; the value rules among them (how to write dates, currencies, amounts…)
+ * shape the JSON values and tool arguments read from the newest user message's document.
+ * A request of one user message with no output or tools never gets here.
  */
 import { isRecord } from '../../../is-record.js';
 import type { StructuredOutput, ToolCall, ToolDefinition } from '../../types.js';
+import { obeyProbability, parseInstructions } from '../instructions.js';
 import type { Rng } from '../prng.js';
+import { VALUE_FAMILIES, type ValueFamily } from '../value-rules.js';
 import { contentWords, stem, stemsOf } from '../text.js';
+import { type FieldReader, readDocument } from './document-fields.js';
 import { generateOutput } from './generator.js';
 import { valueFromSchema } from './generator-schema.js';
 import { extractDetails } from './prompt-details.js';
@@ -55,6 +60,23 @@ function callId(rng: Rng): string {
   return `call_${rng.int(0, 0xffffff).toString(16).padStart(6, '0')}`;
 }
 
+/** The value rules stated anywhere in the request, each kept or not by its own seeded draw. */
+function obeyedValueRules(request: TurnRequest, rng: Rng): Set<ValueFamily> {
+  const texts = [request.system, ...request.messages.filter((m) => m.role === 'user').map((m) => m.content)];
+  const { values } = parseInstructions(texts.join('\n\n'));
+  return new Set(
+    VALUE_FAMILIES.filter((family) => {
+      const rule = values[family];
+      return rule !== undefined && rng.fork(`rule:${family}`).chance(obeyProbability(rule));
+    }),
+  );
+}
+
+function documentReader(request: TurnRequest, toolResults: readonly string[], rng: Rng): FieldReader {
+  const newestUser = request.messages.findLast((m) => m.role === 'user')?.content ?? '';
+  return readDocument({ text: newestUser, toolResults, obeyed: obeyedValueRules(request, rng) });
+}
+
 export function generateTurn(request: TurnRequest, rng: Rng): Turn {
   const userTexts = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const prompt = userTexts.join('\n\n');
@@ -62,7 +84,12 @@ export function generateTurn(request: TurnRequest, rng: Rng): Turn {
   if (request.tools !== undefined && last?.role === 'user') {
     const tool = fittingTool(request.tools, last.content);
     if (tool !== undefined) {
-      const args = valueFromSchema(tool.parameters, extractDetails(prompt), rng.fork('arguments'));
+      const args = valueFromSchema(
+        tool.parameters,
+        extractDetails(prompt),
+        rng.fork('arguments'),
+        documentReader(request, [], rng.fork('rules')),
+      );
       const call = {
         id: callId(rng.fork('call-id')),
         name: tool.name,
@@ -76,7 +103,12 @@ export function generateTurn(request: TurnRequest, rng: Rng): Turn {
   const results = request.messages.slice(lastUser + 1).filter((m) => m.role === 'tool');
   const about = [prompt, ...results.map((m) => m.content)].join('\n\n');
   if (request.output !== undefined) {
-    const value = valueFromSchema(request.output.schema, extractDetails(about), rng.fork('output'));
+    const reader = documentReader(
+      request,
+      results.map((m) => m.content),
+      rng.fork('rules'),
+    );
+    const value = valueFromSchema(request.output.schema, extractDetails(about), rng.fork('output'), reader);
     return { text: JSON.stringify(value, null, 2) };
   }
   const prose = generateOutput(about, rng, request.system);

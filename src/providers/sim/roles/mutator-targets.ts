@@ -8,7 +8,7 @@ import type { MutatorFeedback } from '../../../protocol/mutation.js';
 import type { Family } from '../instructions.js';
 import type { Rng } from '../prng.js';
 import { escapeRegExp } from '../text.js';
-import { checkTarget } from './check-targets.js';
+import { checkTargets } from './check-targets.js';
 import { familyFor } from './judge-heuristics.js';
 import { lengthTarget, questionTarget, type Target } from './target.js';
 
@@ -116,13 +116,12 @@ export function rankTargets(feedback: MutatorFeedback, rng: Rng): Target[] {
   const checks = [...feedback.check_failures]
     .filter((check) => check.failed > 0)
     .sort((a, b) => b.failed - a.failed)
-    .map((check) => {
+    .flatMap((check) => {
       const reasons = feedback.failing_cases.flatMap((c) =>
         c.failed_checks.filter((f) => f.name === check.name).map((f) => f.reason),
       );
-      return checkTarget(check, reasons, rng.fork(check.name));
-    })
-    .filter((target): target is Target => target !== undefined);
+      return checkTargets(check, reasons, rng.fork(check.name));
+    });
   const criteria = Object.entries(feedback.incumbent.criteria)
     .filter(([, average]) => average < WEAK_CRITERION)
     .sort((a, b) => a[1] - b[1])

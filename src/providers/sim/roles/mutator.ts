@@ -43,6 +43,12 @@ const FAMILY_LABELS: Record<Family, string> = {
   json: 'JSON format',
   tone: 'tone instruction',
   specifics: 'request for concrete details',
+  dates: 'date format',
+  codes: 'currency code rule',
+  numbers: 'number format',
+  items: 'rule to list every line item',
+  'tool-results': 'rule to take ids from the tool results',
+  verbatim: 'rule to copy names exactly',
 };
 
 interface Proposal extends MutatorReply {

@@ -118,11 +118,20 @@ describe('inline tests, two prompts, defaultTest (support-inline)', async () => 
 describe('file:// prompts, a chat-format JSON prompt and CSV tests (summaries-files)', async () => {
   const { plan, experiment, file } = await importFixture('summaries-files', 'promptfooconfig.yaml', 2);
 
-  it("takes the chat prompt's user message as the prompt and its system message as the generator's", () => {
-    expect(experiment.prompt).toBe(
-      'Summarize this article for {{audience}} in under 80 words:\n\n{{article}}\n',
-    );
-    expect(experiment.models.generator.system).toBe('You are a careful news editor. Never invent facts.');
+  it("makes the chat prompt's system message the optimised part and its user message a fixed one", () => {
+    expect(experiment.shape.parts.map((p) => [p.name, p.role, p.text, p.optimise])).toEqual([
+      ['system', 'system', 'You are a careful news editor. Never invent facts.\n', true],
+      [
+        'messages[0]',
+        'user',
+        'Summarize this article for {{audience}} in under 80 words:\n\n{{article}}',
+        false,
+      ],
+    ]);
+    expect(experiment.prompt).toBe('You are a careful news editor. Never invent facts.\n');
+    expect(experiment.models.generator.system).toBeUndefined();
+    expect(file('system.md')).toBe('You are a careful news editor. Never invent facts.\n');
+    expect(plan.files.map((f) => f.path)).not.toContain('experiments/summaries-files/prompt.md');
   });
 
   it('counts the two prompts of the --- separated .txt file separately', () => {
@@ -254,19 +263,25 @@ describe('tests from YAML files, defaultTest from a file, exec: provider (extrac
 });
 
 describe('a YAML chat prompt with few-shot turns, list vars and an Ollama provider (chat-tutor)', async () => {
-  const { plan, experiment } = await importFixture('chat-tutor', 'promptfooconfig.yaml');
+  const { plan, experiment, yaml } = await importFixture('chat-tutor', 'promptfooconfig.yaml');
 
-  it('keeps a system message that uses vars at the top of the prompt', () => {
-    expect(experiment.prompt).toBe(
-      'You tutor {{level}} students in maths. Explain step by step.\n\nExplain this problem: {{problem}}\n',
-    );
+  it('keeps the few-shot turns as fixed messages and optimises the system message, {{vars}} and all', () => {
+    expect(yaml['prompt']).toEqual({
+      system: { file: 'system.md' },
+      messages: [
+        { role: 'user', content: 'What is 2 + 2?' },
+        { role: 'assistant', content: '2 + 2 = 4, because counting two more from two gives four.' },
+        { role: 'user', content: 'Explain this problem: {{problem}}' },
+      ],
+      optimise: ['system'],
+    });
+    expect(experiment.prompt).toBe('You tutor {{level}} students in maths. Explain step by step.\n');
     expect(experiment.models.generator.system).toBeUndefined();
   });
 
-  it('reports the earlier turns and the image part', () => {
+  it('reports the image part', () => {
     const text = whats(plan);
-    expect(text).toContain('the user message #2, an earlier turn of the conversation');
-    expect(text).toContain('the assistant message #3, an earlier turn of the conversation');
+    expect(text).not.toContain('an earlier turn');
     expect(text).toContain('a `image_url` part of a user message');
     expect(text).toContain('`python` assertion (tests[1].assert[1])');
     expect(text).toContain('`scenarios`');
@@ -326,6 +341,64 @@ describe('JSON config, gateway providers, unsupported prompts (gateway-mixed)', 
     expect(plan.notes.join('\n')).toContain(
       '1 "prompt.js" (cannot be imported), 2 "more/*.txt" (cannot be imported)',
     );
+  });
+});
+
+describe('a chat prompt with response_format and tools from files (invoice-chat)', async () => {
+  const { plan, experiment, file, yaml } = await importFixture('invoice-chat', 'promptfooconfig.yaml');
+
+  it('writes the system message to system.md, the optimised part, and keeps the user message fixed', () => {
+    expect(file('system.md')).toBe(
+      'You extract invoices for the accounts team of {{company}}.\nLook the vendor up before you answer.\n',
+    );
+    expect(experiment.shape.parts.map((p) => [p.name, p.optimise])).toEqual([
+      ['system', true],
+      ['messages[0]', false],
+    ]);
+    expect(experiment.shape.parts[1]?.text).toBe('Extract this invoice:\n\n{{invoice}}');
+    expect(experiment.cases[0]?.vars['company']).toBe('Brightwave Media Ltd');
+  });
+
+  it("turns the generator's response_format file into output.json_schema: the schema itself", () => {
+    expect(yaml['output']).toEqual({ json_schema: 'schema.json' });
+    expect(experiment.shape.output?.schema).toMatchObject({
+      type: 'object',
+      required: ['vendor_id', 'invoice_number', 'currency', 'total'],
+    });
+    expect(JSON.parse(file('schema.json'))).toEqual(experiment.shape.output?.schema);
+  });
+
+  it('turns OpenAI-format tools into a tools file, a missing parameters schema into an empty object', () => {
+    expect(yaml['tools']).toBe('tools.json');
+    expect(experiment.shape.tools?.definitions).toEqual([
+      {
+        name: 'lookup_vendor',
+        description: 'Find a vendor in the register by the name printed on the invoice',
+        parameters: {
+          type: 'object',
+          properties: { name: { type: 'string', description: "The vendor's name as printed" } },
+          required: ['name'],
+        },
+      },
+      { name: 'today', description: "Today's date", parameters: { type: 'object', properties: {} } },
+    ]);
+  });
+
+  it("reports the tools it cannot offer, tool_choice, and the other provider's tools", () => {
+    const text = whats(plan);
+    expect(text).toContain(
+      'the tool `convert currency` (providers[0].config.tools[2]): not a valid tool: name',
+    );
+    expect(text).toContain('(providers[0].config.tools[3]): a built-in `file_search` tool');
+    expect(text).toContain('provider config `tool_choice`');
+    expect(plan.notes.join('\n')).toContain(
+      "anthropic:messages:claude-sonnet-4-5 (providers[1]) sets tools: only the generator's",
+    );
+    expect(experiment.models.generator).toEqual({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      temperature: 0,
+    });
   });
 });
 
@@ -442,6 +515,68 @@ describe('configs with gaps', () => {
       'vars/tea.yaml': 'topic: tea\nreader: a barista\n',
     });
     expect(experiment.cases[0]?.vars).toEqual({ topic: 'tea', reader: 'a barista' });
+  });
+
+  it('optimises the last user message of a chat prompt without a system message, keeping the few-shot turns', async () => {
+    const chat = JSON.stringify([
+      { role: 'user', content: 'Name a fruit' },
+      { role: 'assistant', content: 'Apple' },
+      { role: 'user', content: 'Name a {{thing}}' },
+      { role: 'assistant', content: 'Sure:' },
+    ]);
+    const { plan, experiment } = await importInline({
+      'promptfooconfig.yaml': `prompts: [${JSON.stringify(chat)}]\ntests:\n  - vars: { thing: tree }\n    assert: [{ type: icontains, value: oak }]\n`,
+    });
+    expect(experiment.shape.parts.map((p) => [p.name, p.role, p.text, p.optimise])).toEqual([
+      ['messages[0]', 'user', 'Name a fruit', false],
+      ['messages[1]', 'assistant', 'Apple', false],
+      ['messages[2]', 'user', 'Name a {{thing}}\n', true],
+    ]);
+    expect(whats(plan)).toContain(
+      'the assistant message #4, after the last user message (prompts[0]): the request must end with a user turn',
+    );
+  });
+
+  it('reads an inline json_schema response_format and Anthropic-format tools; reports JSON mode without a schema', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const config = {
+      prompts: ['Answer {{q}}'],
+      providers: [
+        {
+          id: 'anthropic:messages:claude-sonnet-4-5',
+          config: {
+            response_format: { type: 'json_schema', json_schema: { name: 'a', schema } },
+            tools: [{ name: 'search', input_schema: { type: 'object', properties: {} } }],
+          },
+        },
+        { id: 'openai:gpt-4o', config: { response_format: { type: 'json_object' } } },
+      ],
+      tests: [{ vars: { q: 'x' }, assert: [{ type: 'contains', value: 'x' }] }],
+    };
+    const { experiment } = await importInline({ 'promptfooconfig.yaml': JSON.stringify(config) });
+    expect(experiment.shape.output?.schema).toEqual(schema);
+    expect(experiment.shape.tools?.definitions).toEqual([
+      { name: 'search', parameters: { type: 'object', properties: {} } },
+    ]);
+    const json = await importInline({
+      'promptfooconfig.yaml': JSON.stringify({ ...config, providers: [config.providers[1]] }),
+    });
+    expect(json.experiment.shape.output).toBeUndefined();
+    expect(whats(json.plan)).toContain(
+      'provider config `response_format` (providers[0].config.response_format): JSON mode without a schema',
+    );
+  });
+
+  it('stops with a clear error when a response_format file is missing', async () => {
+    await expect(
+      importInline({
+        'promptfooconfig.yaml':
+          'prompts: ["x"]\nproviders: [{ id: openai:gpt-4o, config: { response_format: file://nope.json } }]\n',
+      }),
+    ).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('the response_format file nope.json does not exist'),
+    });
   });
 
   it('stops with a clear error when a referenced tests file is missing', async () => {

@@ -33,7 +33,7 @@ describe('loadPrompts', () => {
       'file://prompts/chat.json',
       'legacy.txt',
     ]);
-    expect(choices.map((c) => [c.label, c.source, c.text, c.system])).toEqual([
+    expect(choices.map((c) => [c.label, c.source, c.text, c.chat?.system])).toEqual([
       ['Inline {{x}}', 'prompts[0]', 'Inline {{x}}', undefined],
       ['prompts/two.txt #1', 'prompts[1], two.txt part 1', 'First {{a}}', undefined],
       ['prompts/two.txt #2', 'prompts[1], two.txt part 2', 'Second {{a}}', undefined],
@@ -60,7 +60,10 @@ describe('loadPrompts', () => {
     const [choice] = await load([
       '[{"role": "system", "content": "Sys"}, {"role": "user", "content": "Tell me about {{t}}"}]',
     ]);
-    expect(choice).toMatchObject({ text: 'Tell me about {{t}}', system: 'Sys' });
+    expect(choice).toMatchObject({
+      text: 'Tell me about {{t}}',
+      chat: { system: 'Sys', messages: [{ role: 'user', content: 'Tell me about {{t}}' }] },
+    });
   });
 
   it('keeps prompts that cannot be imported in the list, with the reason', async () => {

@@ -80,6 +80,8 @@ describe('mapProvider', () => {
         params: { top_p: 0.9, seed: 3 },
       },
       origin: 'openai:gpt-4o (gateway)',
+      where: 'providers[0]',
+      shape: {},
     });
     expect(result.unmapped).toEqual([]);
     expect(
@@ -89,6 +91,17 @@ describe('mapProvider', () => {
       mapId('anthropic:messages:claude-x', { config: { apiBaseUrl: 'https://proxy.example.com/v1' } }).model
         ?.entry.base_url,
     ).toBe('https://proxy.example.com');
+  });
+
+  it('sets response_format and tools aside for the output schema and the tools file, and reports tool_choice', () => {
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
+    const format = { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } };
+    const result = mapId('openai:gpt-4o', {
+      config: { response_format: format, tools, tool_choice: 'required', seed: 1 },
+    });
+    expect(result.model?.entry).toEqual({ provider: 'openai', model: 'gpt-4o', params: { seed: 1 } });
+    expect(result.model?.shape).toEqual({ response_format: format, tools });
+    expect(result.unmapped.map((u) => u.subject)).toEqual(['provider config `tool_choice`']);
   });
 
   it('never copies an API key, and says so without repeating it', () => {

@@ -1,0 +1,64 @@
+/**
+ * `invoice-extract` rises offline (issue 17): a whole `run --provider sim --iterations 10`
+ * through the built CLI, in a fresh repository holding the example as shipped. Under the
+ * simulated model its structured answers and tool arguments follow the system prompt's value
+ * rules (docs/sim.md), so the loop's kept edits raise the score, and every keep commits the
+ * system prompt alone. Needs `npm run build` first.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
+import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const EXAMPLE = 'experiments/invoice-extract';
+let repo: TempRepo;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  const files: Record<string, string> = {};
+  for (const name of await readdir(join(REPO_ROOT, EXAMPLE)))
+    files[`${EXAMPLE}/${name}`] = await readFile(join(REPO_ROOT, EXAMPLE, name), 'utf8');
+  repo = await createTempRepo({ files, config: { 'user.name': 'Test', 'user.email': 'test@example.com' } });
+});
+afterAll(async () => {
+  await repo?.cleanup();
+});
+
+/** results.tsv as rows of named columns. */
+function readResults(text: string): Record<string, string>[] {
+  const [header, ...rows] = text.trimEnd().split('\n');
+  const names = (header ?? '').split('\t');
+  return rows.map((row) => Object.fromEntries(row.split('\t').map((cell, i) => [names[i], cell])));
+}
+
+describe('invoice-extract under --provider sim', () => {
+  it('raises the score in 10 iterations, each keep committing system.md alone', async () => {
+    const result = await runBuiltCli(['run', 'invoice-extract', '--provider', 'sim', '--iterations', '10'], {
+      cwd: repo.dir,
+      env: cleanEnv(repo.env),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [runId] = runFolders(repo.path('runs'));
+    const rows = readResults(await repo.read(`runs/${runId}/results.tsv`));
+    const baseline = Number(rows[0]?.['best']);
+    const best = Number(rows.at(-1)?.['best']);
+    expect(rows[0]?.['status']).toBe('baseline');
+    expect(best - baseline, result.stdout).toBeGreaterThan(0.1);
+
+    const keeps = rows.filter((row) => row['status'] === 'keep');
+    expect(keeps.length).toBeGreaterThan(0);
+    for (const keep of keeps) {
+      const changed = await repo.git([
+        'diff-tree',
+        '--no-commit-id',
+        '--name-only',
+        '-r',
+        String(keep['commit']),
+      ]);
+      expect(changed.split('\n')).toEqual([`${EXAMPLE}/system.md`]);
+    }
+    const prompt = await repo.git(['show', `${keeps.at(-1)?.['commit']}:${EXAMPLE}/system.md`]);
+    expect(prompt).toMatch(/YYYY-MM-DD|ISO 4217|plain numbers|line item|tool results|exactly as printed/);
+  });
+});
