@@ -112,3 +112,32 @@ describe('formatUsd', () => {
     expect(formatUsd(12.345)).toBe('$12.35');
   });
 });
+
+describe('a calibrate run', () => {
+  it('shows its lowest kappa where a run shows baseline -> best', () => {
+    const table = formatRunsTable(
+      [
+        summary({
+          id: '20261201-1830-cold-email-7kq2',
+          kind: 'calibrate',
+          iterations: 0,
+          baseline: null,
+          best: null,
+          stopReason: 'completed',
+          simulated: ['judge'],
+          calibration: { labels: 16, lowestKappa: { criterion: 'clarity', kappa: 0.4123 } },
+        }),
+        summary({
+          id: '20261201-1831-cold-email-aaaa',
+          kind: 'calibrate',
+          calibration: { labels: 3, lowestKappa: null },
+        }),
+      ],
+      { width: 200, colors: plain, runsDir: '/runs' },
+    );
+    expect(table).toMatch(
+      /20261201-1830-cold-email-7kq2 +calibrate +cold-email +finished +0 +min kappa 0\.41 \(clarity\) \(sim\)/,
+    );
+    expect(table).toContain('kappa n/a, 3 labels');
+  });
+});
