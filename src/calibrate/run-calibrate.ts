@@ -82,9 +82,16 @@ export type CalibrateRunResult =
   | { status: 'done'; runId: string; runDir: string; calibration: CalibrationFile }
   | { status: 'interrupted'; runId: string; runDir: string; message: string };
 
+/** The roles these labels call: the judge for labelled scores, the grader for labelled expectations. */
+export function calledRoles(labels: readonly Label[]): (typeof CALIBRATE_ROLES)[number][] {
+  return CALIBRATE_ROLES.filter((role) =>
+    labels.some((l) => (role === 'judge' ? Object.keys(l.scores).length > 0 : l.expectations.length > 0)),
+  );
+}
+
 /** The roles of this calibration that the simulated provider serves: results must say so. */
-export function simulatedCalibrateRoles(experiment: Experiment): SpendRole[] {
-  return CALIBRATE_ROLES.filter((role) => {
+export function simulatedCalibrateRoles(experiment: Experiment, labels: readonly Label[]): SpendRole[] {
+  return calledRoles(labels).filter((role) => {
     const entry = experiment.models[role];
     return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
   });
@@ -101,7 +108,8 @@ export async function runCalibrate(
   deps: RunCalibrateDeps,
 ): Promise<CalibrateRunResult> {
   const { experiment } = input;
-  const simulated = simulatedCalibrateRoles(experiment);
+  const roles = calledRoles(input.labels);
+  const simulated = simulatedCalibrateRoles(experiment, input.labels);
   const opened = await openEvalRun(
     {
       kind: 'calibrate',
@@ -118,7 +126,7 @@ export async function runCalibrate(
   let pool: ModelPool | undefined;
   try {
     const models: Partial<Record<(typeof CALIBRATE_ROLES)[number], JudgeEntry>> = {};
-    for (const role of CALIBRATE_ROLES) if (experiment.models[role]) models[role] = experiment.models[role];
+    for (const role of roles) if (experiment.models[role]) models[role] = experiment.models[role];
     pool = (deps.createPool ?? createModelPool)({
       models,
       concurrency: experiment.config.concurrency,
@@ -189,10 +197,8 @@ export async function runCalibrate(
         sha256: input.labelsSha256,
         count: input.labels.length,
       },
-      judge: describeEntry(experiment.models.judge),
-      grader: input.labels.some((l) => l.expectations.length > 0)
-        ? describeEntry(experiment.models.grader)
-        : null,
+      judge: roles.includes('judge') ? describeEntry(experiment.models.judge) : null,
+      grader: roles.includes('grader') ? describeEntry(experiment.models.grader) : null,
       simulated,
       bootstrap: input.bootstrap,
       criteria,

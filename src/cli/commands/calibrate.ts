@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type Label, LABELS_FILE, readLabels } from '../../calibrate/labels.js';
 import { judgeKappaGate } from '../../calibrate/kappa-gate.js';
-import { CALIBRATE_ROLES, runCalibrate } from '../../calibrate/run-calibrate.js';
+import { calledRoles, runCalibrate } from '../../calibrate/run-calibrate.js';
 import { EXIT } from '../../errors.js';
 import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
@@ -73,7 +73,7 @@ export default async function calibrateCommand(
   for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   const isolation = isolationWarning(experiment);
   if (isolation !== undefined) term.err(term.colors.yellow(`warning: ${isolation}`));
-  refuseMissingEvalKeys(experiment, env, CALIBRATE_ROLES);
+  refuseMissingEvalKeys(experiment, env, calledRoles(read.labels));
 
   const controller = new AbortController();
   const stopSignals = trapInterrupts(term, controller, 'the calibration');
