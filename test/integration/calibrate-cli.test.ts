@@ -186,3 +186,70 @@ describe('calibrate linkedin-post --provider sim', () => {
     );
   });
 });
+
+describe('calibrate with a program judge (process isolation)', () => {
+  const FAULT_JUDGE = join(REPO_ROOT, 'test/fixtures/judges/fault-judge.mjs');
+
+  /** An experiment whose judge scores each output by the "score:N" its text carries. */
+  async function programExperiment(mode: string): Promise<string> {
+    const dir = await mkdtemp(join(work, 'program-'));
+    const files: Record<string, string> = {
+      'experiment.yaml': [
+        'name: program-calibrate',
+        'prompt: prompt.md',
+        'cases: cases.yaml',
+        'rubric: rubric.md',
+        'models:',
+        '  generator: { provider: sim }',
+        `  judge: { command: [node, ${JSON.stringify(FAULT_JUDGE)}, ${mode}] }`,
+        'judging: { isolation: process }',
+        'search: { acceptance: margin }',
+        '',
+      ].join('\n'),
+      'prompt.md': 'Write about {{topic}}.\n',
+      'cases.yaml': '- id: one\n  vars: { topic: a }\n- id: two\n  vars: { topic: b }\n',
+      'rubric.md': '# Rubric\n\n## Criteria\n\n### Clarity\n\nClear.\n\n### Depth\n\nDeep.\n',
+      'labels.yaml': [1, 2, 3, 4, 5, 2, 4]
+        .map((n, i) => `- output: "output ${i} score:${n}"\n  scores: { clarity: ${n}, depth: ${6 - n} }\n`)
+        .join(''),
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    return dir;
+  }
+
+  it('measures what the judge really said: perfect on one criterion, reversed on the other', async () => {
+    const dir = await programExperiment('valid');
+    const result = await cli(['calibrate', dir, '--json']);
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(result.code).toBe(0);
+    const calibration = CalibrationFile.parse(JSON.parse(result.stdout));
+    expect(calibration.judge).toBe(`program: node ${FAULT_JUDGE} valid`);
+    expect(calibration.simulated).toEqual([]);
+    const [clarity, depth] = calibration.criteria;
+    expect(clarity).toMatchObject({
+      criterion: 'clarity',
+      labels: 7,
+      exact: { estimate: 1 },
+      kappa: { estimate: 1 },
+    });
+    expect(depth?.kappa.estimate).toBeCloseTo(-1, 12);
+    expect(depth?.spearman.estimate).toBeCloseTo(-1, 12);
+    expect(calibration.lowestKappa).toEqual({ criterion: 'depth', kappa: expect.closeTo(-1, 12) });
+  });
+
+  it('a failing judge exits 1 and the run is journaled as stopped by errors', async () => {
+    const dir = await programExperiment('exit1');
+    const before = new Set(runFolders(runsDir));
+    const result = await cli(['calibrate', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error: the judge failed: /);
+    const made = runFolders(runsDir).filter((f) => !before.has(f));
+    expect(made).toHaveLength(1);
+    const events = readFileSync(join(runsDir, made[0] as string, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => RunEvent.parse(JSON.parse(line)));
+    expect(events.at(-1)).toMatchObject({ type: 'run_stopped', reason: 'errors' });
+    expect(events.some((e) => e.type === 'calibrated')).toBe(false);
+  });
+});
