@@ -94,3 +94,8 @@ export const CalibrationFile = z.strictObject({
   seconds: z.number().min(0),
 });
 export type CalibrationFile = z.infer<typeof CalibrationFile>;
+
+/** "1 labelled output", "16 labelled outputs": how the command, the journal and show count them. */
+export function labelledOutputs(count: number): string {
+  return `${count} labelled output${count === 1 ? '' : 's'}`;
+}

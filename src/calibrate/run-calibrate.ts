@@ -26,7 +26,12 @@ import type { SpendRole, StopReason } from '../run/events.js';
 import { runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeReviewJson } from '../run/records.js';
-import { CALIBRATION_FILE, CALIBRATION_FORMAT, CalibrationFile } from './calibration-file.js';
+import {
+  CALIBRATION_FILE,
+  CALIBRATION_FORMAT,
+  CalibrationFile,
+  labelledOutputs,
+} from './calibration-file.js';
 import type { Label } from './labels.js';
 import {
   type BootstrapSettings,
@@ -232,7 +237,7 @@ function describeHeadline(calibration: CalibrationFile): string {
   const lowest = calibration.lowestKappa;
   const kappa =
     lowest === null ? 'no kappa defined' : `lowest kappa ${lowest.kappa.toFixed(2)} (${lowest.criterion})`;
-  return `calibrated the judge on ${calibration.labels.count} labelled outputs: ${kappa}`;
+  return `calibrated the judge on ${labelledOutputs(calibration.labels.count)}: ${kappa}`;
 }
 
 /** The spend of the whole calibration, the headline (when it got that far) and the stop, in one append. */

@@ -4,7 +4,7 @@
  * the largest disagreements (where to look first), the bias probes' verdicts and a plain
  * reading of the lowest kappa.
  */
-import type { CalibrationFile, Estimate } from '../calibrate/calibration-file.js';
+import { type CalibrationFile, type Estimate, labelledOutputs } from '../calibrate/calibration-file.js';
 import type { ProbeResult } from '../calibrate/probe-result.js';
 import { cutText, toOneLine } from '../loop/text.js';
 import { formatUsd } from './format-runs.js';
@@ -43,7 +43,7 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   const k = options.colors;
   const lines: string[] = [];
   const sim = c.simulated.length > 0 ? k.yellow(` — simulated (${c.simulated.join(', ')})`) : '';
-  lines.push(k.bold(`Calibration of ${c.experiment}'s judge: ${c.labels.count} labelled outputs`) + sim);
+  lines.push(k.bold(`Calibration of ${c.experiment}'s judge: ${labelledOutputs(c.labels.count)}`) + sim);
   lines.push(`judge: ${c.judge ?? '(none)'}${c.grader === null ? '' : `    grader: ${c.grader}`}`);
   lines.push(`labels: ${c.labels.file}    run: ${c.runId}    cost: ${formatUsd(c.costUsd)}`);
   lines.push(

@@ -8,11 +8,19 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalibrationFile } from '../../src/calibrate/calibration-file.js';
 import { RunEvent } from '../../src/run/events.js';
 import { Manifest } from '../../src/run/manifest.js';
-import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
+import {
+  CLI_MAIN,
+  cleanEnv,
+  REPO_ROOT,
+  requireBuiltCli,
+  runBuiltCli,
+  runFolders,
+} from '../helpers/built-cli.js';
 
 let work: string;
 let runsDir: string;
@@ -235,6 +243,39 @@ describe('calibrate with a program judge (process isolation)', () => {
     expect(depth?.kappa.estimate).toBeCloseTo(-1, 12);
     expect(depth?.spearman.estimate).toBeCloseTo(-1, 12);
     expect(calibration.lowestKappa).toEqual({ criterion: 'depth', kappa: expect.closeTo(-1, 12) });
+  });
+
+  it('Ctrl-C while the judge works exits 130 and journals the calibration as interrupted', async () => {
+    const dir = await programExperiment('hang');
+    const before = new Set(runFolders(runsDir));
+    const child = execa(process.execPath, [CLI_MAIN, 'calibrate', dir, '--runs-dir', runsDir], {
+      cwd: REPO_ROOT,
+      env: cleanEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    await new Promise<void>((resolve) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('calibrating')) resolve();
+      });
+    });
+    // Give the judge program a moment to start, so the abort meets a running sandbox.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toMatch(/nothing was measured/);
+    const made = runFolders(runsDir).filter((f) => !before.has(f));
+    expect(made).toHaveLength(1);
+    const last = readFileSync(join(runsDir, made[0] as string, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .at(-1);
+    expect(RunEvent.parse(JSON.parse(last ?? '{}'))).toMatchObject({
+      type: 'run_stopped',
+      reason: 'interrupted',
+    });
   });
 
   it('a failing judge exits 1 and the run is journaled as stopped by errors', async () => {

@@ -8,6 +8,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { labelledOutputs } from '../../calibrate/calibration-file.js';
 import { type Label, LABELS_FILE, readLabels } from '../../calibrate/labels.js';
 import { judgeKappaGate } from '../../calibrate/kappa-gate.js';
 import { calledRoles, runCalibrate } from '../../calibrate/run-calibrate.js';
@@ -80,7 +81,7 @@ export default async function calibrateCommand(
   let result: Awaited<ReturnType<typeof runCalibrate>>;
   try {
     term.err(
-      term.colors.dim(`calibrating ${experiment.name}'s judge on ${read.labels.length} labelled outputs…`),
+      term.colors.dim(`calibrating ${experiment.name}'s judge on ${labelledOutputs(read.labels.length)}…`),
     );
     result = await runCalibrate(
       {
