@@ -8,7 +8,7 @@ import * as z from 'zod';
 export const ProbeName = z.enum(['order', 'length', 'repeat']);
 export type ProbeName = z.infer<typeof ProbeName>;
 
-export const ProbeResult = z.object({
+export const ProbeResult = z.strictObject({
   probe: ProbeName,
   /** False for a probe that cannot apply to this judge (order, for a judge that sees one output per call). */
   applicable: z.boolean(),

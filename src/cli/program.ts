@@ -16,6 +16,7 @@ type Action = (...args: never[]) => Promise<number | undefined>;
  */
 const COMMANDS = {
   apply: () => import('./commands/apply.js'),
+  calibrate: () => import('./commands/calibrate.js'),
   diff: () => import('./commands/diff.js'),
   eval: () => import('./commands/eval.js'),
   grade: () => import('./commands/grade.js'),
@@ -120,6 +121,25 @@ export function buildProgram(): Command {
       .option('--junit <file>', 'write JUnit XML (one test case per case)')
       .option('--json', 'machine-readable output'),
   ).action(lazy('eval'));
+
+  program
+    .command('calibrate')
+    .description('measure the judge against human labels: agreement, kappa and bias probes')
+    .argument('<experiment>', 'a name under experiments/ or a path')
+    .option('--labels <file>', 'the labelled outputs (default: labels.yaml in the experiment folder)')
+    .option('--fail-under-kappa <K>', 'exit 1 when the lowest criterion kappa is below K')
+    .option('--no-probes', 'skip the bias probes')
+    .option('--judge-samples <N>', 'judge scorings per output')
+    .option('--concurrency <N>', 'parallel model calls')
+    .option('--seed <N>', 'seed for the judge order and the bootstrap')
+    .addOption(
+      new Option(
+        '--provider <name>',
+        'use this provider for the judge and grader (sim = offline simulation)',
+      ).choices(['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim']),
+    )
+    .option('--json', 'print calibration.json')
+    .action(lazy('calibrate'));
 
   addOverrides(
     program

@@ -48,8 +48,9 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
   const { id: runId, dir: runDir } = await resolveRunId(runsDir, idOrPrefix);
   const manifest = await readManifest(runDir);
   if (manifest.kind !== 'run') {
-    throw new AutoresearchError('E_USAGE', `${runId} is an evaluation, not an optimization run`, {
-      hint: 'evaluations finish in one step; run `autoresearch eval` again instead',
+    const what = manifest.kind === 'eval' ? 'an evaluation' : 'a calibration';
+    throw new AutoresearchError('E_USAGE', `${runId} is ${what}, not an optimization run`, {
+      hint: `${what === 'an evaluation' ? 'evaluations' : 'calibrations'} finish in one step; run \`autoresearch ${manifest.kind}\` again instead`,
     });
   }
   const journal = await readJournal(runDir);

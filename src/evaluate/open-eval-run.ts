@@ -1,7 +1,7 @@
 /**
- * The record of an `eval` (SPEC 10, kind `eval`): a fresh run folder under a new id, its lock,
- * the manifest and the `run_started` event — so `runs`, `show` and the report list an
- * evaluation like any run. No git branch: an evaluation changes nothing.
+ * The record of an `eval` (SPEC 10, kind `eval`) or a `calibrate` (kind `calibrate`, SPEC 15):
+ * a fresh run folder under a new id, its lock, the manifest and the `run_started` event — so
+ * `runs` and `show` list it like any run. No git branch: neither changes anything.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -19,6 +19,8 @@ import { ensureRunsDir } from '../run/runs-dir.js';
 import { VERSION } from '../version.js';
 
 export interface OpenEvalRunInput {
+  /** Default `eval`. */
+  kind?: 'eval' | 'calibrate';
   experiment: Experiment;
   overrides: Record<string, unknown>;
   simulatedRoles: SpendRole[];
@@ -45,6 +47,7 @@ const ID_ATTEMPTS = 5;
 
 export async function openEvalRun(input: OpenEvalRunInput, deps: OpenEvalRunDeps): Promise<OpenedEvalRun> {
   const { experiment } = input;
+  const kind = input.kind ?? 'eval';
   await ensureRunsDir(input.runsDir);
   const createdAt = deps.now();
   const { runId, runDir } = await claimRunFolder(input.runsDir, experiment.name, createdAt, deps.random);
@@ -53,7 +56,7 @@ export async function openEvalRun(input: OpenEvalRunInput, deps: OpenEvalRunDeps
     const rel = (file: string) => relative(input.projectRoot, file);
     await writeManifest(runDir, {
       version: 1,
-      kind: 'eval',
+      kind,
       runId,
       createdAt: createdAt.toISOString(),
       toolVersion: VERSION,
@@ -75,7 +78,7 @@ export async function openEvalRun(input: OpenEvalRunInput, deps: OpenEvalRunDeps
     await recorder.emit({
       type: 'run_started',
       runId,
-      kind: 'eval',
+      kind,
       experiment: experiment.name,
       configDigest: sha256Json(experiment.config),
       overrides: input.overrides,

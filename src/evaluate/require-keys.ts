@@ -13,9 +13,13 @@ export const EVAL_ROLES = ['generator', 'judge', 'grader'] as const;
 export type EvalRole = (typeof EVAL_ROLES)[number];
 
 /** Variable name → the eval roles whose calls need it and cannot find it. */
-export function findMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): Map<string, EvalRole[]> {
+export function findMissingKeys(
+  experiment: Experiment,
+  env: NodeJS.ProcessEnv,
+  roles: readonly EvalRole[] = EVAL_ROLES,
+): Map<string, EvalRole[]> {
   const missing = new Map<string, EvalRole[]>();
-  for (const role of EVAL_ROLES) {
+  for (const role of roles) {
     const entry = experiment.models[role];
     if (entry === undefined || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
     const name = apiKeyEnvName(entry);
@@ -25,8 +29,13 @@ export function findMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv):
   return missing;
 }
 
-export function refuseMissingEvalKeys(experiment: Experiment, env: NodeJS.ProcessEnv): void {
-  const missing = findMissingKeys(experiment, env);
+/** `roles`: the ones the command calls (`calibrate` calls only the judge and the grader). */
+export function refuseMissingEvalKeys(
+  experiment: Experiment,
+  env: NodeJS.ProcessEnv,
+  roles: readonly EvalRole[] = EVAL_ROLES,
+): void {
+  const missing = findMissingKeys(experiment, env, roles);
   if (missing.size === 0) return;
   const list = [...missing].map(([name, roles]) => `${name} (needed by ${roles.join(', ')})`).join(', ');
   const names = [...missing.keys()];

@@ -1,6 +1,7 @@
 /**
  * The files `autoresearch init <name>` writes: a small, complete experiment that validates
- * as is (a missing API key is only a warning) and explains every field in a comment.
+ * as is (a missing API key is only a warning) and explains every field in a comment, with a
+ * labels.yaml template for `autoresearch calibrate`.
  */
 
 export const EXPERIMENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -16,6 +17,7 @@ export function scaffoldExperiment(name: string): ScaffoldFile[] {
     { path: `experiments/${name}/experiment.yaml`, text: experimentYaml(name) },
     { path: `experiments/${name}/prompt.md`, text: PROMPT },
     { path: `experiments/${name}/cases.yaml`, text: CASES },
+    { path: `experiments/${name}/labels.yaml`, text: LABELS },
     { path: `rubrics/${name}.md`, text: rubric(name) },
   ];
 }
@@ -109,6 +111,39 @@ const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id
   vars:
     topic: how vaccines train the immune system
     audience: a worried parent
+`;
+
+/** Three outputs a person scored, to show the shape; calibrate wants a dozen or more (SPEC 15). */
+const LABELS = `# Outputs a person has scored against the rubric, to measure the judge:
+#   autoresearch calibrate <this experiment>
+# Label real outputs (from \`autoresearch eval\` or your application), good and bad alike, at
+# least a dozen: a judge can only show it tells good from bad on outputs that differ. Score
+# each criterion of the rubric 1–5 as you would want the judge to.
+#   output:        the text, or { file: path } (relative to this file)
+#   case:          optional, the case it answers (its inputs go to the judge under judging.inputs)
+#   scores:        rubric criterion keys (headings in snake_case), integers 1–5
+#   expectations:  optional, { "exact expectation text": pass | fail }, to measure the grader
+- case: compound-interest
+  output: |
+    Compound interest means you earn interest on your interest. Put $100 in an account that
+    pays 5% a year: after one year you have $105, and the next year you earn 5% on $105, not
+    on $100. Leave it for 20 years and the $100 grows to about $265 without you adding a cent.
+    That is why starting early matters more than starting big.
+  scores: { clarity: 5, accuracy: 5, audience_fit: 4 }
+  expectations: { "Gives a concrete example with numbers": pass }
+
+- case: dns
+  output: |
+    DNS is a hierarchical distributed naming system that resolves fully qualified domain
+    names to IP addresses via recursive resolvers querying root, TLD and authoritative
+    nameservers, with responses cached according to their TTL values.
+  scores: { clarity: 2, accuracy: 5, audience_fit: 1 }
+
+- case: vaccines
+  output: |
+    Vaccines put the real disease into your child so their body can fight it off early.
+    Most children feel fine afterwards, and then they are protected for life.
+  scores: { clarity: 4, accuracy: 1, audience_fit: 3 }
 `;
 
 function rubric(name: string): string {

@@ -29,7 +29,8 @@ export function createSpendMeter(ledger: CostLedger): SpendMeter {
 export function spendSince(
   before: LedgerSnapshot,
   after: LedgerSnapshot,
-  where: { iteration: number; phase?: Phase },
+  /** Where the spend happened; a `calibrate` run has no iterations (SPEC 15). */
+  where: { iteration?: number; phase?: Phase },
 ): RunEventBody[] {
   const events: RunEventBody[] = [];
   for (const role of ROLES) {

@@ -4,7 +4,7 @@
  * lock says in, one plain object out (also the `show --json` header).
  */
 import { ITERATION_STATUSES } from '../run/events.js';
-import type { IterationStatus, Phase, SpendRole, StopReason } from '../run/events.js';
+import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../run/events.js';
 import type { IterationRecord, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 
@@ -22,7 +22,7 @@ export interface ScoredPrompt extends SplitPair {
 export interface RunOverview {
   id: string;
   experiment: string | null;
-  kind: 'run' | 'eval' | null;
+  kind: RunKind | null;
   status: RunStatus;
   stopReason: StopReason | null;
   stopMessage: string | null;

@@ -96,11 +96,15 @@ const envelope = {
   at: z.iso.datetime({ offset: true }),
 };
 
+/** An optimisation run, one evaluation (`eval`) or a judge calibration (`calibrate`, SPEC 15). */
+export const RunKind = z.enum(['run', 'eval', 'calibrate']);
+export type RunKind = z.infer<typeof RunKind>;
+
 export const RunStarted = z.strictObject({
   ...envelope,
   type: z.literal('run_started'),
   runId: z.string().min(1),
-  kind: z.enum(['run', 'eval']),
+  kind: RunKind,
   experiment: z.string().min(1),
   configDigest: sha256,
   overrides: z.record(z.string(), z.unknown()),
@@ -272,6 +276,15 @@ export const Warning = z.strictObject({
   iteration: iteration.optional(),
 });
 
+/** A calibration's headline (SPEC 15), for `runs`: the figures themselves are in calibration.json. */
+export const Calibrated = z.strictObject({
+  ...envelope,
+  type: z.literal('calibrated'),
+  labels: z.number().int().min(0),
+  /** The criterion with the lowest quadratic-weighted kappa; null when none is defined. */
+  lowestKappa: z.strictObject({ criterion: z.string().min(1), kappa: z.number().min(-1).max(1) }).nullable(),
+});
+
 export const RunEvent = z.discriminatedUnion('type', [
   RunStarted,
   RunResumed,
@@ -286,6 +299,7 @@ export const RunEvent = z.discriminatedUnion('type', [
   FinalEvaluation,
   RunStopped,
   Warning,
+  Calibrated,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
 import { canonicalJson } from '../canonical-json.js';
 import { isErrno } from './errno.js';
+import { RunKind } from './events.js';
 import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';
 import { RECORD_VERSION, refuseNewerRecord } from './record-version.js';
@@ -18,7 +19,7 @@ import { missingManifestHint } from './missing-manifest.js';
 export const Manifest = z.strictObject({
   /** The record version the run was started with; resume keeps writing under it. */
   version: z.number().int().min(1).max(RECORD_VERSION),
-  kind: z.enum(['run', 'eval']),
+  kind: RunKind,
   runId: z.string().min(1),
   createdAt: z.iso.datetime({ offset: true }),
   toolVersion: z.string().min(1),

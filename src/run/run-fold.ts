@@ -87,6 +87,7 @@ function createDraft(): Draft {
     stop: null,
     finalEvaluation: null,
     warnings: [],
+    calibration: null,
     lastEventAt: null,
     attempts: new Map(),
     records: new Map(),
@@ -190,6 +191,9 @@ function applyEvent(draft: Draft, event: RunEvent): void {
     case 'warning':
       draft.warnings.push({ at: event.at, message: event.message, iteration: event.iteration ?? null });
       return;
+    case 'calibrated':
+      draft.calibration = { labels: event.labels, lowestKappa: event.lowestKappa };
+      return;
   }
 }
 
@@ -265,6 +269,7 @@ function finish(draft: Draft, { iterations, completed }: RecordList): RunState {
     stop: draft.stop,
     finalEvaluation: draft.finalEvaluation,
     warnings: [...draft.warnings],
+    calibration: draft.calibration,
     lastEventAt: draft.lastEventAt,
   };
 }

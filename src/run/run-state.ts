@@ -8,6 +8,7 @@ import type {
   GitInfo,
   IterationStatus,
   PairedDecisionRecord,
+  RunKind,
   Phase,
   ScreenRecord,
   SpendRole,
@@ -24,7 +25,7 @@ export type JournalStatus = 'empty' | 'open' | 'stopped' | 'finished';
 
 export interface RunStartInfo {
   runId: string;
-  kind: 'run' | 'eval';
+  kind: RunKind;
   experiment: string;
   configDigest: string;
   overrides: Record<string, unknown>;
@@ -185,5 +186,7 @@ export interface RunState {
     best: FinalScores & { iteration: number };
   } | null;
   warnings: { at: string; message: string; iteration: number | null }[];
+  /** A `calibrate` run's headline (SPEC 15). */
+  calibration: { labels: number; lowestKappa: { criterion: string; kappa: number } | null } | null;
   lastEventAt: string | null;
 }

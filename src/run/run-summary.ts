@@ -3,7 +3,7 @@
  * stopped or finished; for a journal with no stop, the lock decides between running (a live
  * holder) and crashed (none).
  */
-import type { SpendRole, StopReason } from './events.js';
+import type { RunKind, SpendRole, StopReason } from './events.js';
 import type { LockStatus } from './lock.js';
 import type { RunState } from './run-state.js';
 
@@ -12,7 +12,7 @@ export type RunStatus = 'running' | 'stopped' | 'finished' | 'crashed';
 export interface RunSummary {
   id: string;
   dir: string;
-  kind: 'run' | 'eval' | null;
+  kind: RunKind | null;
   experiment: string | null;
   status: RunStatus;
   /** Roles served by the simulated provider (non-empty: label the run simulated). */
@@ -22,6 +22,8 @@ export interface RunSummary {
   baseline: number | null;
   best: number | null;
   costUsd: number;
+  /** A `calibrate` run's headline: labels and the lowest kappa (SPEC 15). */
+  calibration: RunState['calibration'];
   startedAt: string | null;
   stopReason: StopReason | null;
   stopMessage: string | null;
@@ -37,7 +39,7 @@ export interface SummaryInput {
   state: RunState;
   lock: LockStatus;
   /** Fallbacks from manifest.json when the journal has no run_started yet. */
-  manifest: { kind: 'run' | 'eval'; experiment: string; createdAt: string } | null;
+  manifest: { kind: RunKind; experiment: string; createdAt: string } | null;
   problems: string[];
 }
 
@@ -54,6 +56,7 @@ export function summarizeRun({ id, dir, state, lock, manifest, problems }: Summa
     baseline: state.baseline?.train ?? null,
     best: state.incumbent?.train ?? null,
     costUsd: state.spend.usd,
+    calibration: state.calibration,
     startedAt: state.start?.startedAt ?? manifest?.createdAt ?? null,
     stopReason: state.stop?.reason ?? null,
     stopMessage: state.stop?.message ?? null,

@@ -92,11 +92,19 @@ function toCells(run: RunSummary): Record<Column, string> {
     status: run.status,
     iters: String(run.iterations),
     // Simulated scores are always labelled, and this column is never dropped.
-    scores: `${score(run.baseline)} -> ${score(run.best)}${run.simulated.length > 0 ? ' (sim)' : ''}`,
+    scores: `${run.kind === 'calibrate' ? calibrationText(run) : `${score(run.baseline)} -> ${score(run.best)}`}${run.simulated.length > 0 ? ' (sim)' : ''}`,
     cost: formatUsd(run.costUsd),
     started: run.startedAt ? formatLocalMinute(run.startedAt) : '',
     stop: stopText(run),
   };
+}
+
+/** A calibration has no prompt scores: its column holds the lowest kappa (SPEC 15). */
+function calibrationText(run: RunSummary): string {
+  const lowest = run.calibration?.lowestKappa;
+  if (run.calibration === null) return 'calibration: -';
+  if (lowest === null || lowest === undefined) return `kappa n/a, ${run.calibration.labels} labels`;
+  return `min kappa ${lowest.kappa.toFixed(2)} (${lowest.criterion})`;
 }
 
 function stopText(run: RunSummary): string {

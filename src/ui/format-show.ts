@@ -73,7 +73,12 @@ const GAP = 2;
 
 export const SHOW_FORMAT = 'autoresearch.show/v1';
 
-export function formatShowJson(overview: RunOverview, iterations: readonly IterationRecord[]): string {
+/** `calibration`: a `calibrate` run's calibration.json (SPEC 15), added under its own key. */
+export function formatShowJson(
+  overview: RunOverview,
+  iterations: readonly IterationRecord[],
+  calibration?: unknown,
+): string {
   const rows = iterations.map((r) => ({
     iteration: r.iteration,
     status: r.status,
@@ -96,7 +101,16 @@ export function formatShowJson(overview: RunOverview, iterations: readonly Itera
     message: r.message,
     attempts: r.attempts,
   }));
-  return JSON.stringify({ format: SHOW_FORMAT, run: overview, iterations: rows }, null, 2);
+  return JSON.stringify(
+    {
+      format: SHOW_FORMAT,
+      run: overview,
+      iterations: rows,
+      ...(calibration === undefined ? {} : { calibration }),
+    },
+    null,
+    2,
+  );
 }
 
 export function formatShow(

@@ -15,6 +15,7 @@ const BROKEN = join(ROOT, 'test/fixtures/broken');
 const SPEC_COMMANDS = [
   'init',
   'validate',
+  'calibrate',
   'eval',
   'run',
   'resume',
@@ -73,6 +74,7 @@ describe('autoresearch init and validate', () => {
       'experiments/hello-world/experiment.yaml',
       'experiments/hello-world/prompt.md',
       'experiments/hello-world/cases.yaml',
+      'experiments/hello-world/labels.yaml',
       'rubrics/hello-world.md',
     ]) {
       expect(existsSync(join(project, path)), path).toBe(true);

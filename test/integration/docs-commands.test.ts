@@ -312,7 +312,7 @@ function prepare(command: DocCommand): string[] {
   if (unknown) throw new Error(`${command.where}: no value for the placeholder in "${unknown}"`);
   const name = args[0] ?? '';
   const extra: string[] = [];
-  if (['run', 'resume', 'eval'].includes(name) && !/--provider sim/.test(args.join(' ')))
+  if (['run', 'resume', 'eval', 'calibrate'].includes(name) && !/--provider sim/.test(args.join(' ')))
     extra.push('--provider', 'sim');
   if (name === 'run' || name === 'resume') extra.push('--iterations', CAPPED_ITERATIONS[name]);
   if (name === 'judge' || name === 'grade') extra.push('--model', 'sim');
@@ -397,7 +397,7 @@ async function exercise(command: DocCommand, args: string[]): Promise<void> {
   }
   const result = await cli(args);
   const why = `${command.where}: autoresearch ${args.join(' ')}\n${result.stderr}`;
-  if (command.exit === undefined && args.includes('--fail-under')) {
+  if (command.exit === undefined && (args.includes('--fail-under') || args.includes('--fail-under-kappa'))) {
     expect([0, 1], why).toContain(result.exitCode);
     if (result.exitCode === 1) expect(result.stderr, why).toMatch(/fail-under/);
   } else {

@@ -129,6 +129,7 @@ describe('autoresearch runs', () => {
         'baseline',
         'best',
         'costUsd',
+        'calibration',
         'startedAt',
         'stopReason',
         'stopMessage',
@@ -138,6 +139,7 @@ describe('autoresearch runs', () => {
     );
     expect(finished).toMatchObject({
       kind: 'run',
+      calibration: null,
       experiment: 'cold-email',
       iterations: 2,
       best: 0.7,

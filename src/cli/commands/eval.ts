@@ -24,6 +24,7 @@ import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
 import { runsDirOf } from '../runs-dir-option.js';
+import { trapInterrupts } from '../trap-interrupts.js';
 import { findProjectRoot } from '../../project.js';
 import { formatEval } from '../../ui/format-eval.js';
 import { formatProblems } from '../../ui/format-problems.js';
@@ -38,9 +39,6 @@ export interface EvalOptions extends OverrideFlags {
 
 /** Budget and search flags steer a run's loop; an evaluation has none. */
 const LOOP_ONLY_FLAGS = ['iterations', 'hours', 'usd', 'patience', 'target', 'candidates'] as const;
-
-/** Seconds the first Ctrl-C waits for the evaluation to be journaled before exiting anyway. */
-const INTERRUPT_GRACE_MS = 4_500;
 
 export default async function evalCommand(
   ref: string,
@@ -88,7 +86,7 @@ export default async function evalCommand(
 
   const runsDir = runsDirOf(command, env, cwd);
   const controller = new AbortController();
-  const stopSignals = trapInterrupts(term, controller);
+  const stopSignals = trapInterrupts(term, controller, 'the evaluation');
   let result: Awaited<ReturnType<typeof runEval>>;
   try {
     const samples = experiment.config.search.samples;
@@ -142,28 +140,6 @@ export default async function evalCommand(
     return EXIT.failure;
   }
   return EXIT.ok;
-}
-
-/** The loader warns about keys the configured models need; after `--provider sim` they need none. */
-/** First SIGINT/SIGTERM aborts the evaluation (journaled as interrupted); a second exits at once. */
-function trapInterrupts(term: Terminal, controller: AbortController): () => void {
-  let interrupts = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      term.err('second interrupt: exiting now');
-      process.exit(EXIT.interrupted);
-    }
-    term.err(`${signal}: stopping the evaluation (Ctrl-C again to exit at once)`);
-    controller.abort(new AutoresearchError('E_INTERRUPTED', 'interrupted'));
-    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
 }
 
 /** A transient phase line on an interactive stderr, nothing in logs; warnings in both. */

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import { readCalibration } from '../../calibrate/read-calibration.js';
 import { buildOverview } from '../../report/overview.js';
 import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
+import { formatCalibration } from '../../ui/format-calibration.js';
 import { formatShow, formatShowJson } from '../../ui/format-show.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -26,10 +28,20 @@ export default async function showCommand(
   const state = reduceRun(journal.events);
   const overview = buildOverview(state, { id, liveLock: lock.state === 'held' });
   const term = terminal();
+  // A calibration (SPEC 15) has no iterations: its figures are in calibration.json.
+  const calibration = state.start?.kind === 'calibrate' ? await readCalibration(dir) : null;
   for (const invalid of journal.invalidLines) {
     term.err(
       term.colors.yellow(`warning: events.jsonl line ${invalid.line} was skipped: ${invalid.message}`),
     );
+  }
+  if (calibration !== null) {
+    term.out(
+      options.json
+        ? formatShowJson(overview, state.iterations, calibration)
+        : formatCalibration(calibration, { colors: term.colors, probesRequested: true }),
+    );
+    return 0;
   }
   term.out(
     options.json

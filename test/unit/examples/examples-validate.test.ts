@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LABELS_FILE, readLabels } from '../../../src/calibrate/labels.js';
 import { ValidationError } from '../../../src/errors.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 
@@ -34,6 +35,20 @@ describe('example experiments', () => {
   });
 
   for (const name of names) {
+    it(`${name}: with a rubric, it ships at least 12 labelled outputs that read cleanly (SPEC 15)`, async () => {
+      const { experiment } = await load(name);
+      if (experiment.rubric === undefined) return;
+      const { labels, warnings } = await readLabels(join(experiment.dir, LABELS_FILE), { experiment });
+      expect(warnings).toEqual([]);
+      expect(labels.length).toBeGreaterThanOrEqual(12);
+      // Labels that span the scale: a judge can only show it tells good from bad on outputs that differ.
+      for (const criterion of experiment.rubric.criteria) {
+        const given = labels.map((l) => l.scores[criterion.key]).filter((s) => s !== undefined);
+        expect(given.length).toBeGreaterThanOrEqual(12);
+        expect(Math.max(...given) - Math.min(...given)).toBeGreaterThanOrEqual(3);
+      }
+    });
+
     it(`${name} loads with no errors; the only warnings are missing API keys`, async () => {
       const { experiment, problems } = await load(name);
       expect(experiment.name).toBe(name);

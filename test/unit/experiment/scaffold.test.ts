@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LABELS_FILE, readLabels } from '../../../src/calibrate/labels.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import { EXPERIMENT_NAME, scaffoldExperiment } from '../../../src/experiment/scaffold.js';
 
@@ -24,8 +25,19 @@ describe('scaffoldExperiment', () => {
       'experiments/x/experiment.yaml',
       'experiments/x/prompt.md',
       'experiments/x/cases.yaml',
+      'experiments/x/labels.yaml',
       'rubrics/x.md',
     ]);
+  });
+
+  it('writes a labels template that calibrate reads cleanly, for the rubric it writes', async () => {
+    const { experiment } = await loadExperiment('my-first', { cwd: root, env: {} });
+    const { labels, warnings } = await readLabels(join(experiment.dir, LABELS_FILE), { experiment });
+    expect(warnings).toEqual([]);
+    expect(labels.length).toBeGreaterThanOrEqual(3);
+    const keys = experiment.rubric?.criteria.map((c) => c.key).sort();
+    for (const label of labels) expect(Object.keys(label.scores).sort()).toEqual(keys);
+    expect(labels.some((l) => l.expectations.length > 0)).toBe(true);
   });
 
   it('validates as is, with a missing API key only a warning', async () => {

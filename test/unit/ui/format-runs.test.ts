@@ -17,6 +17,7 @@ function summary(partial: Partial<RunSummary>): RunSummary {
     baseline: 0.6123,
     best: 0.7449,
     costUsd: 1.234,
+    calibration: null,
     startedAt: '2026-11-29T22:30:00.000Z',
     stopReason: 'patience',
     stopMessage: 'no improvement in 10 iterations',
@@ -109,5 +110,34 @@ describe('formatUsd', () => {
     expect(formatUsd(0)).toBe('$0.00');
     expect(formatUsd(0.004)).toBe('<$0.01');
     expect(formatUsd(12.345)).toBe('$12.35');
+  });
+});
+
+describe('a calibrate run', () => {
+  it('shows its lowest kappa where a run shows baseline -> best', () => {
+    const table = formatRunsTable(
+      [
+        summary({
+          id: '20261201-1830-cold-email-7kq2',
+          kind: 'calibrate',
+          iterations: 0,
+          baseline: null,
+          best: null,
+          stopReason: 'completed',
+          simulated: ['judge'],
+          calibration: { labels: 16, lowestKappa: { criterion: 'clarity', kappa: 0.4123 } },
+        }),
+        summary({
+          id: '20261201-1831-cold-email-aaaa',
+          kind: 'calibrate',
+          calibration: { labels: 3, lowestKappa: null },
+        }),
+      ],
+      { width: 200, colors: plain, runsDir: '/runs' },
+    );
+    expect(table).toMatch(
+      /20261201-1830-cold-email-7kq2 +calibrate +cold-email +finished +0 +min kappa 0\.41 \(clarity\) \(sim\)/,
+    );
+    expect(table).toContain('kappa n/a, 3 labels');
   });
 });
