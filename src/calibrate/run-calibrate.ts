@@ -12,11 +12,10 @@ import { isAbsolute, join, relative } from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
-import type { Experiment, Rubric } from '../experiment/types.js';
+import type { Experiment } from '../experiment/types.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import { openEvalRun } from '../evaluate/open-eval-run.js';
 import { formatModelLabel } from '../grader/grader-layout.js';
-import type { Judge, JudgeOutput } from '../judge/judge.js';
 import type { RunRecorder } from '../loop/run-recorder.js';
 import { spendSince } from '../loop/spend.js';
 import { emptyTotals } from '../providers/ledger.js';
@@ -40,6 +39,7 @@ import {
   measureExpectations,
 } from './measure-agreement.js';
 import type { ProbeResult } from './probe-result.js';
+import { DEFAULT_REPEATS, runBiasProbes } from './probes.js';
 import { reviewLabels } from './review-labels.js';
 
 /** The roles a calibration calls. */
@@ -61,15 +61,6 @@ export interface RunCalibrateInput {
   probes: boolean;
 }
 
-/** What the bias probes get: the same judge, the outputs it judged, the rubric. */
-export interface ProbeRequest {
-  judge: Judge;
-  outputs: readonly JudgeOutput[];
-  rubric: Rubric;
-  seed: number;
-  signal: AbortSignal;
-}
-
 export interface RunCalibrateDeps {
   env: NodeJS.ProcessEnv;
   now: () => Date;
@@ -79,8 +70,6 @@ export interface RunCalibrateDeps {
   /** The built CLI, for the built-in judge and grader programs (default: found from the package). */
   cliEntry?: string;
   createPool?: (options: ModelPoolOptions) => ModelPool;
-  /** The bias probes (SPEC 15); without it, or under --no-probes, calibration.json says `probes: null`. */
-  runProbes?: (request: ProbeRequest) => Promise<ProbeResult[]>;
 }
 
 export type CalibrateRunResult =
@@ -157,11 +146,15 @@ export async function runCalibrate(
         signal: deps.signal,
         account: ACCOUNT,
       });
-      if (reviewed.ok && input.probes && deps.runProbes && review.judge && experiment.rubric) {
-        probes = await deps.runProbes({
+      if (reviewed.ok && input.probes && review.judge && experiment.rubric) {
+        probes = await runBiasProbes({
           judge: review.judge,
+          // The built-in judge scores one output per call; a program reads the whole folder.
+          judgeSeesAllOutputs:
+            experiment.models.judge !== undefined && isProgramEntry(experiment.models.judge),
           outputs: reviewed.judged,
           rubric: experiment.rubric,
+          repeats: DEFAULT_REPEATS,
           seed,
           signal: deps.signal,
         });

@@ -6,14 +6,13 @@
  */
 import { type CalibrationFile, type Estimate, labelledOutputs } from '../calibrate/calibration-file.js';
 import type { ProbeResult } from '../calibrate/probe-result.js';
+import { formatProbeLines } from './format-probes.js';
 import { cutText, toOneLine } from '../loop/text.js';
 import { formatUsd } from './format-runs.js';
 import type { Colors } from './terminal.js';
 
 export interface CalibrationTextOptions {
   colors: Colors;
-  /** False under --no-probes: the probes section says they were skipped. */
-  probesRequested: boolean;
 }
 
 /** Below this many labels an interval is too wide to read much into. */
@@ -102,7 +101,7 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   }
 
   lines.push(k.bold('Bias probes'));
-  lines.push(...formatProbes(c.probes, options.probesRequested, k));
+  lines.push(...formatProbes(c.probes, k));
   lines.push('');
 
   if (c.lowestKappa === null) {
@@ -119,15 +118,12 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   return lines.join('\n');
 }
 
-function formatProbes(probes: readonly ProbeResult[] | null, requested: boolean, k: Colors): string[] {
-  if (probes === null) return [k.dim(requested ? '  not run' : '  skipped (--no-probes)')];
-  return probes.map((p) => {
-    const figures =
-      p.estimate === null
-        ? ''
-        : ` ${p.estimate.toFixed(2)}${p.interval === null ? '' : ` [${p.interval[0].toFixed(2)}, ${p.interval[1].toFixed(2)}]`}`;
-    const paint = p.biased === true ? k.red : p.applicable ? k.green : k.dim;
-    return `  ${p.probe.padEnd(7)}${figures}  ${paint(p.verdict)}`;
+function formatProbes(probes: readonly ProbeResult[] | null, k: Colors): string[] {
+  if (probes === null) return [k.dim('  skipped (--no-probes)')];
+  return formatProbeLines(probes).map((line, i) => {
+    const p = probes[i] as ProbeResult;
+    const paint = p.biased === true ? k.red : p.applicable ? (x: string) => x : k.dim;
+    return `  ${paint(line)}`;
   });
 }
 

@@ -91,7 +91,13 @@ describe('calibrate cold-email --provider sim', () => {
       .map((line) => RunEvent.parse(JSON.parse(line)));
     expect(events.map((e) => e.type)).toEqual(['run_started', 'spend', 'calibrated', 'run_stopped']);
     expect(events[0]).toMatchObject({ kind: 'calibrate', simulated: ['judge'] });
-    expect(events[1]).toMatchObject({ role: 'judge', calls: 16 });
+    // The judging, then the probes: length judges plain and padded outputs, repeat three times.
+    expect(events[1]).toMatchObject({ role: 'judge', calls: 16 + 2 * 16 + 3 * 16 });
+    expect(calibration.probes?.map((p) => [p.probe, p.applicable])).toEqual([
+      ['order', false],
+      ['length', true],
+      ['repeat', true],
+    ]);
     expect(events[2]).toMatchObject({ labels: 16, lowestKappa: calibration.lowestKappa });
     expect(events[3]).toMatchObject({ reason: 'completed' });
   });

@@ -118,7 +118,7 @@ export default async function calibrateCommand(
   term.out(
     options.json
       ? JSON.stringify(calibration, null, 2)
-      : formatCalibration(calibration, { colors: term.colors, probesRequested: options.probes !== false }),
+      : formatCalibration(calibration, { colors: term.colors }),
   );
   if (threshold !== undefined) {
     const gate = judgeKappaGate(calibration, threshold);

@@ -39,7 +39,7 @@ export default async function showCommand(
     term.out(
       options.json
         ? formatShowJson(overview, state.iterations, calibration)
-        : formatCalibration(calibration, { colors: term.colors, probesRequested: true }),
+        : formatCalibration(calibration, { colors: term.colors }),
     );
     return 0;
   }

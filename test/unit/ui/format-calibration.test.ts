@@ -86,7 +86,7 @@ function calibration(partial: Partial<CalibrationFile> = {}): CalibrationFile {
 
 describe('formatCalibration', () => {
   it('prints each labelled criterion with intervals, n/a where undefined, and the lowest kappa in words', () => {
-    const text = formatCalibration(calibration(), { colors: plain, probesRequested: true });
+    const text = formatCalibration(calibration(), { colors: plain });
     expect(text).toContain("Calibration of cold-email's judge: 12 labelled outputs");
     expect(text).toMatch(
       /^clarity +12 +0\.50 \[0\.25, 0\.75\] +0\.92 \[0\.75, 1\.00\] +0\.62 \[0\.31, 0\.85\] +0\.70 \[0\.40, 0\.90\] +3\.3 \/ 3\.5$/m,
@@ -104,13 +104,13 @@ describe('formatCalibration', () => {
       [7, 'clarity'],
       [12, 'clarity'],
     ]);
-    const text = formatCalibration(calibration(), { colors: plain, probesRequested: true });
+    const text = formatCalibration(calibration(), { colors: plain });
     expect(text).toContain('  line 7 (saas-cto): clarity human 1, judge 4 — Short and plain.');
     expect(text).toContain('  line 12: clarity human 5, judge 2.5');
   });
 
-  it('has a place for the bias probes: their verdicts, or why none ran', () => {
-    const skipped = formatCalibration(calibration(), { colors: plain, probesRequested: false });
+  it('has a place for the bias probes: their verdicts, or that --no-probes skipped them', () => {
+    const skipped = formatCalibration(calibration(), { colors: plain });
     expect(skipped).toMatch(/^Bias probes\n {2}skipped \(--no-probes\)$/m);
     const probed = formatCalibration(
       calibration({
@@ -135,10 +135,10 @@ describe('formatCalibration', () => {
           },
         ],
       }),
-      { colors: plain, probesRequested: true },
+      { colors: plain },
     );
-    expect(probed).toContain('  order    not applicable: the judge scores one output per call');
-    expect(probed).toContain('  length  0.42 [0.20, 0.61]  length bias: padded outputs score higher');
+    expect(probed).toContain('  order   not applicable: the judge scores one output per call');
+    expect(probed).toContain('  length  length bias: padded outputs score higher (1 judge run)');
   });
 
   it('warns when there are few labels, and says so when no kappa is defined', () => {
@@ -146,7 +146,7 @@ describe('formatCalibration', () => {
       criteria: [{ ...(calibration().criteria[1] as CalibrationFile['criteria'][number]), labels: 4 }],
       lowestKappa: null,
     });
-    const text = formatCalibration(few, { colors: plain, probesRequested: true });
+    const text = formatCalibration(few, { colors: plain });
     expect(text).toContain('few labels: with under 10 per criterion the intervals are wide');
     expect(text).toContain('No kappa is defined');
   });
