@@ -205,7 +205,7 @@ describe('calibrate with a program judge (process isolation)', () => {
   const FAULT_JUDGE = join(REPO_ROOT, 'test/fixtures/judges/fault-judge.mjs');
 
   /** An experiment whose judge scores each output by the "score:N" its text carries. */
-  async function programExperiment(mode: string): Promise<string> {
+  async function programExperiment(mode: string, ...args: string[]): Promise<string> {
     const dir = await mkdtemp(join(work, 'program-'));
     const files: Record<string, string> = {
       'experiment.yaml': [
@@ -215,7 +215,7 @@ describe('calibrate with a program judge (process isolation)', () => {
         'rubric: rubric.md',
         'models:',
         '  generator: { provider: sim }',
-        `  judge: { command: [node, ${JSON.stringify(FAULT_JUDGE)}, ${mode}] }`,
+        `  judge: { command: [node, ${[FAULT_JUDGE, mode, ...args].map((a) => JSON.stringify(a)).join(', ')}] }`,
         'judging: { isolation: process }',
         'search: { acceptance: margin }',
         '',
@@ -252,7 +252,8 @@ describe('calibrate with a program judge (process isolation)', () => {
   });
 
   it('Ctrl-C while the judge works exits 130 and journals the calibration as interrupted', async () => {
-    const dir = await programExperiment('hang');
+    // The hanging judge notes its grandchild's pid in this file.
+    const dir = await programExperiment('hang', join(work, 'hang-judge.pid'));
     const before = new Set(runFolders(runsDir));
     const child = execa(process.execPath, [CLI_MAIN, 'calibrate', dir, '--runs-dir', runsDir], {
       cwd: REPO_ROOT,
@@ -270,7 +271,7 @@ describe('calibrate with a program judge (process isolation)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     child.kill('SIGINT');
     const result = await child;
-    expect(result.exitCode).toBe(130);
+    expect(result.exitCode, result.stderr).toBe(130);
     expect(result.stderr).toMatch(/nothing was measured/);
     const made = runFolders(runsDir).filter((f) => !before.has(f));
     expect(made).toHaveLength(1);
