@@ -35,6 +35,12 @@ export function hasSeveralParts(shape: PromptShape): boolean {
   return optimisedNames(shape).length > 1;
 }
 
+/** Several optimisable parts: each one's file by name, in request order; undefined for one part. */
+export function partPaths(shape: PromptShape): Record<PartName, string> | undefined {
+  if (!hasSeveralParts(shape)) return undefined;
+  return Object.fromEntries(shape.parts.filter((p) => p.optimise).map((p) => [p.name, p.path as string]));
+}
+
 /** The loop's prompt: the one part's text, or the parts document. */
 export function joinPartTexts(texts: PartTexts): string {
   const entries = Object.entries(texts);
