@@ -52,11 +52,11 @@ export function parseProposal(reply: string, options: ParseProposalOptions): Pro
   if (options.triedHashes.has(hash))
     return duplicate('your prompt repeats one already tried in this run; propose a different change');
 
+  // The edited texts as sent (a marker line inside one would split the joined prompt wrongly).
   const before = several ? splitPromptText(options.incumbent, names) : { '': options.incumbent };
-  const after = several ? splitPromptText(prompt, names) : { '': prompt };
-  for (const name of several ? changed : ['']) {
+  const after = several ? changed : { '': prompt };
+  for (const [name, text] of Object.entries(after)) {
     const old = before[name] as string;
-    const text = after[name] as string;
     const problem =
       checkMarkers(text, several) ??
       checkPlaceholders(old, text) ??
@@ -71,7 +71,7 @@ const SINGLE_FORM = '{"hypothesis": "...", "prompt": "..."}';
 const PARTS_FORM = '{"hypothesis": "...", "edits": {"<part name>": "<its whole new text>"}}';
 
 type ReadReply =
-  | { ok: true; hypothesis: string; prompt: string; changed: string[] }
+  | { ok: true; hypothesis: string; prompt: string; changed: PartTexts }
   | { ok: false; message: string };
 
 /** The reply's new prompt (the parts document with several parts) and the parts it names. */
@@ -87,11 +87,14 @@ function readReply(value: unknown, options: ParseProposalOptions): ReadReply {
         ok: true,
         hypothesis: edits.data.hypothesis,
         prompt: Object.values(edits.data.edits)[0] as string,
-        changed: [],
+        changed: {},
       };
     const texts: PartTexts = splitPromptText(options.incumbent, names);
-    for (const [name, text] of Object.entries(edits.data.edits)) texts[name] = text;
-    const changed = names.filter((name) => name in edits.data.edits);
+    const changed: PartTexts = {};
+    for (const name of names) {
+      const text = edits.data.edits[name];
+      if (text !== undefined) texts[name] = changed[name] = text;
+    }
     return { ok: true, hypothesis: edits.data.hypothesis, prompt: joinPartTexts(texts), changed };
   }
   if (several) {
@@ -103,7 +106,7 @@ function readReply(value: unknown, options: ParseProposalOptions): ReadReply {
   }
   const parsed = MutatorReply.safeParse(value);
   if (!parsed.success) return { ok: false, message: describeShapeProblem(parsed.error.issues) };
-  return { ok: true, hypothesis: parsed.data.hypothesis, prompt: parsed.data.prompt, changed: [] };
+  return { ok: true, hypothesis: parsed.data.hypothesis, prompt: parsed.data.prompt, changed: {} };
 }
 
 function checkEditNames(edited: readonly string[], options: ParseProposalOptions): string | undefined {
