@@ -10,6 +10,7 @@ import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback, partsContextOf } from './build-feedback.js';
 import { hasSeveralParts } from '../experiment/part-texts.js';
+import { findPlaceholders } from '../experiment/template.js';
 import { attributorFor } from './attribute-failure.js';
 import { trainCaseResults } from './case-results.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
@@ -79,6 +80,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
           parts: {
             optimised: parts.optimised.map((p) => p.name),
             fixed: parts.fixed.map((p) => p.name),
+            placeholders: experiment.shape.parts.flatMap((p) => findPlaceholders(p.text)),
           },
         }
       : {}),

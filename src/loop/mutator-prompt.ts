@@ -38,7 +38,7 @@ const SINGLE_RULES = [
 // Several optimisable parts (SPEC 12): the same rules, held per part, and `edits` by part name.
 const PARTS_RULES = [
   'The prompt has several parts you may change, each named. The new prompt is rejected unless, in every part you change:',
-  '- every {{placeholder}} of that part still appears in it, and it adds no new one (the test cases supply the values);',
+  '- every {{placeholder}} of that part still appears in it, and it adds none that no part of the prompt uses (the test cases supply the values);',
   '- every block from <!-- keep --> to <!-- /keep --> of that part is copied unchanged, markers included;',
   '- it is no longer than that part’s character limit;',
   'and the whole prompt differs from the current one and from every earlier attempt. Fixed parts cannot be changed.',
@@ -285,8 +285,8 @@ function describePartsTask(
   const rules = parts.map((part) => {
     const placeholders =
       part.placeholders.length > 0
-        ? `keep ${part.placeholders.map((p) => `{{${p}}}`).join(', ')} and add no new placeholder`
-        : 'add no placeholder';
+        ? `keep ${part.placeholders.map((p) => `{{${p}}}`).join(', ')}`
+        : 'it has no placeholder';
     const blocks = part.keep_blocks.length;
     const keep =
       blocks > 0 ? `; copy its ${blocks} <!-- keep --> block${blocks === 1 ? '' : 's'} unchanged` : '';
@@ -299,6 +299,7 @@ function describePartsTask(
     '',
     '## Rules for each part you change',
     ...rules,
+    '- A part may take up a placeholder another part uses; add no other.',
     '- Change one thing, in one part or in several that must change together.',
     '',
     '## Reply',

@@ -23,8 +23,12 @@ export interface ParseProposalOptions {
   /** hashPrompt() of every prompt already proposed in this run (evaluated or not). */
   triedHashes: ReadonlySet<string>;
   maxGrowth: number;
-  /** Prompt parts: the names of the parts the reply may change, in request order, and the fixed ones. */
-  parts?: { optimised: readonly string[]; fixed: readonly string[] };
+  /**
+   * Prompt parts: the names of the parts the reply may change (in request order) and of the
+   * fixed ones, and the placeholders of every part: with several optimisable parts each part
+   * keeps its own and may take up any of these, since every case fills them.
+   */
+  parts?: { optimised: readonly string[]; fixed: readonly string[]; placeholders: readonly string[] };
 }
 
 export type ProposalResult =
@@ -59,7 +63,7 @@ export function parseProposal(reply: string, options: ParseProposalOptions): Pro
     const old = before[name] as string;
     const problem =
       checkMarkers(text, several) ??
-      checkPlaceholders(old, text) ??
+      checkPlaceholders(old, text, several ? (options.parts?.placeholders ?? []) : []) ??
       checkKeepBlocks(old, text) ??
       checkLength(old, text, options.maxGrowth);
     if (problem !== undefined) return invalid(several ? `in part \`${name}\`: ${problem}` : problem);
@@ -167,15 +171,17 @@ function checkMarkers(prompt: string, several: boolean): string | undefined {
   return undefined;
 }
 
-function checkPlaceholders(incumbent: string, prompt: string): string | undefined {
+/** `known`: with several optimisable parts, the placeholders of every part (every case fills them). */
+function checkPlaceholders(incumbent: string, prompt: string, known: readonly string[]): string | undefined {
   const before = findPlaceholders(incumbent);
   const after = new Set(findPlaceholders(prompt));
   const dropped = before.filter((name) => !after.has(name));
   if (dropped.length > 0)
     return `your prompt dropped ${listPlaceholders(dropped)}; every placeholder of the current prompt must stay, since the test cases fill them`;
-  const added = [...after].filter((name) => !before.includes(name));
+  const usable = [...new Set([...before, ...known])];
+  const added = [...after].filter((name) => !usable.includes(name));
   if (added.length > 0)
-    return `your prompt adds ${listPlaceholders(added)}, which no test case has a value for; use only ${before.length > 0 ? listPlaceholders(before) : 'no placeholders'}`;
+    return `your prompt adds ${listPlaceholders(added)}, which no test case has a value for; use only ${usable.length > 0 ? listPlaceholders(usable) : 'no placeholders'}`;
   return undefined;
 }
 

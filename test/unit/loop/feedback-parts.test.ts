@@ -113,9 +113,11 @@ describe('the mutator request for several parts', () => {
     expect(unfenceAll(PROMPT_LABEL, user)).toEqual([SYSTEM, USER]);
     expect(user).toContain('system (yours), messages[0], messages[1] (yours)');
     expect(user).toContain(
-      '- `messages[1]`: keep {{name}}, {{question}} and add no new placeholder; at most 97 characters (now 65).',
+      '- `messages[1]`: keep {{name}}, {{question}}; at most 97 characters (now 65).',
     );
-    expect(user).toContain('- icontains: refund policy (icontains): missing (most likely from part `messages[1]`)');
+    expect(user).toContain(
+      '- icontains: refund policy (icontains): missing (most likely from part `messages[1]`)',
+    );
     expect(user).toContain('- icontains: sorry (icontains): missing (part: unknown)');
     expect(request.messages[2]?.content).toContain('"edits"');
   });

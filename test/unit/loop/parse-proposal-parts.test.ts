@@ -14,7 +14,11 @@ const options = {
   incumbent,
   triedHashes: new Set<string>(),
   maxGrowth: 2,
-  parts: { optimised: ['system', 'messages[2]'], fixed: ['messages[0]', 'messages[1]'] },
+  parts: {
+    optimised: ['system', 'messages[2]'],
+    fixed: ['messages[0]', 'messages[1]'],
+    placeholders: ['tier', 'name', 'question'],
+  },
 };
 const reply = (edits: Record<string, string>, hypothesis = 'Name the customer.') =>
   JSON.stringify({ hypothesis, edits });
@@ -49,10 +53,15 @@ describe('parseProposal with several parts', () => {
     expect(rejection(reply({ 'messages[2]': 'Customer {{name}} asks something.\n' }))).toBe(
       'in part `messages[2]`: your prompt dropped {{question}}; every placeholder of the current prompt must stay, since the test cases fill them',
     );
-    // A placeholder of another part does not count: each part keeps its own.
-    expect(rejection(reply({ system: `${SYSTEM}Address {{name}}.\n` }))).toBe(
-      'in part `system`: your prompt adds {{name}}, which no test case has a value for; use only no placeholders',
+    expect(rejection(reply({ system: `${SYSTEM}Address {{nickname}}.\n` }))).toBe(
+      'in part `system`: your prompt adds {{nickname}}, which no test case has a value for; use only {{tier}}, {{name}}, {{question}}',
     );
+    // A placeholder another part uses may be taken up: every case fills it.
+    expect(
+      parseProposal(reply({ system: `${SYSTEM}Address {{name}}, a {{tier}} customer.\n` }), options),
+    ).toMatchObject({
+      ok: true,
+    });
   });
 
   it('rejects a changed keep block, naming the part', () => {
@@ -106,7 +115,7 @@ describe('parseProposal with one part', () => {
     expect(
       parseProposal(reply({ system: user }), {
         ...one,
-        parts: { optimised: ['system'], fixed: ['messages[0]'] },
+        parts: { optimised: ['system'], fixed: ['messages[0]'], placeholders: [] },
       }),
     ).toMatchObject({ ok: true, prompt: user });
     const wrong = parseProposal(reply({ system: user }), one);

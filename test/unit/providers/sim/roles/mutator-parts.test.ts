@@ -26,7 +26,7 @@ const options = {
   incumbent: prompt,
   triedHashes: new Set<string>(),
   maxGrowth: 2,
-  parts: { optimised: ['system', 'messages[0]'], fixed: [] },
+  parts: { optimised: ['system', 'messages[0]'], fixed: [], placeholders: ['name'] },
 };
 
 function feedbackFor(failing: string) {
