@@ -71,22 +71,6 @@ export function splitPromptText(prompt: string, names: readonly PartName[]): Par
   return texts;
 }
 
-/** The names in a parts document, in order, or undefined when `prompt` is not one. */
-export function namesInDocument(prompt: string): PartName[] | undefined {
-  const names: PartName[] = [];
-  for (const line of prompt.split('\n')) {
-    const name = MARKER.exec(line)?.[1];
-    if (name !== undefined) names.push(name);
-  }
-  if (names.length < 2 || !prompt.startsWith(`${partMarker(names[0] as string)}\n`)) return undefined;
-  try {
-    splitPromptText(prompt, names);
-    return names;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A line of `text` that reads as a part marker (forbidden inside a part), or undefined. */
 export function findMarkerLine(text: string): string | undefined {
   return text.split('\n').find((line) => MARKER.test(line.replace(/\r$/, '')));
