@@ -112,9 +112,7 @@ describe('the mutator request for several parts', () => {
     expect(user).toContain('### messages[1] (yours, user, 65 characters)');
     expect(unfenceAll(PROMPT_LABEL, user)).toEqual([SYSTEM, USER]);
     expect(user).toContain('system (yours), messages[0], messages[1] (yours)');
-    expect(user).toContain(
-      '- `messages[1]`: keep {{name}}, {{question}}; at most 97 characters (now 65).',
-    );
+    expect(user).toContain('- `messages[1]`: keep {{name}}, {{question}}; at most 97 characters (now 65).');
     expect(user).toContain(
       '- icontains: refund policy (icontains): missing (most likely from part `messages[1]`)',
     );
