@@ -11,6 +11,7 @@ import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
 import { isolationWarning } from '../judge/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../experiment/overrides.js';
+import { partPaths } from '../experiment/part-texts.js';
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -19,7 +20,7 @@ import { createRunRecorder } from '../loop/run-recorder.js';
 import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock } from '../run/lock.js';
-import { writeManifest } from '../run/manifest.js';
+import { manifestParts, writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
 import { RECORD_VERSION } from '../run/record-version.js';
 import { createRunId } from '../run/run-id.js';
@@ -76,6 +77,7 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
         name: experiment.name,
         file: rel(experiment.file),
         prompt: rel(experiment.promptPath),
+        ...manifestParts(experiment, rel),
         cases: rel(experiment.casesPath),
         rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
       },
@@ -135,13 +137,14 @@ async function attachGit(
 ): Promise<{ binding: GitBinding; base: string; baselineCommit?: string } | null> {
   const repo = await openRepo(experiment.dir);
   if (!repo) return null;
-  try {
-    repo.relativePath(experiment.promptPath);
-  } catch {
-    terminal().err(
-      `note: ${experiment.promptPath} is outside the git repository at ${repo.root}; commits are off`,
-    );
-    return null;
+  const parts = partPaths(experiment.shape);
+  for (const file of parts ? Object.values(parts) : [experiment.promptPath]) {
+    try {
+      repo.relativePath(file);
+    } catch {
+      terminal().err(`note: ${file} is outside the git repository at ${repo.root}; commits are off`);
+      return null;
+    }
   }
   const branch = await createRunBranch({
     repo,
@@ -149,6 +152,7 @@ async function attachGit(
     runId,
     promptPath: experiment.promptPath,
     promptText: experiment.prompt,
+    ...(parts ? { partPaths: parts } : {}),
   });
   return {
     binding: { repo, branch: branch.branch, promptPath: experiment.promptPath },

@@ -12,7 +12,7 @@ import { isErrno } from '../run/errno.js';
 import type { SpendRole } from '../run/events.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock, type RunLock } from '../run/lock.js';
-import { writeManifest } from '../run/manifest.js';
+import { manifestParts, writeManifest } from '../run/manifest.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { createRunId } from '../run/run-id.js';
 import { ensureRunsDir } from '../run/runs-dir.js';
@@ -65,6 +65,7 @@ export async function openEvalRun(input: OpenEvalRunInput, deps: OpenEvalRunDeps
         name: experiment.name,
         file: rel(experiment.file),
         prompt: rel(experiment.promptPath),
+        ...manifestParts(experiment, rel),
         cases: rel(experiment.casesPath),
         rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
       },

@@ -23,6 +23,7 @@ import {
 } from './partial-config.js';
 import { invalidUtf8Problem, readSourceFile } from './read-source.js';
 import { readPromptParts } from './prompt-parts.js';
+import { joinPartTexts } from './part-texts.js';
 import { readOutputSchema } from './read-output-schema.js';
 import { readReferencedFile, type Where } from './referenced-file.js';
 import { readTools } from './read-tools.js';
@@ -182,8 +183,9 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
 
   if (problems.some((p) => p.severity === 'error')) return fail();
   // Every part exists once no error was found; these guards only satisfy the compiler.
-  const optimised = parts?.find((p) => p.optimise);
-  if (!parsed.success || !parts || !optimised?.path || !casesSource || !placed || !models) return fail();
+  const optimised = parts?.filter((p) => p.optimise) ?? [];
+  const first = optimised[0];
+  if (!parsed.success || !parts || !first?.path || !casesSource || !placed || !models) return fail();
   const config = parsed.data;
   const warnings = sortProblems(problems);
   const experiment: Experiment = {
@@ -192,8 +194,8 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     file,
     dir,
     config,
-    promptPath: optimised.path,
-    prompt: optimised.text,
+    promptPath: first.path,
+    prompt: joinPartTexts(Object.fromEntries(optimised.map((p) => [p.name, p.text]))),
     shape: { parts, ...(output ? { output } : {}), ...(tools ? { tools } : {}) },
     casesPath: casesSource.path,
     cases: placed.cases,

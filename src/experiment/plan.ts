@@ -31,7 +31,7 @@ export interface Plan {
     path: string;
     chars: number;
     placeholders: string[];
-    /** Prompt parts (SPEC 12) only: the optimised part, the fixed ones, the schema file, the tool names. */
+    /** Prompt parts (SPEC 12) only: the optimised part (several: their names joined by ", "), the fixed ones, the schema file, the tool names. */
     shape?: { part: string; fixed: string[]; output: string | null; tools: string[] };
   };
   /** `test`: the sealed cases (SPEC 13), scored only by the final evaluation and `eval --split test`. */
@@ -153,11 +153,11 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
 }
 
 function shapeOf(shape: PromptShape): Pick<Plan['prompt'], 'shape'> {
-  const optimised = shape.parts.find((p) => p.optimise);
-  if (!optimised || (optimised.name === 'prompt' && !shape.output && !shape.tools)) return {};
+  const optimised = shape.parts.filter((p) => p.optimise).map((p) => p.name);
+  if (optimised.length === 0 || (optimised[0] === 'prompt' && !shape.output && !shape.tools)) return {};
   return {
     shape: {
-      part: optimised.name,
+      part: optimised.join(', '),
       fixed: shape.parts.filter((p) => !p.optimise).map((p) => p.name),
       output: shape.output?.path ?? null,
       tools: shape.tools?.definitions.map((t) => t.name) ?? [],

@@ -1,13 +1,14 @@
 /**
  * `prompt:` → the parts of the prompt (SPEC 12): a path is one user part named `prompt`; a
  * mapping gives `system` and `messages[i]`, each inline text (fixed) or a file (optimisable).
- * Reads the part files and checks the declaration itself — which part `optimise` names, and
- * that exactly one part is optimisable (the limit of this version) — at its key in
- * experiment.yaml.
+ * Reads the part files and checks the declaration itself — which parts `optimise` names, and
+ * with several optimisable parts that none holds a part marker line (part-texts.ts) — at its
+ * key in experiment.yaml.
  */
 import type { Problem } from '../errors.js';
 import { suggestNearest } from '../did-you-mean.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
+import { findMarkerLine } from './part-texts.js';
 import { readReferencedFile, type Where } from './referenced-file.js';
 import type { PartText, PromptParts } from './schema.js';
 import type { PromptPart } from './types.js';
@@ -19,9 +20,6 @@ export interface ReadParts {
   /** Every part's text with where it sits, for the placeholder checks. */
   templates: PromptTemplate[];
 }
-
-export const ONE_PART_LIMIT =
-  'one optimisable part per experiment in this version; fix the others inline or leave them out of optimise';
 
 export async function readPromptParts(
   value: string | PromptParts,
@@ -79,6 +77,15 @@ export async function readPromptParts(
     }
     parts.push({ ...base, text: read.text, path: read.path });
     templates.push({ name: part.name, text: read.text, file: read.path });
+    const marker = chosen.size > 1 && base.optimise ? findMarkerLine(read.text) : undefined;
+    if (marker !== undefined)
+      problems.push({
+        severity: 'error',
+        location: { file: read.path, line: lineOf(read.text, marker) },
+        keyPath: formatKeyPath(key),
+        message: `\`${part.name}\` holds the line "${marker}", which marks where a part begins when several parts are optimised`,
+        hint: 'reword or remove that line',
+      });
   }
   return unreadable ? { templates } : { parts, templates };
 }
@@ -99,15 +106,6 @@ function chooseOptimised(
           ['prompt'],
           'every part of the prompt is inline text, so the loop has nothing to optimise',
           'put the part to optimise in a file, e.g. `system: { file: system.md }`',
-        ),
-      );
-    } else if (fileBacked.length > 1) {
-      problems.push(
-        at(
-          where,
-          ['prompt'],
-          `${fileBacked.length} parts are file-backed (${fileBacked.join(', ')}) and so optimisable: ${ONE_PART_LIMIT}`,
-          `name the one to optimise, e.g. \`optimise: [${fileBacked[0]}]\``,
         ),
       );
     }
@@ -144,15 +142,11 @@ function chooseOptimised(
     problems.push(
       at(where, ['prompt', 'optimise'], '`optimise` names no part, so the loop has nothing to optimise'),
     );
-  if (chosen.size > 1)
-    problems.push(
-      at(
-        where,
-        ['prompt', 'optimise'],
-        `${chosen.size} parts to optimise (${[...chosen].join(', ')}): ${ONE_PART_LIMIT}`,
-      ),
-    );
   return chosen;
+}
+
+function lineOf(text: string, line: string): number {
+  return text.split('\n').findIndex((l) => l.replace(/\r$/, '') === line) + 1;
 }
 
 function at(where: Where, key: KeyPath, message: string, hint?: string): Problem {

@@ -1,10 +1,11 @@
 /**
  * What the generator is sent for one case (SPEC 12): the system part, the template messages
  * and then the case's own turns, every template filled with the case's vars, plus the
- * structured output and tools of the experiment. The optimised part's text is the candidate
- * being evaluated, not the file's. A path prompt renders exactly as before this section: one
+ * structured output and tools of the experiment. The optimised parts' texts are the candidate
+ * being evaluated (the loop's prompt, split by part-texts.ts), not the files'. A path prompt renders exactly as before this section: one
  * user message, and the generator entry's `system` when it has one.
  */
+import { optimisedNames, splitPromptText } from './part-texts.js';
 import { renderTemplate } from './template.js';
 import type { Case, PromptShape } from './types.js';
 import type { ChatMessage, CompletionRequest } from '../providers/types.js';
@@ -13,7 +14,7 @@ export type RenderedRequest = Pick<CompletionRequest, 'system' | 'messages' | 'o
 
 export interface RenderInput {
   shape: PromptShape;
-  /** The optimised part's text under evaluation. */
+  /** The loop's prompt under evaluation: the optimised part's text, or the parts document. */
   prompt: string;
   testCase: Case;
   /** `models.generator.system`: only beside a path prompt (validation refuses it elsewhere). */
@@ -22,8 +23,9 @@ export interface RenderInput {
 
 export function renderRequest(input: RenderInput): RenderedRequest {
   const { shape, testCase } = input;
+  const candidate = splitPromptText(input.prompt, optimisedNames(shape));
   const fill = (part: PromptShape['parts'][number]) =>
-    renderTemplate(part.optimise ? input.prompt : part.text, testCase.vars);
+    renderTemplate(part.optimise ? (candidate[part.name] as string) : part.text, testCase.vars);
   let system = input.system;
   const messages: ChatMessage[] = [];
   for (const part of shape.parts) {

@@ -74,7 +74,10 @@ export interface Experiment {
   dir: string;
   /** The file as written, with defaults filled in. */
   config: ExperimentFile;
-  /** The optimised part's file and text (one optimisable part in this version). */
+  /**
+   * The first optimised part's file, and the loop's prompt: the one optimised part's text, or
+   * with several the parts document of part-texts.ts (each part's file is in `shape.parts`).
+   */
   promptPath: string;
   prompt: string;
   /** Every part, output and tools; a path `prompt:` is one user part named `prompt`. */

@@ -1,22 +1,21 @@
 /**
  * One kept candidate becomes one commit on the run branch that changes only the prompt
- * file. The branch moves only if it still points at `expectedHead`.
+ * file — with several optimised parts, only the files of the parts that changed. The branch
+ * moves only if it still points at `expectedHead`.
  */
 import { AutoresearchError } from '../errors.js';
 import { BranchMovedError } from './git-errors.js';
-import { commitFile } from './objects.js';
+import { commitFiles } from './objects.js';
 import type { GitRepo } from './open-repo.js';
+import { type PromptLocation, promptFiles } from './prompt-files.js';
 import { branchHead, moveBranch } from './refs.js';
 
-export interface CommitKeepInput {
+export interface CommitKeepInput extends PromptLocation {
   repo: GitRepo;
   /** The run branch, as returned by createRunBranch. */
   branch: string;
   /** Where the branch must point now (the previous keep, or the run's start). */
   expectedHead: string;
-  promptPath: string;
-  /** The kept prompt, in full. */
-  promptText: string;
   /** Use formatKeepMessage. */
   message: string;
 }
@@ -26,17 +25,12 @@ export async function commitKeep(input: CommitKeepInput): Promise<string> {
   const { repo, branch, expectedHead } = input;
   const actual = await branchHead({ repo, branch });
   if (actual !== expectedHead) throw new BranchMovedError(branch, expectedHead, actual);
-  const relativePath = repo.relativePath(input.promptPath);
-  const commit = await commitFile(repo, {
-    parent: expectedHead,
-    relativePath,
-    text: input.promptText,
-    message: input.message,
-  });
-  if (!commit.changed) {
+  const files = promptFiles(repo, input);
+  const commit = await commitFiles(repo, { parent: expectedHead, files, message: input.message });
+  if (commit.changed.length === 0) {
     throw new AutoresearchError(
       'E_GIT',
-      `nothing to commit: ${relativePath} at ${expectedHead} already holds this prompt`,
+      `nothing to commit: ${files.map((f) => f.relativePath).join(', ')} at ${expectedHead} already holds this prompt`,
       {
         hint: 'a kept candidate must differ from the incumbent; this is a bug in the caller',
       },

@@ -7,6 +7,8 @@ export const TRAILER = {
   run: 'Autoresearch-Run',
   iteration: 'Autoresearch-Iteration',
   score: 'Autoresearch-Score',
+  /** Several optimised parts (SPEC 12): the parts the keep changed. */
+  parts: 'Autoresearch-Parts',
 } as const;
 
 export function formatRunBranch(experiment: string, runId: string): string {
@@ -42,6 +44,8 @@ export interface KeepMessageInput {
   /** The kept candidate's score. */
   to: number;
   hypothesis: string;
+  /** Several optimised parts: the names of the parts this keep changes. */
+  parts?: readonly string[];
 }
 
 export function formatKeepMessage(input: KeepMessageInput): string {
@@ -56,6 +60,7 @@ export function formatKeepMessage(input: KeepMessageInput): string {
     `${TRAILER.run}: ${input.runId}`,
     `${TRAILER.iteration}: ${input.iteration}`,
     `${TRAILER.score}: ${formatMilli(to)}`,
+    ...(input.parts === undefined ? [] : [`${TRAILER.parts}: ${input.parts.join(', ')}`]),
     '',
   ].join('\n');
 }

@@ -5,18 +5,16 @@
  */
 import { formatBaselineMessage, formatRunBranch } from './commit-message.js';
 import { UnbornHeadError } from './git-errors.js';
-import { commitFile, compareWithCommit } from './objects.js';
+import { commitFiles, compareWithCommit } from './objects.js';
 import type { GitRepo } from './open-repo.js';
+import { type PromptLocation, promptFiles } from './prompt-files.js';
 import { assertValidBranchName, currentBranch, moveBranch, resolveCommit } from './refs.js';
 
-export interface CreateRunBranchInput {
+/** `promptText`: the prompt the run starts from, as read from the working tree. */
+export interface CreateRunBranchInput extends PromptLocation {
   repo: GitRepo;
   experiment: string;
   runId: string;
-  /** The experiment's prompt file (absolute or relative to the process's cwd). */
-  promptPath: string;
-  /** The prompt the run starts from, as read from the working tree. */
-  promptText: string;
 }
 
 export interface RunBranch {
@@ -32,17 +30,24 @@ export interface RunBranch {
   baselineCommit?: string;
 }
 
-/** The baseline commit's sha, or undefined when HEAD already holds the run's starting prompt. */
+/**
+ * The baseline commit's sha, or undefined when HEAD already holds the run's starting prompt.
+ * It holds every prompt file that differs from HEAD; the reason is `untracked` only when none
+ * of them is in HEAD.
+ */
 async function commitBaselineIfNeeded(
   input: CreateRunBranchInput,
   base: string,
-  relativePath: string,
 ): Promise<string | undefined> {
-  const { repo, promptText: text } = input;
-  const status = await compareWithCommit(repo, base, relativePath, text);
-  if (status === 'same') return undefined;
-  const message = formatBaselineMessage({ experiment: input.experiment, runId: input.runId, reason: status });
-  return (await commitFile(repo, { parent: base, relativePath, text, message })).sha;
+  const { repo } = input;
+  const files = promptFiles(repo, input);
+  const statuses = await Promise.all(
+    files.map((file) => compareWithCommit(repo, base, file.relativePath, file.text)),
+  );
+  if (statuses.every((status) => status === 'same')) return undefined;
+  const reason = statuses.every((status) => status === 'untracked') ? 'untracked' : 'modified';
+  const message = formatBaselineMessage({ experiment: input.experiment, runId: input.runId, reason });
+  return (await commitFiles(repo, { parent: base, files, message })).sha;
 }
 
 export async function createRunBranch(input: CreateRunBranchInput): Promise<RunBranch> {
@@ -52,8 +57,7 @@ export async function createRunBranch(input: CreateRunBranchInput): Promise<RunB
   const base = await resolveCommit(repo, 'HEAD');
   if (base === null) throw new UnbornHeadError(repo.root);
   const baseBranch = await currentBranch(repo);
-  const relativePath = repo.relativePath(input.promptPath);
-  const baselineCommit = await commitBaselineIfNeeded(input, base, relativePath);
+  const baselineCommit = await commitBaselineIfNeeded(input, base);
   const head = baselineCommit ?? base;
   await moveBranch(repo, {
     branch,

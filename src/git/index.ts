@@ -7,16 +7,17 @@
  *   openRepo(dir, { env? })                  → GitRepo | null   (null: not in a work tree, or no git:
  *                                                                 the run goes on with commits off)
  *     repo.root, repo.identity, repo.relativePath(file)
- *   createRunBranch({ repo, experiment, runId, promptPath, promptText })
+ *   createRunBranch({ repo, experiment, runId, promptPath, promptText, partPaths? })
  *                                            → { branch, base, baseBranch, head, baselineCommit? }
  *       Branch `autoresearch/<experiment>/<run-id>` from HEAD (detached HEAD works; baseBranch
  *       is then null). When promptText differs from HEAD's copy or HEAD has none, the branch
  *       starts with one baseline commit (Autoresearch-Iteration: 0). An unborn HEAD (no
  *       commits yet) is refused with UnbornHeadError; an existing branch with BranchMovedError.
- *   commitKeep({ repo, branch, expectedHead, promptPath, promptText, message }) → sha
- *       One commit changing only the prompt; BranchMovedError when the branch is not at
- *       expectedHead. `message` comes from formatKeepMessage.
- *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis }) → string (pure)
+ *   commitKeep({ repo, branch, expectedHead, promptPath, promptText, partPaths?, message }) → sha
+ *       One commit changing only the prompt (with `partPaths`, several optimised parts: only
+ *       the changed parts' files; changedParts names them); BranchMovedError when the branch
+ *       is not at expectedHead. `message` comes from formatKeepMessage.
+ *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis, parts? }) → string (pure)
  *   findRunCommits({ repo, branch, runId? }) → [{ sha, iteration, score }] oldest first
  *   branchHead({ repo, branch })             → sha | null
  *   readFileAt({ repo, sha, path }) / readPromptAt({ repo, sha, promptPath }) → string | null
@@ -48,5 +49,6 @@ export {
   readWorkingPrompt,
   writePromptAtomically,
 } from './prompt-file.js';
+export { changedParts, type PromptFile, type PromptLocation, promptFiles } from './prompt-files.js';
 export { readFileAt, readPromptAt } from './read-at.js';
 export { branchHead } from './refs.js';

@@ -1,7 +1,8 @@
 /**
- * Building one commit that changes one file, with plumbing only: the blob is hashed into
- * the object store, the parent's tree is read into a throw-away index file (never the
- * user's .git/index), the file's entry is replaced, and the tree and commit are written.
+ * Building one commit that changes the prompt's files (one, or each optimised part's), with
+ * plumbing only: the blobs are hashed into the object store, the parent's tree is read into a
+ * throw-away index file (never the user's .git/index), the changed entries are replaced, and
+ * the tree and commit are written.
  * Nothing here touches the work tree, the index or any ref.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -79,10 +80,10 @@ function fileMode(entry: TreeEntry | null, relativePath: string): string {
   );
 }
 
-async function writeTreeWithBlob(
+async function writeTreeWithBlobs(
   repo: GitRepo,
   parent: string,
-  entry: { mode: string; oid: string; path: string },
+  entries: readonly { mode: string; oid: string; path: string }[],
 ): Promise<string> {
   const scratch = await mkdtemp(path.join(await tempRoot(), 'index-'));
   const indexFile = path.join(scratch, 'index');
@@ -90,34 +91,46 @@ async function writeTreeWithBlob(
   const config = ['core.splitIndex=false'];
   try {
     await repo.git(['read-tree', parent], { indexFile, config });
-    await repo.git(['update-index', '--add', '--cacheinfo', entry.mode, entry.oid, entry.path], {
-      indexFile,
-      config,
-    });
+    for (const entry of entries)
+      await repo.git(['update-index', '--add', '--cacheinfo', entry.mode, entry.oid, entry.path], {
+        indexFile,
+        config,
+      });
     return (await repo.git(['write-tree'], { indexFile, config })).stdout.trim();
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
+/** One file of a commit: its path relative to the repository root and its whole text. */
+export interface FileText {
+  relativePath: string;
+  text: string;
+}
+
 /**
- * A commit on top of `parent` whose only change is `relativePath` holding `text`; when the
- * parent already holds exactly that, no commit is made and `sha` is the parent. No ref moves.
+ * A commit on top of `parent` whose only changes are `files` holding their texts (a file the
+ * parent already holds exactly is left alone); when nothing differs, no commit is made and
+ * `sha` is the parent. `changed` lists the paths the commit changes. No ref moves.
  */
-export async function commitFile(
+export async function commitFiles(
   repo: GitRepo,
-  options: { parent: string; relativePath: string; text: string; message: string },
-): Promise<{ sha: string; changed: boolean }> {
-  const { parent, relativePath, text } = options;
-  const entry = await readEntry(repo, parent, relativePath);
-  const mode = fileMode(entry, relativePath);
-  const blob = await hashBlob(repo, relativePath, text, { write: true });
-  if (entry?.oid === blob) return { sha: parent, changed: false };
-  const tree = await writeTreeWithBlob(repo, parent, { mode, oid: blob, path: relativePath });
+  options: { parent: string; files: readonly FileText[]; message: string },
+): Promise<{ sha: string; changed: string[] }> {
+  const { parent } = options;
+  const entries: { mode: string; oid: string; path: string }[] = [];
+  for (const { relativePath, text } of options.files) {
+    const entry = await readEntry(repo, parent, relativePath);
+    const mode = fileMode(entry, relativePath);
+    const blob = await hashBlob(repo, relativePath, text, { write: true });
+    if (entry?.oid !== blob) entries.push({ mode, oid: blob, path: relativePath });
+  }
+  if (entries.length === 0) return { sha: parent, changed: [] };
+  const tree = await writeTreeWithBlobs(repo, parent, entries);
   // Unattended commits cannot answer a signing passphrase prompt, so they are never signed.
   const commit = await repo.git(['commit-tree', '--no-gpg-sign', '-p', parent, tree], {
     input: options.message,
     config: identityConfig(repo.identity),
   });
-  return { sha: commit.stdout.trim(), changed: true };
+  return { sha: commit.stdout.trim(), changed: entries.map((e) => e.path) };
 }

@@ -6,8 +6,10 @@
  * fails loudly instead of leaking. Every field is copied explicitly, so extra fields on the
  * inputs (a holdout score, say) cannot slip through.
  */
+import { splitPromptText } from '../experiment/part-texts.js';
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
 import type { PromptPart, PromptShape } from '../experiment/types.js';
+import type { Attribute } from './attribute-failure.js';
 import { MUTATOR_FEEDBACK_FORMAT, type MutatorFeedback } from '../protocol/mutation.js';
 import type { Strategy } from './strategy.js';
 import { countChars, cutText } from './text.js';
@@ -66,9 +68,9 @@ export interface AttemptSummary {
   hypothesis: string;
 }
 
-/** Prompt parts (SPEC 12): which part the mutator changes and the fixed ones around it. */
+/** Prompt parts (SPEC 12): which parts the mutator changes (in request order) and the fixed ones around them. */
 export interface PartsContext {
-  optimised: string;
+  optimised: { name: string; role: PromptPart['role'] }[];
   fixed: { name: string; role: PromptPart['role']; text: string }[];
 }
 
@@ -76,6 +78,8 @@ export interface BuildFeedbackInput {
   incumbent: { prompt: string; score: SignalScores; criteria: Record<string, number> };
   /** Absent for a path prompt: the request is then as it was before prompt parts. */
   parts?: PartsContext;
+  /** Several optimisable parts: the part each failing check most likely comes from (attribute-failure.ts). */
+  attribute?: Attribute;
   trainCases: readonly CaseResult[];
   history: readonly AttemptSummary[];
   guidance: string;
@@ -107,10 +111,10 @@ export function maxCharsFor(incumbent: string, maxGrowth: number): number {
 
 /** The parts context of a shape, or undefined for a path prompt (its one part is the prompt). */
 export function partsContextOf(shape: PromptShape): PartsContext | undefined {
-  const optimised = shape.parts.find((p) => p.optimise);
-  if (!optimised || optimised.name === 'prompt') return undefined;
+  const optimised = shape.parts.filter((p) => p.optimise).map((p) => ({ name: p.name, role: p.role }));
+  if (optimised.length === 0 || optimised[0]?.name === 'prompt') return undefined;
   return {
-    optimised: optimised.name,
+    optimised,
     fixed: shape.parts.filter((p) => !p.optimise).map((p) => ({ name: p.name, role: p.role, text: p.text })),
   };
 }
@@ -119,27 +123,61 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
   for (const c of input.trainCases) if (c.split !== 'train') throw new HoldoutLeakError(c.id);
   const { prompt } = input.incumbent;
   const excerptChars = input.excerptChars ?? 600;
+  const optimised = input.parts?.optimised ?? [];
+  const several = optimised.length > 1;
+  const attribute = several ? input.attribute : undefined;
   return {
     format: MUTATOR_FEEDBACK_FORMAT,
     strategy: input.strategy,
     incumbent: {
-      ...(input.parts ? { part: input.parts.optimised } : {}),
+      ...(optimised.length === 1 ? { part: (optimised[0] as { name: string }).name } : {}),
       prompt,
       chars: countChars(prompt),
       placeholders: findPlaceholders(prompt),
-      keep_blocks: extractKeepBlocks(prompt).blocks.map((block) => `${KEEP_OPEN}${block}${KEEP_CLOSE}`),
+      keep_blocks: keepBlocksOf(prompt),
       score: copyScores(input.incumbent.score),
       criteria: { ...input.incumbent.criteria },
+      ...(several ? { parts: describeParts(prompt, optimised, input.maxGrowth) } : {}),
     },
     ...(input.parts ? { fixed_parts: input.parts.fixed.map((p) => ({ ...p })) } : {}),
     max_chars: maxCharsFor(prompt, input.maxGrowth),
     failing_cases: selectFailingCases(input.trainCases, input.maxFailingCases ?? 4).map((c) =>
-      describeCase(c, excerptChars),
+      describeCase(c, excerptChars, attribute),
     ),
-    check_failures: countCheckFailures(input.trainCases),
+    check_failures: countCheckFailures(input.trainCases).map((c) =>
+      attribute ? { ...c, part: attribute(c) } : c,
+    ),
     history: summariseHistory(input.history, input.maxHistory ?? 12),
     guidance: input.guidance,
   };
+}
+
+function keepBlocksOf(text: string): string[] {
+  return extractKeepBlocks(text).blocks.map((block) => `${KEEP_OPEN}${block}${KEEP_CLOSE}`);
+}
+
+/** Each optimisable part with its own rules: placeholders, keep blocks and growth hold per part. */
+function describeParts(
+  prompt: string,
+  optimised: PartsContext['optimised'],
+  maxGrowth: number,
+): NonNullable<MutatorFeedback['incumbent']['parts']> {
+  const texts = splitPromptText(
+    prompt,
+    optimised.map((p) => p.name),
+  );
+  return optimised.map(({ name, role }) => {
+    const text = texts[name] as string;
+    return {
+      name,
+      role,
+      text,
+      chars: countChars(text),
+      placeholders: findPlaceholders(text),
+      keep_blocks: keepBlocksOf(text),
+      max_chars: maxCharsFor(text, maxGrowth),
+    };
+  });
 }
 
 function copyScores(score: SignalScores): MutatorFeedback['incumbent']['score'] {
@@ -162,7 +200,7 @@ type FailingCase = MutatorFeedback['failing_cases'][number];
 
 // One sample stands for the case, the worst one, so its excerpt, failed checks, judge
 // reasoning and grader evidence all describe the same output.
-function describeCase(c: CaseResult, excerptChars: number): FailingCase {
+function describeCase(c: CaseResult, excerptChars: number, attribute: Attribute | undefined): FailingCase {
   const sample = worstSample(c.samples);
   return {
     case_id: c.id,
@@ -173,7 +211,12 @@ function describeCase(c: CaseResult, excerptChars: number): FailingCase {
     output_excerpt: sample ? excerptOf(sample, excerptChars) : '',
     failed_checks: (sample?.checks ?? [])
       .filter((check) => !check.pass)
-      .map((check) => ({ name: check.name, type: check.type, reason: cutText(check.reason, REASON_CHARS) })),
+      .map((check) => ({
+        name: check.name,
+        type: check.type,
+        reason: cutText(check.reason, REASON_CHARS),
+        ...(attribute ? { part: attribute(check) } : {}),
+      })),
     judge: sample?.judge
       ? { criteria: { ...sample.judge.criteria }, reasoning: cutText(sample.judge.reasoning, REASON_CHARS) }
       : null,

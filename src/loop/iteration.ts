@@ -9,6 +9,9 @@ import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { buildMutatorFeedback, partsContextOf } from './build-feedback.js';
+import { hasSeveralParts } from '../experiment/part-texts.js';
+import { findPlaceholders } from '../experiment/template.js';
+import { attributorFor } from './attribute-failure.js';
 import { trainCaseResults } from './case-results.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
@@ -49,6 +52,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const parts = partsContextOf(experiment.shape);
   const feedback = buildMutatorFeedback({
     ...(parts ? { parts } : {}),
+    ...(hasSeveralParts(experiment.shape) ? { attribute: attributorFor(experiment, incumbent.prompt) } : {}),
     incumbent: {
       prompt: incumbent.prompt,
       score: {
@@ -71,6 +75,15 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     triedHashes: recorder.triedPrompts(incumbent.prompt),
     count: search.candidates,
     maxGrowth: search.max_growth,
+    ...(parts
+      ? {
+          parts: {
+            optimised: parts.optimised.map((p) => p.name),
+            fixed: parts.fixed.map((p) => p.name),
+            placeholders: experiment.shape.parts.flatMap((p) => findPlaceholders(p.text)),
+          },
+        }
+      : {}),
     client: deps.pool.client('mutator'),
     signal: deps.signal,
   });

@@ -6,7 +6,7 @@
 import type { MutatorFeedback } from '../protocol/mutation.js';
 import { type ModelClient, ProviderError } from '../providers/types.js';
 import { buildMutatorRequest, type RejectedReply } from './mutator-prompt.js';
-import { parseProposal } from './parse-proposal.js';
+import { type ParseProposalOptions, parseProposal } from './parse-proposal.js';
 
 export const MUTATOR_ATTEMPTS = 3;
 
@@ -33,6 +33,8 @@ export interface ProposeInput {
   triedHashes: ReadonlySet<string>;
   count: number;
   maxGrowth: number;
+  /** Prompt parts: which parts the reply may change and which are fixed (parse-proposal.ts). */
+  parts?: ParseProposalOptions['parts'];
   client: ModelClient;
   signal?: AbortSignal;
 }
@@ -80,6 +82,7 @@ async function proposeOne(
       incumbent: input.incumbent,
       triedHashes: tried,
       maxGrowth: input.maxGrowth,
+      ...(input.parts ? { parts: input.parts } : {}),
     });
     if (parsed.ok) {
       claimed.add(parsed.hash);

@@ -3,7 +3,8 @@
  * The keep itself is journaled first, so a crash between the two leaves a keep without a
  * commit event — resume finds the commit by its trailer or makes it, never twice.
  */
-import { commitKeep, findRunCommits, formatKeepMessage } from '../git/index.js';
+import { partPaths } from '../experiment/part-texts.js';
+import { changedParts, commitKeep, findRunCommits, formatKeepMessage, promptFiles } from '../git/index.js';
 import { writeBest } from '../run/records.js';
 import type { LoopDeps } from './loop-deps.js';
 
@@ -20,12 +21,21 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
   await writeBest(deps.runDir, keep.prompt);
   if (deps.git) {
     await recorder.emit({ type: 'phase', iteration: keep.iteration, phase: 'committing' });
-    const sha = await commitKeep({
-      repo: deps.git.repo,
-      branch: deps.git.branch,
-      expectedHead: recorder.state().expectedHead ?? '',
+    const { repo } = deps.git;
+    const expectedHead = recorder.state().expectedHead ?? '';
+    const paths = partPaths(deps.experiment.shape);
+    const location = {
       promptPath: deps.git.promptPath,
       promptText: keep.prompt,
+      ...(paths ? { partPaths: paths } : {}),
+    };
+    // Several parts: the message names the changed ones (the same on a resume: from the same head).
+    const parts = paths ? await changedParts(repo, expectedHead, promptFiles(repo, location)) : undefined;
+    const sha = await commitKeep({
+      repo,
+      branch: deps.git.branch,
+      expectedHead,
+      ...location,
       message: formatKeepMessage({
         experiment: deps.experiment.name,
         runId: deps.runId,
@@ -33,6 +43,7 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
         from: keep.from,
         to: keep.to,
         hypothesis: keep.hypothesis,
+        ...(parts ? { parts } : {}),
       }),
     });
     await recorder.emit({ type: 'commit', iteration: keep.iteration, sha });

@@ -8,6 +8,24 @@ import * as z from 'zod';
 
 export const MUTATOR_FEEDBACK_FORMAT = 'autoresearch.mutator-feedback/v1';
 
+const Role = z.enum(['system', 'user', 'assistant']);
+
+/** Several optimisable parts (SPEC 12): each with its own rules, in request order. */
+const OptimisedPart = z.object({
+  name: z.string(),
+  role: Role,
+  text: z.string(),
+  chars: z.number().int(),
+  /** This part's own placeholders: every one must stay in this part. */
+  placeholders: z.array(z.string()),
+  keep_blocks: z.array(z.string()),
+  /** The new text of this part may be at most this long (max_growth × its current length). */
+  max_chars: z.number().int(),
+});
+
+/** Several optimisable parts: the part a failure most likely comes from, or `unknown`. */
+const Attribution = z.object({ part: z.string() }).partial();
+
 const Signals = z.object({
   total: z.number(),
   checks: z.number().optional(),
@@ -22,6 +40,7 @@ export const MutatorFeedback = z.object({
   incumbent: z.object({
     /** Prompt parts (SPEC 12): the name of the part `prompt` is; absent for a path prompt. */
     part: z.string().optional(),
+    /** The one optimised part's text; with several parts, their parts document (`<!-- part: name -->` lines). */
     prompt: z.string(),
     chars: z.number().int(),
     /** Every one must survive the mutation. */
@@ -31,11 +50,11 @@ export const MutatorFeedback = z.object({
     score: Signals,
     /** Judge criterion averages on the 1–5 scale. */
     criteria: z.record(z.string(), z.number()),
+    /** Several optimisable parts: each one the reply may change through `edits`. */
+    parts: z.array(OptimisedPart).optional(),
   }),
   /** Prompt parts (SPEC 12): the parts sent around it, read-only, in request order. */
-  fixed_parts: z
-    .array(z.object({ name: z.string(), role: z.enum(['system', 'user', 'assistant']), text: z.string() }))
-    .optional(),
+  fixed_parts: z.array(z.object({ name: z.string(), role: Role, text: z.string() })).optional(),
   /** The new prompt may be at most this long (max_growth × incumbent). */
   max_chars: z.number().int(),
   /** Train cases that fail most, worst first. */
@@ -45,14 +64,18 @@ export const MutatorFeedback = z.object({
       vars: z.record(z.string(), z.string()),
       score: z.number(),
       output_excerpt: z.string(),
-      failed_checks: z.array(z.object({ name: z.string(), type: z.string(), reason: z.string() })),
+      failed_checks: z.array(
+        z.object({ name: z.string(), type: z.string(), reason: z.string() }).extend(Attribution.shape),
+      ),
       judge: z.object({ criteria: z.record(z.string(), z.number()), reasoning: z.string() }).nullable(),
       failed_expectations: z.array(z.object({ text: z.string(), evidence: z.string() })),
     }),
   ),
   /** How often each check failed over the train outputs, most failures first. */
   check_failures: z.array(
-    z.object({ name: z.string(), type: z.string(), failed: z.number(), total: z.number() }),
+    z
+      .object({ name: z.string(), type: z.string(), failed: z.number(), total: z.number() })
+      .extend(Attribution.shape),
   ),
   /** Recent attempts, best score first. */
   history: z.array(
@@ -67,11 +90,19 @@ export const MutatorFeedback = z.object({
 });
 export type MutatorFeedback = z.infer<typeof MutatorFeedback>;
 
+/** The whole new text of the one optimisable part. */
 export const MutatorReply = z.object({
   hypothesis: z.string().trim().min(1),
   prompt: z.string().min(1),
 });
 export type MutatorReply = z.infer<typeof MutatorReply>;
+
+/** Part name → its whole new text, for one or more parts (SPEC 12); the form for several parts. */
+export const MutatorEditsReply = z.object({
+  hypothesis: z.string().trim().min(1),
+  edits: z.record(z.string(), z.string().min(1)),
+});
+export type MutatorEditsReply = z.infer<typeof MutatorEditsReply>;
 
 /** The feedback block as it appears in the request. */
 export function formatFeedbackBlock(feedback: MutatorFeedback): string {

@@ -12,7 +12,7 @@ import { gatherEvalFeedback } from './eval-feedback.js';
 import { collectIterationEvents, meanCriteria, type IterationEvents } from './iteration-events.js';
 import { findParents } from './lineage.js';
 import { buildOverview } from './overview.js';
-import { countChanges, diffPrompts } from './prompt-diff.js';
+import { countChanges, diffPromptParts, diffPrompts } from './prompt-diff.js';
 import {
   REPORT_FORMAT,
   type IterationView,
@@ -37,6 +37,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
     experiment: folder.manifest?.experiment.name ?? null,
   });
   const eventsByIteration = collectIterationEvents(folder.events);
+  const partNames = Object.keys(folder.manifest?.experiment.parts ?? {});
   const folders = new Map(folder.iterations.map((i) => [i.iteration, i]));
   const promptOf = (record: IterationRecord | undefined): string | null =>
     record ? (shownCandidate(folders.get(record.iteration), record.candidate)?.prompt ?? null) : null;
@@ -89,7 +90,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       prompt,
       diff:
         parent && prompt !== null && parentPrompt !== null
-          ? buildDiff(parent.iteration, parentPrompt, prompt)
+          ? buildDiff(parent.iteration, parentPrompt, prompt, partNames)
           : null,
       shownCandidate: shown?.candidate ?? null,
       cases: shown ? buildCaseViews(shown, knownSplits) : [],
@@ -193,9 +194,11 @@ function buildProposals(
   });
 }
 
-function buildDiff(parent: number, before: string, after: string): PromptDiffView {
+/** Several optimised parts (`partNames` from the manifest): the diff of each part too. */
+function buildDiff(parent: number, before: string, after: string, partNames: string[]): PromptDiffView {
   const hunks = diffPrompts(before, after);
-  return { parent, identical: hunks.length === 0, ...countChanges(hunks), hunks };
+  const whole = { parent, identical: hunks.length === 0, ...countChanges(hunks), hunks };
+  return partNames.length > 1 ? { ...whole, parts: diffPromptParts(before, after, partNames) } : whole;
 }
 
 function withSparklines(trends: Trend[]): TrendView[] {

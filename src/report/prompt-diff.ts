@@ -1,8 +1,10 @@
 /**
  * Line diffs of two prompts as data (hunks of context/add/remove lines), shared by
- * `autoresearch diff` and the report so both show exactly the same change.
+ * `autoresearch diff` and the report so both show exactly the same change. A prompt with
+ * several optimised parts (SPEC 12) is also diffed part by part.
  */
 import { structuredPatch } from 'diff';
+import { splitPromptText } from '../experiment/part-texts.js';
 
 export type DiffOp = 'context' | 'add' | 'remove';
 
@@ -56,4 +58,23 @@ export function countChanges(hunks: readonly DiffHunk[]): { added: number; remov
     }
   }
   return { added, removed };
+}
+
+/** One optimised part's change. */
+export interface PartDiff {
+  part: string;
+  identical: boolean;
+  added: number;
+  removed: number;
+  hunks: DiffHunk[];
+}
+
+/** Two parts documents (part-texts.ts) with the parts `names`, diffed part by part in that order. */
+export function diffPromptParts(before: string, after: string, names: readonly string[]): PartDiff[] {
+  const from = splitPromptText(before, names);
+  const to = splitPromptText(after, names);
+  return names.map((part) => {
+    const hunks = diffPrompts(from[part] as string, to[part] as string);
+    return { part, identical: hunks.length === 0, ...countChanges(hunks), hunks };
+  });
 }

@@ -16,7 +16,7 @@ import type { CaseView } from './case-details.js';
 import type { ChartModel, Sparkline } from './chart-geometry.js';
 import type { EvalFeedback } from './eval-feedback.js';
 import type { RunOverview } from './overview.js';
-import type { DiffHunk } from './prompt-diff.js';
+import type { DiffHunk, PartDiff } from './prompt-diff.js';
 import type { FlatCheck, Trend } from './trends.js';
 
 export const REPORT_FORMAT = 'autoresearch.report/v1';
@@ -40,6 +40,8 @@ export interface PromptDiffView {
   added: number;
   removed: number;
   hunks: DiffHunk[];
+  /** Several optimised parts (SPEC 12): each part's own diff, in request order. */
+  parts?: PartDiff[];
 }
 
 export interface IterationView {

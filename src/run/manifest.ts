@@ -14,6 +14,9 @@ import { runPaths } from './paths.js';
 import { RECORD_VERSION, refuseNewerRecord } from './record-version.js';
 import { writeJsonAtomic } from './records.js';
 import { isRecord } from '../is-record.js';
+import { hasSeveralParts } from '../experiment/part-texts.js';
+import type { Experiment } from '../experiment/types.js';
+import { sha256Hex } from '../sha256.js';
 import { missingManifestHint } from './missing-manifest.js';
 
 export const Manifest = z.strictObject({
@@ -30,6 +33,13 @@ export const Manifest = z.strictObject({
     /** experiment.yaml and the files it names, relative to the project root. */
     file: z.string().min(1),
     prompt: z.string().min(1),
+    /**
+     * Several optimised parts (SPEC 12) only: each part's file and the sha256 it started
+     * with, in request order; candidates' prompt.md and best.md hold their parts document.
+     */
+    parts: z
+      .record(z.string(), z.strictObject({ file: z.string().min(1), sha256: z.string().min(1) }))
+      .optional(),
     cases: z.string().min(1),
     rubric: z.string().min(1).nullable(),
   }),
@@ -40,6 +50,20 @@ export const Manifest = z.strictObject({
   git: z.strictObject({ base: z.string().min(1), branch: z.string().min(1) }).nullable(),
 });
 export type Manifest = z.infer<typeof Manifest>;
+
+/** `experiment.parts` of the manifest, to spread into it: nothing for a prompt of one part. */
+export function manifestParts(
+  experiment: Experiment,
+  rel: (file: string) => string,
+): Pick<Manifest['experiment'], 'parts'> {
+  if (!hasSeveralParts(experiment.shape)) return {};
+  const parts = experiment.shape.parts.filter((p) => p.optimise);
+  return {
+    parts: Object.fromEntries(
+      parts.map((p) => [p.name, { file: rel(p.path as string), sha256: sha256Hex(p.text) }]),
+    ),
+  };
+}
 
 export async function writeManifest(runDir: string, manifest: Manifest): Promise<void> {
   await writeJsonAtomic(runPaths(runDir).manifest, Manifest.parse(manifest));

@@ -21,7 +21,9 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   row('Prompt', `${rel(prompt.path)}  (${prompt.chars} chars; placeholders: ${placeholders})`);
   if (prompt.shape) {
     const { part, fixed, output, tools } = prompt.shape;
-    more(`optimised part: ${part}; fixed: ${fixed.length ? fixed.join(', ') : 'none'}`);
+    more(
+      `optimised part${part.includes(', ') ? 's' : ''}: ${part}; fixed: ${fixed.length ? fixed.join(', ') : 'none'}`,
+    );
     if (output) more(`output schema: ${rel(output)}`);
     if (tools.length > 0) more(`tools: ${tools.join(', ')}`);
   }

@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';
-import { diffPrompts } from '../../report/prompt-diff.js';
+import { splitPromptText } from '../../experiment/part-texts.js';
+import { type DiffHunk, diffPromptParts, diffPrompts } from '../../report/prompt-diff.js';
 import { choosePair, locatePrompt, parsePromptRef, type PromptTarget } from '../../report/prompt-refs.js';
 import { isErrno } from '../../run/errno.js';
 import { readJournal } from '../../run/journal.js';
+import { readManifest } from '../../run/manifest.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { formatUnifiedDiff, formatWordDiff } from '../../ui/format-diff.js';
+import { type DiffSide, formatUnifiedDiff, formatWordDiff } from '../../ui/format-diff.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
@@ -34,6 +36,9 @@ export default async function diffCommand(
   const to = locatePrompt(toRef, state);
   const [fromText, toText] = await Promise.all([readPrompt(dir, id, from), readPrompt(dir, id, to)]);
   const hunks = diffPrompts(fromText, toText);
+  // Several optimised parts (SPEC 12): the prompts are parts documents, shown part by part.
+  const names = Object.keys((await readManifest(dir)).experiment.parts ?? {});
+  const parts = names.length > 1 ? diffPromptParts(fromText, toText, names) : undefined;
   const term = terminal();
   if (options.json) {
     const side = (target: PromptTarget, text: string) => ({
@@ -47,20 +52,33 @@ export default async function diffCommand(
       to: side(to, toText),
       identical: hunks.length === 0,
       hunks,
+      ...(parts ? { parts } : {}),
     };
     term.out(JSON.stringify(json, null, 2));
     return 0;
   }
-  const sides = [
-    { label: from.label, text: fromText },
-    { label: to.label, text: toText },
-  ] as const;
+  if (!parts) {
+    term.out(formatSides({ label: from.label, text: fromText }, { label: to.label, text: toText }, hunks));
+    return 0;
+  }
+  const fromParts = splitPromptText(fromText, names);
+  const toParts = splitPromptText(toText, names);
   term.out(
-    options.word
-      ? formatWordDiff(sides[0], sides[1], term.colors)
-      : formatUnifiedDiff(sides[0], sides[1], hunks, term.colors),
+    parts
+      .map(({ part, hunks: partHunks }) =>
+        formatSides(
+          { label: `${from.label}: ${part}`, text: fromParts[part] as string },
+          { label: `${to.label}: ${part}`, text: toParts[part] as string },
+          partHunks,
+        ),
+      )
+      .join('\n\n'),
   );
   return 0;
+
+  function formatSides(a: DiffSide, b: DiffSide, sideHunks: DiffHunk[]): string {
+    return options.word ? formatWordDiff(a, b, term.colors) : formatUnifiedDiff(a, b, sideHunks, term.colors);
+  }
 }
 
 async function readPrompt(dir: string, id: string, target: PromptTarget): Promise<string> {

@@ -14,6 +14,7 @@ import { generateTurn } from './roles/generator-turn.js';
 import { gradeCase } from './roles/grader.js';
 import { judgeOutput } from './roles/judge.js';
 import { proposeMutation } from './roles/mutator.js';
+import { proposePartsMutation } from './roles/mutator-parts.js';
 
 export const DEFAULT_SIM_MODEL = 'sim-1';
 
@@ -59,7 +60,9 @@ function answerProtocol(message: string, rng: Rng): Answer | undefined {
   if (grader) return { role: 'grader', text: JSON.stringify(gradeCase(grader)) };
   const feedback = extractFeedbackBlock(message);
   if (!feedback) return undefined;
-  const reply = proposeMutation(feedback, rng.fork('mutator'));
+  const reply = feedback.incumbent.parts
+    ? proposePartsMutation(feedback, rng.fork('mutator'))
+    : proposeMutation(feedback, rng.fork('mutator'));
   const text = rng.fork('fence').chance(FENCED_REPLY_PROBABILITY)
     ? `\`\`\`json\n${JSON.stringify(reply, null, 2)}\n\`\`\``
     : JSON.stringify(reply);

@@ -169,8 +169,21 @@ function renderProposals(it: IterationView): HTMLElement {
 
 function renderDiff(diff: PromptDiffView): HTMLElement {
   if (diff.identical) return el('p', 'note', 'Same prompt as iteration ' + diff.parent + '.');
+  if (diff.parts) {
+    // Several optimised parts: one diff per part, unchanged parts named as such.
+    const box = el('div', 'part-diffs');
+    for (const part of diff.parts) {
+      box.appendChild(el('h4', null, 'Part ' + part.part + (part.identical ? ' (unchanged)' : '')));
+      if (!part.identical) box.appendChild(renderHunks(part.hunks));
+    }
+    return box;
+  }
+  return renderHunks(diff.hunks);
+}
+
+function renderHunks(hunks: PromptDiffView['hunks']): HTMLElement {
   const pre = el('pre', 'diff');
-  for (const h of diff.hunks) {
+  for (const h of hunks) {
     pre.appendChild(
       el(
         'span',

@@ -201,16 +201,31 @@ describe('prompt-part rules, each at its file:line', () => {
     ]);
   });
 
-  it('more than one optimisable part (phase 1 limit), named or by default', async () => {
+  it('several optimisable parts, named or by default: the loop prompt is their parts document', async () => {
     const named = await write({
       'experiment.yaml': EXPERIMENT.replace('optimise: [system]', 'optimise: [system, "messages[2]"]'),
     });
-    expect(brief(await errorsOf(named))).toEqual([
-      'experiment.yaml:8 prompt.optimise: 2 parts to optimise (system, messages[2]): one optimisable part per experiment in this version; fix the others inline or leave them out of optimise',
-    ]);
     const byDefault = await write({ 'experiment.yaml': EXPERIMENT.replace('  optimise: [system]\n', '') });
-    expect(brief(await errorsOf(byDefault))).toEqual([
-      'experiment.yaml:2 prompt: 2 parts are file-backed (system, messages[2]) and so optimisable: one optimisable part per experiment in this version; fix the others inline or leave them out of optimise',
+    for (const dir of [named, byDefault]) {
+      const { experiment } = await load(dir);
+      expect(experiment.shape.parts.filter((p) => p.optimise).map((p) => p.name)).toEqual([
+        'system',
+        'messages[2]',
+      ]);
+      expect(experiment.promptPath).toBe(join(dir, 'system.md'));
+      expect(experiment.prompt).toBe(
+        '<!-- part: system -->\nYou answer billing questions.\n\n<!-- part: messages[2] -->\nQuestion: {{question}}\n',
+      );
+    }
+  });
+
+  it('a part marker line inside one of several optimised parts', async () => {
+    const dir = await write({
+      'experiment.yaml': EXPERIMENT.replace('optimise: [system]', 'optimise: [system, "messages[2]"]'),
+      'user.md': 'Question: {{question}}\n<!-- part: system -->\n',
+    });
+    expect(brief(await errorsOf(dir))).toEqual([
+      'user.md:2 prompt.messages[2].content.file: `messages[2]` holds the line "<!-- part: system -->", which marks where a part begins when several parts are optimised',
     ]);
   });
 

@@ -32,6 +32,23 @@ describe('formatKeepMessage', () => {
     );
   });
 
+  it('names the changed parts in one more trailer when several parts are optimised (SPEC 12)', () => {
+    const message = formatKeepMessage({
+      experiment: 'support-bot',
+      runId: 'r',
+      iteration: 2,
+      from: 0.5,
+      to: 0.6,
+      hypothesis: 'h',
+      parts: ['system', 'messages[1]'],
+    });
+    expect(message.split('\n').slice(-3)).toEqual([
+      'Autoresearch-Score: 0.600',
+      'Autoresearch-Parts: system, messages[1]',
+      '',
+    ]);
+  });
+
   it('rounds to 3 decimals and keeps the delta consistent with the shown scores', () => {
     const subject = (from: number, to: number) =>
       formatKeepMessage({ experiment: 'x', runId: 'r', iteration: 1, from, to, hypothesis: 'h' }).split(

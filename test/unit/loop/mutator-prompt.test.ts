@@ -117,7 +117,7 @@ describe('the mutator request for prompt parts (SPEC 12)', () => {
   it('names the part being changed and shows the fixed parts, read-only, in the prose and the block', () => {
     const parts = partsContextOf(shape);
     expect(parts).toEqual({
-      optimised: 'system',
+      optimised: [{ name: 'system', role: 'system' }],
       fixed: [{ name: 'messages[0]', role: 'user', text: 'Customer tier: {{tier}}' }],
     });
     const feedback = buildMutatorFeedback({ ...feedbackInput(), ...(parts ? { parts } : {}) });
