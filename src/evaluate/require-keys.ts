@@ -4,7 +4,7 @@
  * an evaluation calls count: the mutator is never used by `eval`.
  */
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry } from '../experiment/program-entry.js';
+import { roleModels } from '../experiment/judge-panel.js';
 import { keyVariables as keyVariablesOf } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
@@ -15,12 +15,12 @@ export type EvalRole = (typeof EVAL_ROLES)[number];
 /** Variable name → the eval roles whose calls need it and cannot find it. */
 export function findMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): Map<string, EvalRole[]> {
   const missing = new Map<string, EvalRole[]>();
-  for (const role of EVAL_ROLES) {
-    const entry = experiment.models[role];
-    if (entry === undefined || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
+  for (const { role, entry } of roleModels(experiment.models, EVAL_ROLES)) {
+    if (!keyIsRequired(entry, env)) continue;
     const name = apiKeyEnvName(entry);
     if (name === undefined || readApiKey(entry, env) !== undefined) continue;
-    missing.set(name, [...(missing.get(name) ?? []), role]);
+    const roles = missing.get(name) ?? [];
+    if (!roles.includes(role)) missing.set(name, [...roles, role]);
   }
   return missing;
 }

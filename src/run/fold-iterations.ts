@@ -207,6 +207,7 @@ export function toEvaluation(event: EventOf<'candidate_evaluated'>): EvaluationR
     gateFailure: event.gateFailure,
     criteria: event.criteria,
     costUsd: event.costUsd,
+    ...(event.judgeAlpha === undefined ? {} : { judgeAlpha: event.judgeAlpha }),
   };
 }
 

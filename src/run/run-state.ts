@@ -88,6 +88,8 @@ export interface EvaluationRecord {
   gateFailure: string | null;
   criteria: Record<string, number>;
   costUsd: number;
+  /** A judge panel's agreement (SPEC 15): absent without a panel, null when no score varied. */
+  judgeAlpha?: number | null;
 }
 
 /** An iteration that was started and not finished: resume redoes it under the same number. */
