@@ -125,5 +125,14 @@ export const EvalReport = z.object({
     .nullable(),
   cases: z.array(CaseReport),
   failUnder: FailUnderVerdict.nullable(),
+  /** A judge panel's members and agreement (SPEC 15); absent without a panel. */
+  judgePanel: z
+    .object({
+      aggregate: z.string(),
+      members: z.array(z.string()),
+      alpha: z.number().nullable(),
+      alphaByCriterion: z.record(z.string(), z.number().nullable()),
+    })
+    .optional(),
 });
 export type EvalReport = z.infer<typeof EvalReport>;

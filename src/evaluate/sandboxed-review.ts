@@ -45,7 +45,10 @@ export function createSandboxedReview(
           // A panel (SPEC 15): each member its own sandboxed judge, on its own client.
           judge: isPanel(judge)
             ? createPanelJudge(
-                judge.panel.map((entry, member) => ({ judge: judgeOf(entry, member), label: entryLabel(entry) })),
+                judge.panel.map((entry, member) => ({
+                  judge: judgeOf(entry, member),
+                  label: entryLabel(entry),
+                })),
                 judge.aggregate,
               )
             : judgeOf(judge),

@@ -60,7 +60,12 @@ export function scoreCandidate(input: ScoreInput): Omit<CandidateResult, 'costUs
             })),
             ...(judge?.panel === undefined
               ? {}
-              : { panel: panelRecord(judge.panel, rubric.criteria.map((c) => c.key)) }),
+              : {
+                  panel: panelRecord(
+                    judge.panel,
+                    rubric.criteria.map((c) => c.key),
+                  ),
+                }),
           },
         }
       : {}),

@@ -60,7 +60,10 @@ export function callsOnCases(
   const withExpectations = cases.filter((c) => c.expectations.length > 0).length;
   const { grader } = experiment.models;
   // Every model judge (each member of a panel) scores every output `samples` times.
-  const judgeSamples = roleModels(experiment.models, ['judge']).reduce((n, m) => n + (m.entry.samples ?? 1), 0);
+  const judgeSamples = roleModels(experiment.models, ['judge']).reduce(
+    (n, m) => n + (m.entry.samples ?? 1),
+    0,
+  );
   return {
     generator: outputs,
     mutator: 0,

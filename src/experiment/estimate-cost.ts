@@ -98,7 +98,8 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     for (const { entry, estimated } of priced) {
       if (estimated === undefined) continue;
       const samples = role === 'judge' ? (entry.samples ?? 1) : 1;
-      usd += samples * costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
+      usd +=
+        samples * costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
       weight += samples;
     }
     const one = weight === 0 ? 0 : usd / weight;

@@ -89,8 +89,7 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
     if (config === undefined) continue;
     const origin = origins[role] ?? 'configured';
     judgeMembers(config).forEach((entry, member, all) => {
-      const panel =
-        isPanel(config) ? { panel: { member, of: all.length, aggregate: config.aggregate } } : {};
+      const panel = isPanel(config) ? { panel: { member, of: all.length, aggregate: config.aggregate } } : {};
       if (isProgramEntry(entry)) {
         models.push({
           role,

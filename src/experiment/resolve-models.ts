@@ -8,7 +8,6 @@ import type { Problem } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
 import type { KeyPath } from './key-path.js';
 import { type RoleModel, roleModels } from './judge-panel.js';
-import { isProgramEntry } from './program-entry.js';
 import type { Role } from './roles.js';
 import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';

@@ -71,7 +71,13 @@ function combineMembers(
       sample: output.sample,
       file: output.file,
       criteria: Object.fromEntries(
-        keys.map((key) => [key, aggregateScores(all.map((o) => o.criteria[key] ?? 0), aggregate)]),
+        keys.map((key) => [
+          key,
+          aggregateScores(
+            all.map((o) => o.criteria[key] ?? 0),
+            aggregate,
+          ),
+        ]),
       ),
       reasoning: all.map((o, i) => `[judge ${i + 1}] ${o.reasoning}`).join('\n'),
     };

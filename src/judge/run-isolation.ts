@@ -23,9 +23,10 @@ function reviews(experiment: Experiment): boolean {
 
 function usesCliAgent(experiment: Experiment): boolean {
   const { judge, grader } = experiment.models;
-  return [...(judge === undefined ? [] : judgeMembers(judge)), ...(grader === undefined ? [] : [grader])].some(
-    (entry) => isProgramEntry(entry) && isCliAgentCommand(entry.command),
-  );
+  return [
+    ...(judge === undefined ? [] : judgeMembers(judge)),
+    ...(grader === undefined ? [] : [grader]),
+  ].some((entry) => isProgramEntry(entry) && isCliAgentCommand(entry.command));
 }
 
 export function runIsolation(experiment: Experiment, probe: BwrapProbe = systemBwrapProbe): Isolation {

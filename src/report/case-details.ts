@@ -11,6 +11,8 @@ import {
   type ReviewedGrading,
 } from './artifact-schemas.js';
 import { isRecord } from '../is-record.js';
+import { JudgePanelRecord } from '../scoring/types.js';
+import type { PanelView } from './report-data.js';
 import type { CandidateFolder } from './run-folder.js';
 
 export interface CheckView {
@@ -69,6 +71,16 @@ export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
     if (split === 'train' || split === 'holdout') splits.set(item['id'], split);
   }
   return splits;
+}
+
+/** A judge panel's record in the candidate's evaluation.json (SPEC 15); null without one. */
+export function readPanel(evaluation: unknown): PanelView | null {
+  const inner = isRecord(evaluation) ? evaluation['evaluation'] : undefined;
+  const judge = isRecord(inner) ? inner['judge'] : undefined;
+  const parsed = JudgePanelRecord.safeParse(isRecord(judge) ? judge['panel'] : undefined);
+  if (!parsed.success) return null;
+  const { aggregate, members, alpha, alphaByCriterion } = parsed.data;
+  return { aggregate, members: members.map((m) => m.label), alpha, alphaByCriterion };
 }
 
 /** `splits`: each case's split, as readCaseSplits read it (for this candidate, or the latest recorded). */

@@ -57,6 +57,8 @@ export interface IterationRecord {
   best: number | null;
   /** Train-split signals of the decided candidate, averaged over its evaluations. */
   signals: Signals;
+  /** A judge panel's agreement on the decided candidate (mean over its evaluations); absent without a panel. */
+  judgeAlpha?: number | null;
   gateFailure: string | null;
   hypothesis: string | null;
   promptSha256: string | null;

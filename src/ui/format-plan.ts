@@ -47,7 +47,9 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
     row('Rubric', rel(rubric.path));
     for (const c of rubric.criteria) {
       const weight = c.weight === 1 ? '' : `  (weight ${c.weight})`;
-      const items = c.items ? `  (checklist: ${c.items.length} yes/no item${c.items.length === 1 ? '' : 's'})` : '';
+      const items = c.items
+        ? `  (checklist: ${c.items.length} yes/no item${c.items.length === 1 ? '' : 's'})`
+        : '';
       more(`- ${c.key}${weight}${items}`);
     }
   } else {
@@ -59,7 +61,9 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
     const origin = m.origin === 'configured' ? '' : colors.dim(`  (${m.origin})`);
     const sim = m.simulated ? colors.yellow('  [simulated]') : '';
     const panel = m.panel
-      ? colors.dim(`  (panel member ${m.panel.member + 1} of ${m.panel.of}, ${m.panel.aggregate} of their scores)`)
+      ? colors.dim(
+          `  (panel member ${m.panel.member + 1} of ${m.panel.of}, ${m.panel.aggregate} of their scores)`,
+        )
       : '';
     const text = `${m.role.padEnd(roleWidth)}  ${m.label}${origin}${panel}${sim}`;
     if (i === 0) row('Models', text);
