@@ -29,6 +29,8 @@ export interface JudgeView {
   criteria: Record<string, number>;
   average: number;
   reasoning: string;
+  /** Checklist criteria's answers, item by item (SPEC 15), when the judge gave them. */
+  items?: Record<string, { item: string; met: boolean }[]>;
 }
 
 export interface SampleView {
@@ -130,6 +132,7 @@ export function buildCaseViews(folder: CandidateFolder, splits: ReadonlyMap<stri
         criteria: scored.criteria_scores,
         average: scored.average,
         reasoning: scored.reasoning,
+        ...(scored.items === undefined ? {} : { items: scored.items }),
       };
     }
   }

@@ -261,6 +261,21 @@ function renderCase(c: CaseView, open: boolean): HTMLElement {
         ]),
       );
       box.appendChild(el('blockquote', null, s.judge.reasoning));
+      for (const [key, answers] of sortedEntries(s.judge.items ?? {})) {
+        box.appendChild(
+          el(
+            'ul',
+            'checks',
+            answers.map((a) =>
+              el('li', null, [
+                el('span', 'mark ' + (a.met ? 'ok' : 'no'), a.met ? '✓' : '✗'),
+                el('span', 'mono', key),
+                el('span', 'muted', a.item),
+              ]),
+            ),
+          ),
+        );
+      }
     }
   }
   if (c.grading) box.appendChild(renderGrading(c.grading));
