@@ -6,7 +6,7 @@
  */
 import type { Problem } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
-import type { KeyPath } from './key-path.js';
+import { formatKeyPath, type KeyPath } from './key-path.js';
 import { type RoleModel, roleModels } from './judge-panel.js';
 import type { Role } from './roles.js';
 import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
@@ -43,7 +43,7 @@ export function validateModelEntries(models: ConfiguredModels, where: Where): Pr
     problems.push({
       severity: 'error',
       location: { file: where.file, ...where.locate(path) },
-      keyPath: path.join('.'),
+      keyPath: formatKeyPath(path),
       message,
       ...(hint ? { hint } : {}),
     });
@@ -138,7 +138,7 @@ export function findModelWarnings(
     problems.push({
       severity: 'warning',
       location: { file: where.file, ...where.locate(path) },
-      keyPath: path.join('.'),
+      keyPath: formatKeyPath(path),
       message,
       ...(hint ? { hint } : {}),
     });
