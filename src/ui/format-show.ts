@@ -90,7 +90,8 @@ export function formatShowJson(overview: RunOverview, iterations: readonly Itera
     incumbentBefore: r.incumbentBefore,
     best: r.best,
     signals: r.signals,
-    judgeAlpha: r.judgeAlpha ?? null,
+    // A judge panel's agreement (SPEC 15): only in runs that have a panel.
+    ...(r.judgeAlpha === undefined ? {} : { judgeAlpha: r.judgeAlpha }),
     gateFailure: r.gateFailure,
     hypothesis: r.hypothesis,
     commit: r.commit,
