@@ -172,9 +172,7 @@ function swapProvider(
     models.judge !== undefined && isPanel(models.judge)
       ? {
           ...models.judge,
-          panel: models.judge.panel.map(
-            (m, i) => swapJudge(`judge panel's member ${i + 1}`, m, `sim-${i + 1}`) as JudgeEntry,
-          ),
+          panel: models.judge.panel.map((m, i) => swapJudge('judge', m, `sim-${i + 1}`) as JudgeEntry),
         }
       : swapJudge('judge', models.judge);
   const grader = swapJudge('grader', models.grader);

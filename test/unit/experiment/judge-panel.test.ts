@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
+import { applyOverrides } from '../../../src/experiment/overrides.js';
 import { buildPlan } from '../../../src/experiment/plan.js';
 import { createModelPool } from '../../../src/providers/model-pool.js';
 
@@ -103,5 +104,33 @@ describe('a judge panel in experiment.yaml', () => {
     ).toEqual([
       { line: 14, keyPath: 'models.judge.panel[0]', message: 'provider `anthropic` needs `model`' },
     ]);
+  });
+
+  it('takes --judge-samples on every model member and --provider sim on every member', async () => {
+    const dir = withJudge(
+      [
+        '    panel:',
+        '      - { provider: openai, model: judge-a }',
+        '      - { command: [node, judge.mjs] }',
+        '',
+      ].join('\n'),
+    );
+    const { experiment } = await loadExperiment(dir, { cwd: dir, env: { OPENAI_API_KEY: 'k' } });
+    const sampled = applyOverrides(experiment, { judgeSamples: '3' }).experiment.models.judge;
+    expect(sampled).toEqual({
+      aggregate: 'median',
+      panel: [{ provider: 'openai', model: 'judge-a', samples: 3 }, { command: ['node', 'judge.mjs'] }],
+    });
+    const simulated = applyOverrides(experiment, { provider: 'sim' });
+    expect(simulated.experiment.models.judge).toEqual({
+      aggregate: 'median',
+      panel: [
+        { provider: 'sim', model: 'judge-a' },
+        { provider: 'sim', model: 'sim-2', temperature: 0 },
+      ],
+    });
+    expect(simulated.notes.join('\n')).toContain(
+      'replaces the judge program (node judge.mjs) with the built-in judge',
+    );
   });
 });
