@@ -31,6 +31,8 @@ export interface JudgeView {
   reasoning: string;
   /** Checklist criteria's answers, item by item (SPEC 15), when the judge gave them. */
   items?: Record<string, { item: string; met: boolean }[]>;
+  /** A judge panel's members' own scores for this output (SPEC 15). */
+  members?: { label: string; criteria: Record<string, number> }[];
 }
 
 export interface SampleView {
@@ -77,12 +79,17 @@ export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
 
 /** A judge panel's record in the candidate's evaluation.json (SPEC 15); null without one. */
 export function readPanel(evaluation: unknown): PanelView | null {
+  const panel = readPanelRecord(evaluation);
+  if (panel === null) return null;
+  const { aggregate, members, alpha, alphaByCriterion } = panel;
+  return { aggregate, members: members.map((m) => m.label), alpha, alphaByCriterion };
+}
+
+function readPanelRecord(evaluation: unknown): JudgePanelRecord | null {
   const inner = isRecord(evaluation) ? evaluation['evaluation'] : undefined;
   const judge = isRecord(inner) ? inner['judge'] : undefined;
   const parsed = JudgePanelRecord.safeParse(isRecord(judge) ? judge['panel'] : undefined);
-  if (!parsed.success) return null;
-  const { aggregate, members, alpha, alphaByCriterion } = parsed.data;
-  return { aggregate, members: members.map((m) => m.label), alpha, alphaByCriterion };
+  return parsed.success ? parsed.data : null;
 }
 
 /** `splits`: each case's split, as readCaseSplits read it (for this candidate, or the latest recorded). */
@@ -134,6 +141,13 @@ export function buildCaseViews(folder: CandidateFolder, splits: ReadonlyMap<stri
         reasoning: scored.reasoning,
         ...(scored.items === undefined ? {} : { items: scored.items }),
       };
+    }
+  }
+  for (const member of readPanelRecord(folder.evaluation)?.members ?? []) {
+    for (const scored of member.scores) {
+      const judge = sampleOf(scored.caseId, scored.sample).judge;
+      if (judge)
+        judge.members = [...(judge.members ?? []), { label: member.label, criteria: scored.criteria }];
     }
   }
   for (const entry of folder.grading) {

@@ -118,7 +118,7 @@ describe('a judge panel end to end (--provider sim)', () => {
   }, 120_000);
 });
 
-/** The page's iteration table has an Alpha column, and the baseline's detail names the panel. */
+/** The page's iteration table has an Alpha column; the baseline's detail names the panel and its members' scores. */
 async function expectReportShowsAlpha(file: string, baselineAlpha: number | null): Promise<void> {
   const context = await chromium.launchPersistentContext(join(project, 'profile'), {
     executablePath: '/usr/bin/chromium',
@@ -150,6 +150,8 @@ async function expectReportShowsAlpha(file: string, baselineAlpha: number | null
     const panel = await detail.locator('dd', { hasText: "Krippendorff's alpha" }).textContent();
     expect(panel).toContain('2 judges (sim/sim-judge-a, sim/sim-judge-b), median of their scores');
     expect(panel).toContain('essentials α');
+    // Each output shows every member's own scores under the panel's.
+    expect(await detail.locator('span.chip', { hasText: 'sim/sim-judge-b' }).count()).toBe(5);
   } finally {
     await context.close();
   }

@@ -260,6 +260,15 @@ function renderCase(c: CaseView, open: boolean): HTMLElement {
           ...sortedEntries(s.judge.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
         ]),
       );
+      // A panel (SPEC 15): each member's own scores under the aggregate.
+      for (const member of s.judge.members ?? []) {
+        box.appendChild(
+          el('div', 'chips', [
+            el('span', 'chip', member.label),
+            ...sortedEntries(member.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
+          ]),
+        );
+      }
       box.appendChild(el('blockquote', null, s.judge.reasoning));
       for (const [key, answers] of sortedEntries(s.judge.items ?? {})) {
         box.appendChild(
