@@ -11,7 +11,8 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { AutoresearchError } from '../errors.js';
 import { isProgramEntry } from '../experiment/program-entry.js';
-import type { JudgeEntry } from '../experiment/schema.js';
+import { isPanel, judgeMembers, roleModels } from '../experiment/judge-panel.js';
+import type { JudgeConfig, JudgeEntry } from '../experiment/schema.js';
 import type { Experiment } from '../experiment/types.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import { openEvalRun } from '../evaluate/open-eval-run.js';
@@ -85,16 +86,19 @@ export function calledRoles(labels: readonly Label[]): (typeof CALIBRATE_ROLES)[
 
 /** The roles of this calibration that the simulated provider serves: results must say so. */
 export function simulatedCalibrateRoles(experiment: Experiment, labels: readonly Label[]): SpendRole[] {
-  return calledRoles(labels).filter((role) => {
-    const entry = experiment.models[role];
-    return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
-  });
+  const models = roleModels(experiment.models, calledRoles(labels));
+  return calledRoles(labels).filter((role) =>
+    models.some((m) => m.role === role && m.entry.provider === 'sim'),
+  );
 }
 
 /** The judge or grader as calibration.json names it. */
-export function describeEntry(entry: JudgeEntry | undefined): string | null {
-  if (entry === undefined) return null;
-  return isProgramEntry(entry) ? `program: ${entry.command.join(' ')}` : formatModelLabel(entry);
+export function describeEntry(config: JudgeConfig | undefined): string | null {
+  if (config === undefined) return null;
+  const label = (entry: JudgeEntry) =>
+    isProgramEntry(entry) ? `program: ${entry.command.join(' ')}` : formatModelLabel(entry);
+  if (!isPanel(config)) return label(config);
+  return `panel (${config.aggregate}) of ${config.panel.map(label).join(', ')}`;
 }
 
 export async function runCalibrate(
@@ -119,7 +123,7 @@ export async function runCalibrate(
   const startedAt = deps.now();
   let pool: ModelPool | undefined;
   try {
-    const models: Partial<Record<(typeof CALIBRATE_ROLES)[number], JudgeEntry>> = {};
+    const models: Partial<Record<(typeof CALIBRATE_ROLES)[number], JudgeConfig>> = {};
     for (const role of roles) if (experiment.models[role]) models[role] = experiment.models[role];
     pool = (deps.createPool ?? createModelPool)({
       models,
@@ -149,9 +153,10 @@ export async function runCalibrate(
       if (reviewed.ok && input.probes && review.judge && experiment.rubric) {
         probes = await runBiasProbes({
           judge: review.judge,
-          // The built-in judge scores one output per call; a program reads the whole folder.
+          // The built-in judge scores one output per call; a program (or a panel with one) reads the whole folder.
           judgeSeesAllOutputs:
-            experiment.models.judge !== undefined && isProgramEntry(experiment.models.judge),
+            experiment.models.judge !== undefined &&
+            judgeMembers(experiment.models.judge).some((member) => isProgramEntry(member)),
           outputs: reviewed.judged,
           rubric: experiment.rubric,
           repeats: DEFAULT_REPEATS,

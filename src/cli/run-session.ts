@@ -6,7 +6,7 @@
  */
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
-import { isProgramEntry } from '../experiment/program-entry.js';
+import { roleModels } from '../experiment/judge-panel.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import { createModelPool } from '../providers/model-pool.js';
@@ -48,18 +48,15 @@ export interface SessionInput {
 }
 
 export function simulatedRoles(experiment: Experiment): (typeof ROLES)[number][] {
-  return ROLES.filter((role) => {
-    const entry = experiment.models[role];
-    return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
-  });
+  const simulated = roleModels(experiment.models).filter((m) => m.entry.provider === 'sim');
+  return ROLES.filter((role) => simulated.some((m) => m.role === role));
 }
 
 /** `run`, `eval` and `validate --ping` refuse to start without the keys their models need. */
 export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): void {
   const missing = new Set<string>();
-  for (const role of ROLES) {
-    const entry = experiment.models[role];
-    if (!entry || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
+  for (const { entry } of roleModels(experiment.models)) {
+    if (!keyIsRequired(entry, env)) continue;
     const name = apiKeyEnvName(entry);
     if (name && !env[name]) missing.add(name);
   }

@@ -49,6 +49,7 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
     };
   }
   const { evaluation, scores } = outcome;
+  const panel = evaluation.judge?.panel;
   const gradings = new Map<string, VerifiedGrading>();
   for (const item of outcome.gradings) {
     const parsed = VerifiedGrading.safeParse(item.grading);
@@ -71,6 +72,16 @@ export function buildEvalReport(outcome: CandidateOutcome, meta: EvalReportMeta)
       seconds: meta.caseSeconds,
     }),
     failUnder: null,
+    ...(panel === undefined
+      ? {}
+      : {
+          judgePanel: {
+            aggregate: panel.aggregate,
+            members: panel.members.map((m) => m.label),
+            alpha: panel.alpha,
+            alphaByCriterion: panel.alphaByCriterion,
+          },
+        }),
   };
 }
 

@@ -51,7 +51,12 @@ export function describeCases(input: CaseFindingsInput): CaseReport[] {
       );
     const judge: JudgeVerdict[] = (evaluation.judge?.scores ?? [])
       .filter((record) => record.caseId === scoringCase.id)
-      .map((record) => ({ sample: record.sample, criteria: record.criteria, reasoning: record.reasoning }))
+      .map((record) => ({
+        sample: record.sample,
+        criteria: record.criteria,
+        reasoning: record.reasoning,
+        ...(record.items === undefined ? {} : { items: record.items }),
+      }))
       .sort((a, b) => a.sample - b.sample);
     const failedExpectations = unmetExpectations(
       scoringCase.expectations,
@@ -112,8 +117,13 @@ export function explainLoss(report: Omit<CaseReport, 'reason'>): string | null {
   const expectation = report.failedExpectations[0];
   if (expectation) return clip(`expectation not met: "${expectation.text}"`);
   const weakest = [...report.judge].sort((a, b) => meanOf(a.criteria) - meanOf(b.criteria))[0];
-  if (weakest && report.signals.judge !== null && report.signals.judge < 1)
-    return clip(`judge: ${weakest.reasoning}`);
+  if (weakest && report.signals.judge !== null && report.signals.judge < 1) {
+    const unmet = Object.values(weakest.items ?? {})
+      .flat()
+      .filter((a) => !a.met)
+      .map((a) => a.item);
+    return clip(`judge: ${weakest.reasoning}${unmet.length > 0 ? ` (unmet: ${unmet.join('; ')})` : ''}`);
+  }
   return null;
 }
 

@@ -49,8 +49,8 @@ export function timeGenerations(
   };
   return {
     pool: {
-      client: (role) => (role === 'generator' ? timedGenerator() : pool.client(role)),
-      has: (role) => pool.has(role),
+      client: (role, member) => (role === 'generator' ? timedGenerator() : pool.client(role, member)),
+      has: (role, member) => pool.has(role, member),
       get ledger() {
         return pool.ledger;
       },

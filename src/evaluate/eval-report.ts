@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { SpendRole } from '../run/events.js';
-import { GateFailure, ScoredSplit, SplitName } from '../scoring/types.js';
+import { ChecklistAnswers, GateFailure, ScoredSplit, SplitName } from '../scoring/types.js';
 
 export const EVAL_REPORT_VERSION = 1;
 
@@ -67,6 +67,8 @@ export const JudgeVerdict = z.object({
   sample: z.number().int().min(0),
   criteria: z.record(z.string(), z.number()),
   reasoning: z.string(),
+  /** Checklist criteria's answers (SPEC 15), when the judge gave them. */
+  items: ChecklistAnswers.optional(),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
 
@@ -125,5 +127,14 @@ export const EvalReport = z.object({
     .nullable(),
   cases: z.array(CaseReport),
   failUnder: FailUnderVerdict.nullable(),
+  /** A judge panel's members and agreement (SPEC 15); absent without a panel. */
+  judgePanel: z
+    .object({
+      aggregate: z.string(),
+      members: z.array(z.string()),
+      alpha: z.number().nullable(),
+      alphaByCriterion: z.record(z.string(), z.number().nullable()),
+    })
+    .optional(),
 });
 export type EvalReport = z.infer<typeof EvalReport>;

@@ -4,7 +4,7 @@
  * an evaluation calls count: the mutator is never used by `eval`.
  */
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry } from '../experiment/program-entry.js';
+import { roleModels } from '../experiment/judge-panel.js';
 import { keyVariables as keyVariablesOf } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
@@ -19,12 +19,12 @@ export function findMissingKeys(
   roles: readonly EvalRole[] = EVAL_ROLES,
 ): Map<string, EvalRole[]> {
   const missing = new Map<string, EvalRole[]>();
-  for (const role of roles) {
-    const entry = experiment.models[role];
-    if (entry === undefined || isProgramEntry(entry) || !keyIsRequired(entry, env)) continue;
+  for (const { role, entry } of roleModels(experiment.models, roles)) {
+    if (!keyIsRequired(entry, env)) continue;
     const name = apiKeyEnvName(entry);
     if (name === undefined || readApiKey(entry, env) !== undefined) continue;
-    missing.set(name, [...(missing.get(name) ?? []), role]);
+    const needing = missing.get(name) ?? [];
+    if (!needing.includes(role)) missing.set(name, [...needing, role]);
   }
   return missing;
 }

@@ -11,9 +11,9 @@
  * score); Ctrl-C journals it as interrupted; auth and credit failures stop it and throw.
  */
 import { AutoresearchError } from '../errors.js';
-import { isProgramEntry } from '../experiment/program-entry.js';
+import { roleModels } from '../experiment/judge-panel.js';
 import type { Role } from '../experiment/roles.js';
-import type { JudgeEntry } from '../experiment/schema.js';
+import type { JudgeConfig } from '../experiment/schema.js';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
 import type { Experiment } from '../experiment/types.js';
 import { evaluateProposal } from '../loop/evaluate-proposal.js';
@@ -70,10 +70,8 @@ const CANDIDATE = 0;
 
 /** The roles an evaluation calls that the simulated provider serves: results must say so. */
 export function simulatedEvalRoles(experiment: Experiment): SpendRole[] {
-  return EVAL_ROLES.filter((role) => {
-    const entry = experiment.models[role];
-    return entry !== undefined && !isProgramEntry(entry) && entry.provider === 'sim';
-  });
+  const simulated = roleModels(experiment.models, EVAL_ROLES).filter((m) => m.entry.provider === 'sim');
+  return EVAL_ROLES.filter((role) => simulated.some((m) => m.role === role));
 }
 
 export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<EvalRunResult> {
@@ -90,7 +88,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
     },
   );
   const { runId, runDir, recorder } = opened;
-  const models: Partial<Record<Role, JudgeEntry>> = {};
+  const models: Partial<Record<Role, JudgeConfig>> = {};
   for (const role of EVAL_ROLES) if (experiment.models[role]) models[role] = experiment.models[role];
   let pool: ModelPool | undefined;
   try {

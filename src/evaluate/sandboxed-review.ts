@@ -3,10 +3,13 @@
  * passed to the loop and the evaluation as parts: each a sandboxed program talking to the
  * models through the run's pool.
  */
+import { entryLabel, isPanel } from '../experiment/judge-panel.js';
+import type { JudgeEntry } from '../experiment/schema.js';
 import type { Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
 import { createSandboxedGrader } from '../grader/sandboxed-grader.js';
 import type { Judge } from '../judge/judge.js';
+import { createPanelJudge } from '../judge/panel-judge.js';
 import { createSandboxedJudge } from '../judge/sandboxed-judge.js';
 import { runIsolation } from '../judge/run-isolation.js';
 import type { ModelPool } from '../providers/model-pool.js';
@@ -29,15 +32,26 @@ export function createSandboxedReview(
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
   };
+  const judgeOf = (entry: JudgeEntry, member?: number) =>
+    createSandboxedJudge({
+      entry,
+      ...(pool.has('judge', member) ? { client: pool.client('judge', member) } : {}),
+      ...common,
+    });
   return {
     ...(judge === undefined
       ? {}
       : {
-          judge: createSandboxedJudge({
-            entry: judge,
-            ...(pool.has('judge') ? { client: pool.client('judge') } : {}),
-            ...common,
-          }),
+          // A panel (SPEC 15): each member its own sandboxed judge, on its own client.
+          judge: isPanel(judge)
+            ? createPanelJudge(
+                judge.panel.map((entry, member) => ({
+                  judge: judgeOf(entry, member),
+                  label: entryLabel(entry),
+                })),
+                judge.aggregate,
+              )
+            : judgeOf(judge),
         }),
     ...(grader === undefined
       ? {}

@@ -6,6 +6,7 @@ import type { SampleChecks } from '../checks/check-result.js';
 import { globalChecks } from '../checks/output-schema-gate.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { type CaseGrading, type Evaluation, scoreSplit, toScoringCases } from '../scoring/index.js';
+import { panelRecord } from '../judge/panel-scores.js';
 import type { CandidateResult } from './candidate-result.js';
 import type { Generation } from './generate.js';
 import type { GradedCase, JudgeSuccess } from './review-outputs.js';
@@ -55,7 +56,16 @@ export function scoreCandidate(input: ScoreInput): Omit<CandidateResult, 'costUs
               sample: o.sample,
               criteria: o.criteria,
               reasoning: o.reasoning,
+              ...(o.items === undefined ? {} : { items: o.items }),
             })),
+            ...(judge?.panel === undefined
+              ? {}
+              : {
+                  panel: panelRecord(
+                    judge.panel,
+                    rubric.criteria.map((c) => c.key),
+                  ),
+                }),
           },
         }
       : {}),

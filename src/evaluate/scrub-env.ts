@@ -3,17 +3,14 @@
  * minus every API key the experiment's models use, so a check script never holds a secret.
  */
 import { apiKeyEnvName } from '../providers/env.js';
-import { isProgramEntry } from '../experiment/program-entry.js';
-import type { JudgeEntry } from '../experiment/schema.js';
+import { roleModels } from '../experiment/judge-panel.js';
 import type { ResolvedModels } from '../experiment/types.js';
 
 const ALWAYS_SECRET = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 export function scrubSecrets(env: NodeJS.ProcessEnv, models: ResolvedModels): NodeJS.ProcessEnv {
   const secret = new Set(ALWAYS_SECRET);
-  const entries: (JudgeEntry | undefined)[] = [models.generator, models.mutator, models.judge, models.grader];
-  for (const entry of entries) {
-    if (!entry || isProgramEntry(entry)) continue;
+  for (const { entry } of roleModels(models)) {
     const name = apiKeyEnvName(entry);
     if (name) secret.add(name);
   }

@@ -11,6 +11,7 @@
  */
 import type { Case } from '../experiment/types.js';
 import { summariseScores } from '../judge/judge-scores.js';
+import { combinePanels } from '../judge/panel-scores.js';
 import type { CandidatePaths } from '../run/paths.js';
 import {
   type CandidateOutcome,
@@ -112,5 +113,6 @@ function combineJudges(a: JudgeSuccess | undefined, b: JudgeSuccess | undefined)
     map: [...first.map, ...second.map],
     raw: { screen: a.raw, rest: b.raw },
     attempts: a.attempts + b.attempts,
+    ...(a.panel === undefined || b.panel === undefined ? {} : { panel: combinePanels(a.panel, b.panel) }),
   };
 }

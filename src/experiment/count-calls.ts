@@ -11,6 +11,7 @@
  */
 import { acceptanceOf, baselineRepeats, minibatchSize } from './acceptance.js';
 import { loopCases } from './loop-cases.js';
+import { judgeMembers, roleModels } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import type { Acceptance } from './schema.js';
@@ -57,12 +58,16 @@ export function callsOnCases(
 ): RoleCounts {
   const outputs = cases.length * samples;
   const withExpectations = cases.filter((c) => c.expectations.length > 0).length;
-  const { judge, grader } = experiment.models;
-  const judgeSamples = judge && !isProgramEntry(judge) ? (judge.samples ?? 1) : 1;
+  const { grader } = experiment.models;
+  // Every model judge (each member of a panel) scores every output `samples` times.
+  const judgeSamples = roleModels(experiment.models, ['judge']).reduce(
+    (n, m) => n + (m.entry.samples ?? 1),
+    0,
+  );
   return {
     generator: outputs,
     mutator: 0,
-    judge: judge && !isProgramEntry(judge) ? outputs * judgeSamples : 0,
+    judge: outputs * judgeSamples,
     grader: grader && !isProgramEntry(grader) ? withExpectations : 0,
   };
 }
@@ -75,7 +80,8 @@ export function countCalls(experiment: Experiment): CallCounts {
   const { judge, grader } = experiment.models;
   const perEvaluation = callsOnCases(experiment, cases, search.samples);
   const programRuns: Partial<Record<Role, number>> = {};
-  if (judge && isProgramEntry(judge)) programRuns.judge = 1;
+  const judgePrograms = judge === undefined ? 0 : judgeMembers(judge).filter(isProgramEntry).length;
+  if (judgePrograms > 0) programRuns.judge = judgePrograms;
   if (grader && isProgramEntry(grader))
     programRuns.grader = cases.filter((c) => c.expectations.length > 0).length;
   const mutator = { ...zero(), mutator: search.candidates };

@@ -6,9 +6,11 @@
  */
 import { costOf, estimatePrice } from '../providers/prices.js';
 import { type CallCounts, type RoleCounts, times } from './count-calls.js';
+import { judgeMembers, roleModels } from './judge-panel.js';
+import { formatKeyPath } from './key-path.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
-import type { JudgeEntry } from './schema.js';
+import type { JudgeConfig } from './schema.js';
 import { type RenderedRequest, renderRequest } from './render-request.js';
 import type { Case, Experiment } from './types.js';
 
@@ -64,37 +66,49 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
   /** USD of one call per role; null when its price is unknown. */
   const perCall: Partial<Record<Role, number | null>> = {};
   for (const role of ROLES) {
-    const entry = experiment.models[role] as JudgeEntry | undefined;
+    const config = experiment.models[role] as JudgeConfig | undefined;
     const count = calls.perIteration[role];
-    if (entry === undefined) continue;
+    if (config === undefined) continue;
     const callTokens = tokens[role];
-    if (isProgramEntry(entry)) {
-      roles.push({
-        role,
-        perCall: callTokens,
-        perIterationUsd: null,
-        unknownBecause: `${role} is an external program; its model calls are not counted`,
-      });
+    const members = judgeMembers(config);
+    const unknown = (because: string) => {
+      roles.push({ role, perCall: callTokens, perIterationUsd: null, unknownBecause: because });
       perCall[role] = null;
+    };
+    if (members.some(isProgramEntry)) {
+      unknown(
+        members.length > 1
+          ? `a member of the ${role} panel is an external program; its model calls are not counted`
+          : `${role} is an external program; its model calls are not counted`,
+      );
       continue;
     }
-    const estimated = estimatePrice(entry);
-    if (estimated === undefined) {
-      roles.push({
-        role,
-        perCall: callTokens,
-        perIterationUsd: null,
-        unknownBecause: `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set models.${role}.price`,
-      });
-      perCall[role] = null;
+    const priced = roleModels({ [role]: config }).map((m) => ({ ...m, estimated: estimatePrice(m.entry) }));
+    const unpriced = priced.find((m) => m.estimated === undefined);
+    if (unpriced !== undefined) {
+      const { entry } = unpriced;
+      unknown(
+        `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set ${formatKeyPath(unpriced.path)}.price`,
+      );
       continue;
     }
-    const one = costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
+    // A panel's call: the members' prices, each weighted by the calls it makes (its samples).
+    let usd = 0;
+    let weight = 0;
+    for (const { entry, estimated } of priced) {
+      if (estimated === undefined) continue;
+      const samples = role === 'judge' ? (entry.samples ?? 1) : 1;
+      usd +=
+        samples * costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
+      weight += samples;
+    }
+    const one = weight === 0 ? 0 : usd / weight;
+    const note = priced.find((m) => m.estimated?.note !== undefined)?.estimated?.note;
     roles.push({
       role,
       perCall: callTokens,
       perIterationUsd: one * count,
-      ...(estimated.note === undefined ? {} : { note: estimated.note }),
+      ...(note === undefined ? {} : { note }),
     });
     perCall[role] = one;
   }
@@ -119,10 +133,14 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
   return { roles, perIterationUsd, baselineUsd, finalUsd, totalUsd, knownPerIterationUsd };
 }
 
-function maxTokensOf(entry: JudgeEntry | undefined): number {
-  return entry && !isProgramEntry(entry) && entry.max_tokens !== undefined
-    ? entry.max_tokens
-    : ASSUMED_MAX_TOKENS;
+/** A panel's largest, so the estimate leans high. */
+function maxTokensOf(config: JudgeConfig | undefined): number {
+  if (config === undefined) return ASSUMED_MAX_TOKENS;
+  return Math.max(
+    ...judgeMembers(config).map((entry) =>
+      !isProgramEntry(entry) && entry.max_tokens !== undefined ? entry.max_tokens : ASSUMED_MAX_TOKENS,
+    ),
+  );
 }
 
 /** Average tokens of one call per role. */

@@ -6,6 +6,7 @@
 import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';
 import { apiKeyEnvName } from '../providers/env.js';
+import { isPanel, judgeMembers, roleModels } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import type { JudgeEntry, ModelEntry, ProviderName } from './schema.js';
@@ -114,8 +115,14 @@ export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Ov
   }
   if (flags.judgeSamples !== undefined) {
     const samples = parseNumberFlag('judge-samples', flags.judgeSamples, { integer: true, min: 1 });
-    if (models.judge && !isProgramEntry(models.judge)) models.judge = { ...models.judge, samples };
-    else notes.push('--judge-samples ignored: the judge is an external program (or there is no rubric)');
+    const judge = models.judge;
+    const members = judge === undefined ? [] : judgeMembers(judge);
+    if (judge !== undefined && members.some((m) => !isProgramEntry(m))) {
+      const withSamples = (m: JudgeEntry): JudgeEntry => (isProgramEntry(m) ? m : { ...m, samples });
+      models.judge = isPanel(judge)
+        ? { ...judge, panel: judge.panel.map(withSamples) }
+        : withSamples(judge as JudgeEntry);
+    } else notes.push('--judge-samples ignored: the judge is an external program (or there is no rubric)');
     set('judgeSamples', samples);
   }
   return { experiment: { ...experiment, config, models }, overrides, notes };
@@ -138,9 +145,7 @@ export function warningsAfterOverrides(
 /** The API key variables the model entries of these roles read. */
 export function keyVariables(experiment: Experiment, roles: readonly Role[] = ROLES): string[] {
   const names = new Set<string>();
-  for (const role of roles) {
-    const entry = experiment.models[role];
-    if (entry === undefined || isProgramEntry(entry)) continue;
+  for (const { entry } of roleModels(experiment.models, roles)) {
     const name = apiKeyEnvName(entry);
     if (name !== undefined) names.add(name);
   }
@@ -153,16 +158,23 @@ function swapProvider(
   notes: string[],
 ): Experiment['models'] {
   const swap = (entry: ModelEntry): ModelEntry => ({ ...entry, provider });
-  const swapJudge = (role: string, entry: JudgeEntry | undefined): JudgeEntry | undefined => {
+  const swapJudge = (role: string, entry: JudgeEntry | undefined, model = 'sim'): JudgeEntry | undefined => {
     if (entry === undefined) return undefined;
     if (!isProgramEntry(entry)) return swap(entry);
     if (provider !== 'sim') return entry;
     notes.push(
       `--provider sim replaces the ${role} program (${entry.command.join(' ')}) with the built-in ${role}`,
     );
-    return { provider: 'sim', model: 'sim', temperature: 0 };
+    return { provider: 'sim', model, temperature: 0 };
   };
-  const judge = swapJudge('judge', models.judge);
+  // A panel's programs become distinct simulated models, so the members still differ a little.
+  const judge =
+    models.judge !== undefined && isPanel(models.judge)
+      ? {
+          ...models.judge,
+          panel: models.judge.panel.map((m, i) => swapJudge('judge', m, `sim-${i + 1}`) as JudgeEntry),
+        }
+      : swapJudge('judge', models.judge);
   const grader = swapJudge('grader', models.grader);
   if (provider === 'sim')
     notes.push('every model is simulated (--provider sim): scores show how the loop works, not real quality');

@@ -3,7 +3,15 @@
  * `validate` reports every problem: each top-level field (and each model role and check) is
  * parsed on its own and used when it passes.
  */
-import { CheckEntry, ExperimentFile, JudgeEntry, ModelEntry, Search, Weights } from './schema.js';
+import {
+  CheckEntry,
+  ExperimentFile,
+  JudgeConfig,
+  JudgeEntry,
+  ModelEntry,
+  Search,
+  Weights,
+} from './schema.js';
 import type { ConfiguredModels } from './resolve-models.js';
 
 type Shape = typeof ExperimentFile.shape;
@@ -34,7 +42,7 @@ export function readConfiguredModels(data: Record<string, unknown>): ConfiguredM
   return {
     generator: pick(ModelEntry, models['generator']),
     mutator: pick(ModelEntry, models['mutator']),
-    judge: pick(JudgeEntry, models['judge']),
+    judge: pick(JudgeConfig, models['judge']),
     grader: pick(JudgeEntry, models['grader']),
   };
 }

@@ -10,9 +10,11 @@ import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
 import { describeAcceptance, type NoiseSource, type PlanAcceptance } from './plan-acceptance.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
+import { entryLabel, isPanel, judgeMembers } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
 import { findPlaceholders } from './template.js';
+import type { Aggregate } from './schema.js';
 import type { Experiment, PromptShape } from './types.js';
 
 export interface PlanModel {
@@ -23,6 +25,8 @@ export interface PlanModel {
   model: string | null;
   origin: ModelOrigin;
   simulated: boolean;
+  /** A judge panel's member (SPEC 15): its place, the panel's size and how scores are aggregated. */
+  panel?: { member: number; of: number; aggregate: Aggregate };
 }
 
 export interface Plan {
@@ -44,7 +48,11 @@ export interface Plan {
     withExpectations: number;
   };
   checks: { global: string[]; perCase: number; casesWithChecks: number; gates: number };
-  rubric: { path: string; criteria: { key: string; title: string; weight: number }[] } | null;
+  /** `items`: a checklist criterion's yes/no items (SPEC 15). */
+  rubric: {
+    path: string;
+    criteria: { key: string; title: string; weight: number; items?: string[] }[];
+  } | null;
   models: PlanModel[];
   calls: CallCounts;
   cost: CostEstimate;
@@ -77,29 +85,33 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
   const origins = describeModelOrigins(config.models, needs);
   const models: PlanModel[] = [];
   for (const role of ROLES) {
-    const entry = experiment.models[role];
-    if (entry === undefined) continue;
+    const config = experiment.models[role];
+    if (config === undefined) continue;
     const origin = origins[role] ?? 'configured';
-    if (isProgramEntry(entry)) {
-      models.push({
-        role,
-        label: `program: ${entry.command.join(' ')}`,
-        provider: null,
-        model: null,
-        origin,
-        simulated: false,
-      });
-    } else {
-      const label = entry.model ? `${entry.provider}/${entry.model}` : entry.provider;
-      models.push({
-        role,
-        label,
-        provider: entry.provider,
-        model: entry.model ?? null,
-        origin,
-        simulated: entry.provider === 'sim',
-      });
-    }
+    judgeMembers(config).forEach((entry, member, all) => {
+      const panel = isPanel(config) ? { panel: { member, of: all.length, aggregate: config.aggregate } } : {};
+      if (isProgramEntry(entry)) {
+        models.push({
+          role,
+          label: entryLabel(entry),
+          provider: null,
+          model: null,
+          origin,
+          simulated: false,
+          ...panel,
+        });
+      } else {
+        models.push({
+          role,
+          label: entryLabel(entry),
+          provider: entry.provider,
+          model: entry.model ?? null,
+          origin,
+          simulated: entry.provider === 'sim',
+          ...panel,
+        });
+      }
+    });
   }
   return {
     experiment: { name: experiment.name, description: experiment.description, file: experiment.file },
@@ -126,7 +138,12 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
     rubric: experiment.rubric
       ? {
           path: experiment.rubric.path,
-          criteria: experiment.rubric.criteria.map(({ key, title, weight }) => ({ key, title, weight })),
+          criteria: experiment.rubric.criteria.map(({ key, title, weight, items }) => ({
+            key,
+            title,
+            weight,
+            ...(items === undefined ? {} : { items }),
+          })),
         }
       : null,
     models,

@@ -6,10 +6,10 @@
  */
 import type { Problem } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
-import type { KeyPath } from './key-path.js';
-import { isProgramEntry } from './program-entry.js';
-import { ROLES, type Role } from './roles.js';
-import type { JudgeEntry, ModelEntry } from './schema.js';
+import { formatKeyPath, type KeyPath } from './key-path.js';
+import { type RoleModel, roleModels } from './judge-panel.js';
+import type { Role } from './roles.js';
+import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';
 import type { Position } from './yaml-source.js';
 
@@ -18,7 +18,7 @@ export type ModelOrigin = 'configured' | 'defaulted from generator' | 'defaulted
 export interface ConfiguredModels {
   generator?: ModelEntry | undefined;
   mutator?: ModelEntry | undefined;
-  judge?: JudgeEntry | undefined;
+  judge?: JudgeConfig | undefined;
   grader?: JudgeEntry | undefined;
 }
 
@@ -43,15 +43,12 @@ export function validateModelEntries(models: ConfiguredModels, where: Where): Pr
     problems.push({
       severity: 'error',
       location: { file: where.file, ...where.locate(path) },
-      keyPath: path.join('.'),
+      keyPath: formatKeyPath(path),
       message,
       ...(hint ? { hint } : {}),
     });
   };
-  for (const role of ROLES) {
-    const entry = models[role];
-    if (entry === undefined || isProgramEntry(entry)) continue;
-    const base = ['models', role];
+  for (const { role, entry, path: base } of roleModels(models)) {
     if ((entry.provider === 'anthropic' || entry.provider === 'openai') && entry.model === undefined) {
       const example = entry.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini';
       error(base, `provider \`${entry.provider}\` needs \`model\``, `e.g. model: ${example}`);
@@ -93,15 +90,16 @@ export function resolveModels(
 ): ResolvedModels {
   const { generator } = models;
   const resolved: ResolvedModels = { generator, mutator: models.mutator ?? generator };
-  const judge: JudgeEntry = models.judge ?? { ...generator, temperature: 0 };
+  const judge: JudgeConfig = models.judge ?? { ...generator, temperature: 0 };
   if (needs.hasRubric) resolved.judge = judge;
   if (needs.hasExpectations) resolved.grader = models.grader ?? withoutSamples(judgeModel(models, generator));
   return resolved;
 }
 
+/** The judge's model entry; a panel's first model member. */
 function judgeModel(models: ConfiguredModels, generator: ModelEntry): ModelEntry {
-  if (models.judge !== undefined && !isProgramEntry(models.judge)) return models.judge;
-  return { ...generator, temperature: 0 };
+  const model = roleModels(models, ['judge'])[0];
+  return model === undefined ? { ...generator, temperature: 0 } : model.entry;
 }
 
 function withoutSamples(entry: ModelEntry): ModelEntry {
@@ -120,7 +118,7 @@ export function describeModelOrigins(
   if (needs.hasExpectations) {
     origins.grader = models.grader
       ? 'configured'
-      : models.judge && !isProgramEntry(models.judge)
+      : roleModels(models, ['judge']).length > 0
         ? 'defaulted from judge'
         : 'defaulted from generator';
   }
@@ -140,7 +138,7 @@ export function findModelWarnings(
     problems.push({
       severity: 'warning',
       location: { file: where.file, ...where.locate(path) },
-      keyPath: path.join('.'),
+      keyPath: formatKeyPath(path),
       message,
       ...(hint ? { hint } : {}),
     });
@@ -156,32 +154,31 @@ export function findModelWarnings(
     warn(['models', 'grader'], 'the grader is configured but unused: no case has expectations');
   }
 
-  for (const role of ROLES) {
-    const entry = models[role];
-    if (entry === undefined || isProgramEntry(entry) || !CLI_PROVIDERS.has(entry.provider)) continue;
+  for (const { entry, path } of roleModels(models)) {
+    if (!CLI_PROVIDERS.has(entry.provider)) continue;
     for (const key of ['temperature', 'max_tokens'] as const) {
       if (entry[key] === undefined) continue;
       warn(
-        ['models', role, key],
+        [...path, key],
         `\`${key}\` is ignored by provider \`${entry.provider}\`: the CLI has no such setting`,
         'remove it: only the API providers (anthropic, openai) take it',
       );
     }
   }
 
-  const missing = new Map<string, Role[]>();
-  for (const role of ROLES) {
-    const entry = resolved[role];
-    if (entry === undefined || isProgramEntry(entry)) continue;
+  const missing = new Map<string, RoleModel[]>();
+  for (const model of roleModels(resolved)) {
+    const { entry } = model;
     if (!keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
     const name = apiKeyEnvName(entry);
     if (name === undefined) continue;
-    missing.set(name, [...(missing.get(name) ?? []), role]);
+    missing.set(name, [...(missing.get(name) ?? []), model]);
   }
-  for (const [name, roles] of missing) {
-    const first = roles.find((r) => models[r] !== undefined) ?? 'generator';
+  for (const [name, needers] of missing) {
+    const first = needers.find((m) => models[m.role] !== undefined)?.path ?? ['models', 'generator'];
+    const roles = [...new Set(needers.map((m) => m.role))];
     warn(
-      ['models', first],
+      first,
       `${name} is not set (needed by ${roles.join(', ')})`,
       `set it in the environment before \`run\` or \`eval\`; \`validate --ping\` checks it works`,
     );

@@ -2,7 +2,8 @@
  * Rubric markdown (SPEC 4): criteria are the headings one level below a heading named
  * "Criteria" (any level, any case) — `###` under `## Criteria`, `##` under `# Criteria`.
  * A criterion's key is its heading in snake_case; an optional `weight: N` line in its body
- * sets its weight (default 1).
+ * sets its weight (default 1). A criterion whose body lists `- [ ] …` items is a checklist
+ * (SPEC 15): the judge answers each item yes or no instead of scoring 1–5.
  */
 import type { Problem } from '../errors.js';
 import type { Rubric, RubricCriterion } from './types.js';
@@ -16,6 +17,8 @@ interface Heading {
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
 const WEIGHT_LINE = /^\s*[*_]*weight[*_]*\s*:\s*[*_]*\s*(.*?)\s*[*_]*\s*$/i;
+/** `- [ ] Names one concrete pain` (also `*`/`+` bullets and a ticked `[x]`: the tick means nothing here). */
+const CHECKLIST_ITEM = /^\s{0,3}[-*+][ \t]+\[[ xX]\][ \t]+(\S.*?)\s*$/;
 
 export interface ParsedRubric {
   rubric?: Rubric;
@@ -91,7 +94,8 @@ export function parseRubric(file: string, text: string): ParsedRubric {
     seen.set(key, heading.line);
     const next = criteriaHeadings[i + 1]?.line ?? sectionEnd;
     const weight = readWeight(lines, heading.line, next, problem);
-    criteria.push({ key, title: heading.title, weight: weight ?? 1 });
+    const items = readChecklist(lines, heading.line, next);
+    criteria.push({ key, title: heading.title, weight: weight ?? 1, ...(items.length > 0 ? { items } : {}) });
   }
   if (criteria.length > 0 && problems.length === 0 && criteria.every((c) => c.weight === 0)) {
     problem(section.line, 'every criterion has weight 0', 'give at least one criterion a positive weight');
@@ -131,6 +135,20 @@ function readWeight(
     }
   }
   return weight;
+}
+
+/** The criterion's checklist items between its heading and the next criterion, outside code fences. */
+function readChecklist(lines: readonly string[], headingLine: number, nextLine: number): string[] {
+  const items: string[] = [];
+  let inFence = false;
+  for (let n = headingLine + 1; n < nextLine; n++) {
+    const text = lines[n - 1] ?? '';
+    if (FENCE.test(text)) inFence = !inFence;
+    if (inFence) continue;
+    const match = CHECKLIST_ITEM.exec(text);
+    if (match) items.push(match[1] as string);
+  }
+  return items;
 }
 
 function findHeadings(lines: readonly string[]): Heading[] {

@@ -65,12 +65,27 @@ export type ProgramEntry = z.infer<typeof ProgramEntry>;
 export const JudgeEntry = z.union([ModelEntry, ProgramEntry]);
 export type JudgeEntry = z.infer<typeof JudgeEntry>;
 
+/** How a panel's scores for one output and criterion become one (SPEC 15). */
+export const AGGREGATES = ['median', 'mean'] as const;
+export type Aggregate = (typeof AGGREGATES)[number];
+
+/** Several judges, each in its own sandbox, their scores aggregated (SPEC 15). */
+export const JudgePanel = z.strictObject({
+  panel: z.array(JudgeEntry).min(2, 'a panel needs at least two judges'),
+  aggregate: z.enum(AGGREGATES).default('median'),
+});
+export type JudgePanel = z.infer<typeof JudgePanel>;
+
+/** `models.judge`: one judge (a model or a program), or a panel of them. */
+export const JudgeConfig = z.union([ModelEntry, ProgramEntry, JudgePanel]);
+export type JudgeConfig = z.infer<typeof JudgeConfig>;
+
 export const Models = z.strictObject({
   generator: ModelEntry,
   /** Defaults to the generator's entry. */
   mutator: ModelEntry.optional(),
   /** Defaults to the generator's entry at temperature 0; used only with a rubric. */
-  judge: JudgeEntry.optional(),
+  judge: JudgeConfig.optional(),
   /** Defaults to the judge's model entry; used only for cases with expectations. */
   grader: JudgeEntry.optional(),
 });

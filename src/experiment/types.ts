@@ -1,5 +1,5 @@
 /** The experiment after loading: paths resolved, defaults applied, cases split. */
-import type { CheckEntry, ExperimentFile, JudgeEntry, ModelEntry } from './schema.js';
+import type { CheckEntry, ExperimentFile, JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
 import type { Problem } from '../errors.js';
 import type { ChatMessage, StructuredOutput, ToolDefinition } from '../providers/types.js';
 
@@ -49,6 +49,8 @@ export interface RubricCriterion {
   key: string;
   title: string;
   weight: number;
+  /** Checklist items (`- [ ] …` lines under the criterion), answered yes/no (SPEC 15); absent: a 1–5 scale. */
+  items?: string[];
 }
 
 export interface Rubric {
@@ -60,8 +62,8 @@ export interface Rubric {
 export interface ResolvedModels {
   generator: ModelEntry;
   mutator: ModelEntry;
-  /** Present when the experiment has a rubric. */
-  judge?: JudgeEntry;
+  /** Present when the experiment has a rubric: one judge or a panel (SPEC 15). */
+  judge?: JudgeConfig;
   /** Present when some case has expectations. */
   grader?: JudgeEntry;
 }

@@ -2,11 +2,13 @@
  * The built-in judge's work (SPEC 6): one model call per output and sample, in parallel, each
  * seeing only the rubric and that output — with the input it answers when the sandbox holds
  * inputs (SPEC 12) — never its file name, so cache keys depend on content only; strict JSON
- * replies, retried when malformed; samples averaged.
+ * replies, retried when malformed; samples averaged. A checklist criterion (SPEC 15) is answered
+ * item by item; its score is 1 + round(4 × the share of items met), an integer 1–5 like any other.
  */
 import pLimit from 'p-limit';
 import { buildJudgeUserMessage, JudgeCallReply } from '../protocol/judge-call.js';
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
+import type { ChecklistAnswers } from '../scoring/types.js';
 import { judgeSystemPrompt } from './judge-prompt.js';
 import {
   buildJudgeScoresFile,
@@ -25,6 +27,8 @@ export interface BuiltinJudgeInput {
   outputs: readonly { file: string; text: string; input?: string }[];
   rubricText: string;
   criteria: readonly string[];
+  /** The checklist criteria among `criteria`, with their items (absent: none). */
+  checklists?: Readonly<Record<string, readonly string[]>>;
   model: CompletionModel;
   samples?: number;
   concurrency?: number;
@@ -41,8 +45,15 @@ export const DEFAULT_REPLY_ATTEMPTS = 3;
 
 export type ReplyCheck = { ok: true; reply: JudgeCallReply } | { ok: false; problem: string };
 
-/** A reply is usable when it parses and names exactly the rubric's keys. */
-export function checkJudgeReply(text: string, criteria: readonly string[]): ReplyCheck {
+/**
+ * A reply is usable when it parses, scores exactly the scale criteria (`criteria`) and answers
+ * every checklist item with true or false.
+ */
+export function checkJudgeReply(
+  text: string,
+  criteria: readonly string[],
+  checklists: Readonly<Record<string, readonly string[]>> = {},
+): ReplyCheck {
   const parsed = parseModelJson(text, JudgeCallReply);
   if (!parsed.ok) return parsed;
   const keys = Object.keys(parsed.value.criteria_scores);
@@ -55,7 +66,21 @@ export function checkJudgeReply(text: string, criteria: readonly string[]): Repl
     ].filter((p) => p !== '');
     return { ok: false, problem: `the reply's criteria do not match the rubric (${parts.join('; ')})` };
   }
+  for (const [key, items] of Object.entries(checklists)) {
+    const answers = parsed.value.items?.[key];
+    if (answers?.length !== items.length)
+      return {
+        ok: false,
+        problem: `the checklist "${key}" needs ${items.length} true/false answers, got ${answers?.length ?? 'none'}`,
+      };
+  }
   return { ok: true, reply: parsed.value };
+}
+
+/** A checklist's score: the share of items met, mapped onto 1–5 and rounded. */
+export function checklistScore(answers: readonly boolean[]): number {
+  const met = answers.filter(Boolean).length;
+  return 1 + Math.round((4 * met) / Math.max(1, answers.length));
 }
 
 class MalformedReplyError extends Error {}
@@ -65,6 +90,8 @@ async function scoreOnce(
   output: BuiltinJudgeInput['outputs'][number],
   sampleIndex: number,
 ): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+  const checklists = input.checklists ?? {};
+  const scaled = input.criteria.filter((key) => !(key in checklists));
   const request: CompletionRequest = {
     system: judgeSystemPrompt(output.input !== undefined),
     messages: [
@@ -72,7 +99,10 @@ async function scoreOnce(
         role: 'user',
         content: buildJudgeUserMessage({
           rubric: input.rubricText,
-          criteria: [...input.criteria],
+          criteria: scaled,
+          ...(Object.keys(checklists).length === 0
+            ? {}
+            : { checklists: Object.fromEntries(Object.entries(checklists).map(([k, v]) => [k, [...v]])) }),
           output: output.text,
           ...(output.input === undefined ? {} : { input: output.input }),
         }),
@@ -86,11 +116,36 @@ async function scoreOnce(
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     // A retry asks the model again: its cached entry holds the reply just found unusable.
     const result = await input.model.complete(attempt === 1 ? request : { ...request, refresh: true });
-    const checked = checkJudgeReply(result.text, input.criteria);
+    const checked = checkJudgeReply(result.text, scaled, checklists);
     if (checked.ok) return { reply: checked.reply, simulated: result.simulated === true };
     problem = checked.problem;
   }
   throw new MalformedReplyError(`no usable reply after ${attempts} tries: ${problem}`);
+}
+
+/** The reply's score set with each checklist criterion scored from its answers. */
+function withChecklistScores(
+  reply: JudgeCallReply,
+  checklists: Readonly<Record<string, readonly string[]>>,
+): Record<string, number> {
+  const scores = { ...reply.criteria_scores };
+  for (const key of Object.keys(checklists)) scores[key] = checklistScore(reply.items?.[key] ?? []);
+  return scores;
+}
+
+/** The first sample's answers, item by item (what `items` in judge-scores.json holds). */
+function checklistAnswers(
+  reply: JudgeCallReply | undefined,
+  checklists: Readonly<Record<string, readonly string[]>>,
+): ChecklistAnswers | undefined {
+  const keys = Object.keys(checklists);
+  if (reply === undefined || keys.length === 0) return undefined;
+  return Object.fromEntries(
+    keys.map((key) => [
+      key,
+      (checklists[key] ?? []).map((item, i) => ({ item, met: reply.items?.[key]?.[i] === true })),
+    ]),
+  );
 }
 
 export async function runBuiltinJudge(input: BuiltinJudgeInput): Promise<BuiltinJudgeResult> {
@@ -107,12 +162,14 @@ export async function runBuiltinJudge(input: BuiltinJudgeInput): Promise<Builtin
         }),
       ),
     ).then((replies): ScoredOutput => {
-      const sets = replies.map((r) => r.criteria_scores);
+      const sets = replies.map((r) => withChecklistScores(r, input.checklists ?? {}));
+      const items = checklistAnswers(replies[0], input.checklists ?? {});
       return {
         file: output.file,
         criteria: meanOfSamples(sets, input.criteria),
         ...(samples > 1 ? { samples: sets } : {}),
         reasoning: replies[0]?.reasoning.trim() ?? '',
+        ...(items === undefined ? {} : { items }),
       };
     }),
   );

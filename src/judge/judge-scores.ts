@@ -2,6 +2,8 @@
  * `judge-scores.json` (SPEC 6) and the arithmetic behind it. The runner never trusts a
  * judge's sums: every average and the quality_score are recomputed here.
  */
+import type { ChecklistAnswers } from '../scoring/types.js';
+
 export const JUDGE_SCORES_FILE = 'judge-scores.json';
 export const SCORE_MIN = 1;
 export const SCORE_MAX = 5;
@@ -15,6 +17,8 @@ export interface JudgeScoresFile {
     average: number;
     reasoning: string;
     samples?: Record<string, number>[];
+    /** Checklist criteria's answers (SPEC 15); optional for every judge. */
+    items?: ChecklistAnswers;
   }[];
   criteria_averages: Record<string, number>;
 }
@@ -26,6 +30,7 @@ export interface ScoredOutput {
   /** The integer score sets, when the output was scored more than once. */
   samples?: Record<string, number>[];
   reasoning: string;
+  items?: ChecklistAnswers;
 }
 
 export interface ScoreSummary {
@@ -76,6 +81,7 @@ export function buildJudgeScoresFile(
       average: averageOfCriteria(o.criteria, keys),
       reasoning: o.reasoning,
       ...(o.samples !== undefined && o.samples.length > 1 ? { samples: o.samples } : {}),
+      ...(o.items === undefined ? {} : { items: o.items }),
     })),
     criteria_averages: summary.criteriaAverages,
   };

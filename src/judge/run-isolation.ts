@@ -4,6 +4,7 @@
  * A run that asked for `os` where bubblewrap cannot work is refused, never downgraded.
  */
 import { AutoresearchError } from '../errors.js';
+import { judgeMembers } from '../experiment/judge-panel.js';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
 import {
@@ -22,9 +23,10 @@ function reviews(experiment: Experiment): boolean {
 
 function usesCliAgent(experiment: Experiment): boolean {
   const { judge, grader } = experiment.models;
-  return [judge, grader].some(
-    (entry) => entry !== undefined && isProgramEntry(entry) && isCliAgentCommand(entry.command),
-  );
+  return [
+    ...(judge === undefined ? [] : judgeMembers(judge)),
+    ...(grader === undefined ? [] : [grader]),
+  ].some((entry) => isProgramEntry(entry) && isCliAgentCommand(entry.command));
 }
 
 export function runIsolation(experiment: Experiment, probe: BwrapProbe = systemBwrapProbe): Isolation {

@@ -9,6 +9,7 @@ import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { Rubric } from '../experiment/types.js';
 import type { ProviderError } from '../providers/types.js';
+import type { ChecklistAnswers } from '../scoring/types.js';
 import {
   type JudgeMapEntry,
   type JudgeMapFile,
@@ -18,6 +19,7 @@ import {
   RUBRIC_FILE,
 } from './judge-layout.js';
 import { JUDGE_SCORES_FILE } from './judge-scores.js';
+import type { PanelScores } from './panel-scores.js';
 import { planProgram, type SandboxRunOptions, toSandboxedRun } from './plan-program.js';
 import { runProgramAttempts } from './run-attempts.js';
 import { type StartedProgram, startSandboxedProgram } from './run-sandboxed-program.js';
@@ -45,6 +47,8 @@ export interface JudgedOutput {
   criteria: Record<string, number>;
   samples?: Record<string, number>[];
   reasoning: string;
+  /** Checklist criteria's answers, when the judge gave them (SPEC 15). */
+  items?: ChecklistAnswers;
 }
 
 export type JudgeRunResult =
@@ -58,6 +62,8 @@ export type JudgeRunResult =
       /** For `judge-map.json` in the run record. */
       map: JudgeMapFile;
       attempts: number;
+      /** A panel's members' scores (SPEC 15); the fields above hold their aggregate. */
+      panel?: PanelScores;
     }
   | {
       ok: false;

@@ -1,7 +1,9 @@
 /**
  * The runner's check of a judge's `judge-scores.json` (SPEC 6): every output exactly once,
  * exactly the rubric's criteria, integer 1–5 scores (or integer sample sets), non-empty
- * reasoning. The judge's own averages and quality_score are ignored and recomputed.
+ * reasoning, and — optional, so a judge that ignores checklists stays valid — `items`, the
+ * answers to checklist criteria (SPEC 15). The judge's own averages and quality_score are
+ * ignored and recomputed.
  */
 import {
   isValidScore,
@@ -11,6 +13,7 @@ import {
   summariseScores,
 } from './judge-scores.js';
 import { isRecord } from '../is-record.js';
+import type { ChecklistAnswers } from '../scoring/types.js';
 
 export interface JudgeExpectation {
   /** The file names the sandbox held. */
@@ -50,6 +53,29 @@ function checkScoreSet(
   return problems;
 }
 
+/** `items`: per rubric criterion, a list of `{item: text, met: true|false}`. */
+function checkItems(items: unknown, keys: readonly string[], where: string): string[] {
+  if (!isRecord(items)) return [`${where} is not an object`];
+  const problems: string[] = [];
+  for (const [key, answers] of Object.entries(items)) {
+    if (!keys.includes(key))
+      problems.push(`${where} has criterion "${key}", which the rubric does not define`);
+    else if (
+      !Array.isArray(answers) ||
+      !answers.every((a) => isRecord(a) && typeof a['item'] === 'string' && typeof a['met'] === 'boolean')
+    )
+      problems.push(`${where}.${key} must be a list of {"item": text, "met": true|false}`);
+  }
+  return problems;
+}
+
+/** The answers as checked, without whatever else a judge wrote beside them. */
+function normaliseItems(items: ChecklistAnswers): ChecklistAnswers {
+  return Object.fromEntries(
+    Object.entries(items).map(([key, answers]) => [key, answers.map(({ item, met }) => ({ item, met }))]),
+  );
+}
+
 function checkEntry(entry: Record<string, unknown>, file: string, keys: readonly string[]) {
   const problems: string[] = [];
   const rawSamples = entry['samples'];
@@ -77,6 +103,8 @@ function checkEntry(entry: Record<string, unknown>, file: string, keys: readonly
   );
   const reasoning = entry['reasoning'];
   if (typeof reasoning !== 'string' || reasoning.trim() === '') problems.push(`${file}: reasoning is empty`);
+  const items = entry['items'];
+  if (items !== undefined) problems.push(...checkItems(items, keys, `${file}: items`));
   if (problems.length > 0) return { problems };
   const criteria =
     samples === undefined
@@ -86,6 +114,7 @@ function checkEntry(entry: Record<string, unknown>, file: string, keys: readonly
     file,
     criteria,
     reasoning: (reasoning as string).trim(),
+    ...(items === undefined ? {} : { items: normaliseItems(items as ChecklistAnswers) }),
     ...(samples === undefined
       ? {}
       : { samples: samples.map((s) => Object.fromEntries(keys.map((k) => [k, s[k] ?? 0]))) }),

@@ -3,7 +3,7 @@
  * with its score, outputs, failed checks, judge reasoning and graded expectations. Holdout
  * cases are dropped here, before anything is built for the mutator.
  */
-import type { Evaluation, SplitScore } from '../scoring/index.js';
+import type { Evaluation, JudgeRecord, SplitScore } from '../scoring/index.js';
 import { outputText } from '../evaluate/output-text.js';
 import type { CaseResult } from './build-feedback.js';
 
@@ -26,7 +26,7 @@ export function trainCaseResults(
           output: output?.ok ? outputText(output) : null,
           ...(output?.error === undefined ? {} : { error: output.error }),
           checks: checks.map((o) => ({ name: o.name, type: o.type, pass: o.pass, reason: o.reason })),
-          judge: judged ? { criteria: judged.criteria, reasoning: judged.reasoning } : null,
+          judge: judged ? { criteria: judged.criteria, reasoning: withUnmetItems(judged) } : null,
           expectations: (grading?.expectations ?? []).map((e) => ({
             text: e.text,
             passed: e.passed && !e.flagged,
@@ -42,4 +42,15 @@ export function trainCaseResults(
         samples,
       };
     });
+}
+
+/** The judge's reasoning, with the checklist items the output missed (SPEC 15) named after it. */
+function withUnmetItems(judged: JudgeRecord): string {
+  const unmet = Object.values(judged.items ?? {})
+    .flat()
+    .filter((answer) => !answer.met)
+    .map((answer) => answer.item);
+  return unmet.length === 0
+    ? judged.reasoning
+    : `${judged.reasoning} Unmet checklist items: ${unmet.join('; ')}.`;
 }

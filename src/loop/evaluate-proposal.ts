@@ -103,6 +103,7 @@ export async function evaluateProposalStaged(
   const { outcome } = result;
   if (outcome.ok && input.journal !== false) {
     const { train, holdout, all } = outcome.scores;
+    const panel = outcome.evaluation.judge?.panel;
     const event: RunEventBody = {
       type: 'candidate_evaluated',
       iteration: input.iteration,
@@ -112,6 +113,7 @@ export async function evaluateProposalStaged(
       gateFailure: describeGateFailure(all),
       criteria: clampCriteria(train.criteria),
       costUsd: outcome.costUsd,
+      ...(panel === undefined ? {} : { judgeAlpha: panel.alpha }),
     };
     await recorder.emit(event);
   }

@@ -5,9 +5,9 @@
  * signal (Ctrl-C) or calling close() aborts every call in flight; aborted calls are never
  * retried.
  */
-import { isProgramEntry } from '../experiment/program-entry.js';
-import { ROLES, type Role } from '../experiment/roles.js';
-import type { JudgeEntry, ModelEntry } from '../experiment/schema.js';
+import { memberName, roleModels } from '../experiment/judge-panel.js';
+import type { Role } from '../experiment/roles.js';
+import type { JudgeConfig, ModelEntry } from '../experiment/schema.js';
 import { computeCacheKey } from './cache-key.js';
 import { type CachedCompletion, createFileCache, type ResponseCache, toCached } from './cache.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';
@@ -25,7 +25,7 @@ import {
 
 export interface ModelPoolOptions {
   /** Role → entry, as ResolvedModels holds them; judge/grader program entries get no client. */
-  models: Partial<Record<Role, JudgeEntry>>;
+  models: Partial<Record<Role, JudgeConfig>>;
   /** The experiment's concurrency: the ceiling for every endpoint. */
   concurrency: number;
   /** Response cache folder (runs/<id>/cache); absent: no caching. */
@@ -46,21 +46,18 @@ export interface ModelPoolOptions {
 }
 
 export interface ModelPool {
-  client(role: Role): ModelClient;
-  /** Whether the role has a model entry (not a judge/grader program). */
-  has(role: Role): boolean;
+  /** `member`: the place of a judge panel's member (SPEC 15); its calls count as the judge's. */
+  client(role: Role, member?: number): ModelClient;
+  /** Whether the role (or that panel member) has a model entry (not a judge/grader program). */
+  has(role: Role, member?: number): boolean;
   readonly ledger: CostLedger;
   /** Aborts calls in flight and waits for them to settle. */
   close(): Promise<void>;
 }
 
-function modelEntries(models: Partial<Record<Role, JudgeEntry>>): Map<Role, ModelEntry> {
-  const out = new Map<Role, ModelEntry>();
-  for (const role of ROLES) {
-    const entry = models[role];
-    if (entry !== undefined && !isProgramEntry(entry)) out.set(role, entry);
-  }
-  return out;
+/** By memberName: `judge`, or `judge[1]` for a panel's second member. */
+function modelEntries(models: Partial<Record<Role, JudgeConfig>>): Map<string, ModelEntry> {
+  return new Map(roleModels(models).map((m) => [memberName(m.role, m.member), m.entry]));
 }
 
 function fromCache(hit: CachedCompletion): CompletionResult {
@@ -98,16 +95,16 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     options.createProvider ??
     ((entry) =>
       createProvider(entry, { env, onWarning, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
-  const providers = new Map<Role, Promise<Provider>>();
+  const providers = new Map<string, Promise<Provider>>();
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();
-  const clients = new Map<Role, ModelClient>();
+  const clients = new Map<string, ModelClient>();
 
-  const providerFor = (role: Role, entry: ModelEntry): Promise<Provider> => {
-    let provider = providers.get(role);
+  const providerFor = (name: string, entry: ModelEntry): Promise<Provider> => {
+    let provider = providers.get(name);
     if (provider === undefined) {
       provider = Promise.resolve(factory(entry));
-      providers.set(role, provider);
+      providers.set(name, provider);
     }
     return provider;
   };
@@ -148,11 +145,12 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
 
   async function callProvider(
     role: Role,
+    name: string,
     entry: ModelEntry,
     request: CompletionRequest,
     signal: AbortSignal,
   ): Promise<CompletionResult> {
-    const provider = await providerFor(role, entry);
+    const provider = await providerFor(name, entry);
     const { value, attempts } = await withRetries(
       () => limiter.run(entry, () => provider.complete({ ...request, signal })),
       {
@@ -167,6 +165,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
 
   async function complete(
     role: Role,
+    name: string,
     entry: ModelEntry,
     request: CompletionRequest,
   ): Promise<CompletionResult> {
@@ -183,7 +182,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       if (shared !== undefined) return fromCache(toCached(entry.provider, entry.model ?? '', await shared));
     }
     const linked = request.signal === undefined ? undefined : linkSignals(poolSignal, request.signal);
-    const call = callProvider(role, entry, request, linked?.signal ?? poolSignal);
+    const call = callProvider(role, name, entry, request, linked?.signal ?? poolSignal);
     // Let go of the run's signals once the call has settled, however it ended.
     if (linked !== undefined) call.then(linked.dispose, linked.dispose);
     if (key === undefined || cache === undefined) return call;
@@ -197,10 +196,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     }
   }
 
-  function clientFor(role: Role): ModelClient {
-    const entry = entries.get(role);
+  function clientFor(role: Role, name: string): ModelClient {
+    const entry = entries.get(name);
     if (entry === undefined) {
-      throw new Error(`no model entry for role "${role}" (absent, or a judge/grader program)`);
+      throw new Error(`no model entry for "${name}" (absent, or a judge/grader program)`);
     }
     return {
       role,
@@ -208,7 +207,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       simulated: entry.provider === 'sim',
       concurrency: limiter.limitOf(entry),
       async complete(request) {
-        const run = complete(role, entry, request);
+        const run = complete(role, name, entry, request);
         pending.add(run);
         try {
           const result = await run;
@@ -225,15 +224,16 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   }
 
   return {
-    client(role) {
-      let client = clients.get(role);
+    client(role, member) {
+      const name = memberName(role, member);
+      let client = clients.get(name);
       if (client === undefined) {
-        client = clientFor(role);
-        clients.set(role, client);
+        client = clientFor(role, name);
+        clients.set(name, client);
       }
       return client;
     },
-    has: (role) => entries.has(role),
+    has: (role, member) => entries.has(memberName(role, member)),
     ledger,
     async close() {
       closing.abort();

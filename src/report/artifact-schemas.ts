@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
 import type { JudgeScoresFile as JudgeScoresShape } from '../judge/judge-scores.js';
+import { ChecklistAnswers } from '../scoring/types.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
 import { ScreenRecord } from '../run/events.js';
 
@@ -81,6 +82,7 @@ const JudgeScoresFile = z.object({
       average: z.number(),
       reasoning: z.string(),
       samples: z.array(z.record(z.string(), z.number().int())).optional(),
+      items: ChecklistAnswers.optional(),
     }),
   ),
   criteria_averages: CriterionScores,

@@ -6,7 +6,7 @@
 import { reduceRun } from '../run/reducer.js';
 import type { IterationRecord } from '../run/run-state.js';
 import { type CandidateScreen, parseDecision, parseMutation } from './artifact-schemas.js';
-import { buildCaseViews, type CaseSplit, readCaseSplits } from './case-details.js';
+import { buildCaseViews, type CaseSplit, readCaseSplits, readPanel } from './case-details.js';
 import { buildChart, buildSparkline, type ChartInput } from './chart-geometry.js';
 import { gatherEvalFeedback } from './eval-feedback.js';
 import { collectIterationEvents, meanCriteria, type IterationEvents } from './iteration-events.js';
@@ -73,6 +73,8 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       best: record.best,
       signals: record.signals,
       criteria: meanCriteria(events.evaluations.filter((e) => e.candidate === record.candidate)),
+      judgeAlpha: record.judgeAlpha ?? null,
+      panel: readPanel(shown?.evaluation),
       gateFailure: record.gateFailure,
       hypothesis: record.hypothesis,
       commit: record.commit,

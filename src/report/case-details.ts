@@ -11,6 +11,8 @@ import {
   type ReviewedGrading,
 } from './artifact-schemas.js';
 import { isRecord } from '../is-record.js';
+import { JudgePanelRecord } from '../scoring/types.js';
+import type { PanelView } from './report-data.js';
 import type { CandidateFolder } from './run-folder.js';
 
 export interface CheckView {
@@ -27,6 +29,10 @@ export interface JudgeView {
   criteria: Record<string, number>;
   average: number;
   reasoning: string;
+  /** Checklist criteria's answers, item by item (SPEC 15), when the judge gave them. */
+  items?: Record<string, { item: string; met: boolean }[]>;
+  /** A judge panel's members' own scores for this output (SPEC 15). */
+  members?: { label: string; criteria: Record<string, number> }[];
 }
 
 export interface SampleView {
@@ -69,6 +75,21 @@ export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
     if (split === 'train' || split === 'holdout') splits.set(item['id'], split);
   }
   return splits;
+}
+
+/** A judge panel's record in the candidate's evaluation.json (SPEC 15); null without one. */
+export function readPanel(evaluation: unknown): PanelView | null {
+  const panel = readPanelRecord(evaluation);
+  if (panel === null) return null;
+  const { aggregate, members, alpha, alphaByCriterion } = panel;
+  return { aggregate, members: members.map((m) => m.label), alpha, alphaByCriterion };
+}
+
+function readPanelRecord(evaluation: unknown): JudgePanelRecord | null {
+  const inner = isRecord(evaluation) ? evaluation['evaluation'] : undefined;
+  const judge = isRecord(inner) ? inner['judge'] : undefined;
+  const parsed = JudgePanelRecord.safeParse(isRecord(judge) ? judge['panel'] : undefined);
+  return parsed.success ? parsed.data : null;
 }
 
 /** `splits`: each case's split, as readCaseSplits read it (for this candidate, or the latest recorded). */
@@ -118,7 +139,15 @@ export function buildCaseViews(folder: CandidateFolder, splits: ReadonlyMap<stri
         criteria: scored.criteria_scores,
         average: scored.average,
         reasoning: scored.reasoning,
+        ...(scored.items === undefined ? {} : { items: scored.items }),
       };
+    }
+  }
+  for (const member of readPanelRecord(folder.evaluation)?.members ?? []) {
+    for (const scored of member.scores) {
+      const judge = sampleOf(scored.caseId, scored.sample).judge;
+      if (judge)
+        judge.members = [...(judge.members ?? []), { label: member.label, criteria: scored.criteria }];
     }
   }
   for (const entry of folder.grading) {

@@ -44,6 +44,15 @@ export interface PromptDiffView {
   parts?: PartDiff[];
 }
 
+/** A judge panel's evaluation (SPEC 15): who sat on it and how far they agreed. */
+export interface PanelView {
+  aggregate: string;
+  members: string[];
+  /** Krippendorff's alpha (ordinal) over every output and criterion; null when no score varied. */
+  alpha: number | null;
+  alphaByCriterion: Record<string, number | null>;
+}
+
 export interface IterationView {
   iteration: number;
   status: IterationStatus;
@@ -56,6 +65,10 @@ export interface IterationView {
   best: number | null;
   signals: Signals;
   criteria: Record<string, number>;
+  /** The decided candidate's panel agreement (journaled); null without a panel or when no score varied. */
+  judgeAlpha: number | null;
+  /** The shown candidate's panel, from its evaluation.json; null without one. */
+  panel: PanelView | null;
   gateFailure: string | null;
   hypothesis: string | null;
   commit: string | null;

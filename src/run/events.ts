@@ -163,6 +163,8 @@ export const CandidateEvaluated = z.strictObject({
   /** Judge criteria averages on the 1–5 scale, keyed by criterion. */
   criteria: z.record(z.string(), z.number().min(1).max(5)),
   costUsd: usd,
+  /** A judge panel's agreement on this evaluation (Krippendorff's alpha, ordinal; SPEC 15); null: no score varied. */
+  judgeAlpha: z.number().nullable().optional(),
 });
 
 export const NoiseMargin = z.strictObject({

@@ -63,6 +63,7 @@ export function finishIteration(draft: IterationDraft, event: EventOf<'iteration
     screen: event.screen ?? null,
     best: draft.incumbent?.train ?? null,
     signals: averageSignals(chosen),
+    ...judgeAlphaOf(chosen),
     gateFailure: chosen.find((e) => e.gateFailure !== null)?.gateFailure ?? null,
     hypothesis: event.hypothesis,
     promptSha256: event.promptSha256,
@@ -207,7 +208,14 @@ export function toEvaluation(event: EventOf<'candidate_evaluated'>): EvaluationR
     gateFailure: event.gateFailure,
     criteria: event.criteria,
     costUsd: event.costUsd,
+    ...(event.judgeAlpha === undefined ? {} : { judgeAlpha: event.judgeAlpha }),
   };
+}
+
+/** The decided candidate's panel agreement, averaged over its evaluations; nothing without a panel. */
+function judgeAlphaOf(evaluations: readonly EvaluationRecord[]): { judgeAlpha?: number | null } {
+  const panelled = evaluations.filter((e) => e.judgeAlpha !== undefined);
+  return panelled.length === 0 ? {} : { judgeAlpha: mean(panelled.map((e) => e.judgeAlpha ?? null)) };
 }
 
 function averageSignals(evaluations: readonly EvaluationRecord[]): Signals {

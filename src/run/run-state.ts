@@ -58,6 +58,8 @@ export interface IterationRecord {
   best: number | null;
   /** Train-split signals of the decided candidate, averaged over its evaluations. */
   signals: Signals;
+  /** A judge panel's agreement on the decided candidate (mean over its evaluations); absent without a panel. */
+  judgeAlpha?: number | null;
   gateFailure: string | null;
   hypothesis: string | null;
   promptSha256: string | null;
@@ -89,6 +91,8 @@ export interface EvaluationRecord {
   gateFailure: string | null;
   criteria: Record<string, number>;
   costUsd: number;
+  /** A judge panel's agreement (SPEC 15): absent without a panel, null when no score varied. */
+  judgeAlpha?: number | null;
 }
 
 /** An iteration that was started and not finished: resume redoes it under the same number. */

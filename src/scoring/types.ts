@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { SampleChecks } from '../checks/check-result.js';
-import { Weights } from '../experiment/schema.js';
+import { AGGREGATES, Weights } from '../experiment/schema.js';
 
 /** A case's split; `test` is sealed (SPEC 13): only the final evaluation and `eval --split test` score it. */
 export const SplitName = z.enum(['train', 'holdout', 'test']);
@@ -56,14 +56,49 @@ export const ScoringCase = z.object({
 });
 export type ScoringCase = z.infer<typeof ScoringCase>;
 
+/** A checklist criterion's answers (SPEC 15): each item, met or not, as the judge wrote them. */
+export const ChecklistAnswers = z.record(
+  z.string(),
+  z.array(z.object({ item: z.string(), met: z.boolean() })),
+);
+export type ChecklistAnswers = z.infer<typeof ChecklistAnswers>;
+
 /** The judge's verdict on one output: criterion means on 1..5 (already averaged over judge samples). */
 export const JudgeRecord = z.object({
   caseId: z.string(),
   sample: z.number().int().min(0),
   criteria: z.record(z.string(), z.number().min(1).max(5)),
   reasoning: z.string(),
+  /** Checklist criteria only, when the judge answered item by item. */
+  items: ChecklistAnswers.optional(),
 });
 export type JudgeRecord = z.infer<typeof JudgeRecord>;
+
+/** One panel member's scores (SPEC 15), by output, before aggregation. */
+export const PanelMemberScores = z.object({
+  /** `sim/sim-1`, `program: node my-judge.mjs`. */
+  label: z.string(),
+  scores: z.array(
+    z.object({
+      caseId: z.string(),
+      sample: z.number().int().min(0),
+      criteria: z.record(z.string(), z.number().min(1).max(5)),
+    }),
+  ),
+});
+export type PanelMemberScores = z.infer<typeof PanelMemberScores>;
+
+/**
+ * A judge panel's evaluation: every member's scores and how far they agree — Krippendorff's
+ * alpha (ordinal) over every (output, criterion), and per criterion; null when no score varied.
+ */
+export const JudgePanelRecord = z.object({
+  aggregate: z.enum(AGGREGATES),
+  members: z.array(PanelMemberScores).min(2),
+  alpha: z.number().nullable(),
+  alphaByCriterion: z.record(z.string(), z.number().nullable()),
+});
+export type JudgePanelRecord = z.infer<typeof JudgePanelRecord>;
 
 export const CriterionWeight = z.object({
   key: z.string(),
@@ -102,6 +137,8 @@ export const Evaluation = z.object({
     .object({
       criteria: z.array(CriterionWeight).min(1),
       scores: z.array(JudgeRecord),
+      /** A panel's members and their agreement (SPEC 15); `scores` hold the aggregate. */
+      panel: JudgePanelRecord.optional(),
     })
     .optional(),
   /** Gradings of the cases that have expectations (missing ones count as all failed). */

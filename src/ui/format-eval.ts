@@ -69,6 +69,7 @@ export function formatEval(report: EvalReport, options: FormatEvalOptions): stri
     block('Scores', [c.dim(scores[0] ?? ''), ...scores.slice(1)]);
     block('Gates', formatGates(overall, c));
     block('Criteria', formatCriteria(scopes, overall, c));
+    if (report.judgePanel) block('Panel', formatPanel(report.judgePanel));
     block('Checks', formatChecks(scopes, overall, c));
     block(
       'Worst',
@@ -93,6 +94,18 @@ export function formatEval(report: EvalReport, options: FormatEvalOptions): stri
   }
   row('Record', `${report.runId}  ${c.dim(rel(report.runDir))}`);
   return lines.join('\n');
+}
+
+/** Who judged, how their scores combined and how far they agreed (SPEC 15). */
+function formatPanel(panel: NonNullable<EvalReport['judgePanel']>): string[] {
+  const alpha = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : v.toFixed(2));
+  const perCriterion = Object.entries(panel.alphaByCriterion)
+    .map(([key, value]) => `${key} ${alpha(value)}`)
+    .join(', ');
+  return [
+    `${panel.members.length} judges (${panel.members.join(', ')}), ${panel.aggregate} of their scores`,
+    `agreement (Krippendorff's alpha, ordinal): ${alpha(panel.alpha)}${perCriterion ? `  (${perCriterion})` : ''}`,
+  ];
 }
 
 function score(value: number | null): string {

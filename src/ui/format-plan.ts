@@ -47,7 +47,13 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
 
   if (rubric) {
     row('Rubric', rel(rubric.path));
-    for (const c of rubric.criteria) more(`- ${c.key}${c.weight === 1 ? '' : `  (weight ${c.weight})`}`);
+    for (const c of rubric.criteria) {
+      const weight = c.weight === 1 ? '' : `  (weight ${c.weight})`;
+      const items = c.items
+        ? `  (checklist: ${c.items.length} yes/no item${c.items.length === 1 ? '' : 's'})`
+        : '';
+      more(`- ${c.key}${weight}${items}`);
+    }
   } else {
     row('Rubric', colors.dim('none (no judge)'));
   }
@@ -56,7 +62,12 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   plan.models.forEach((m, i) => {
     const origin = m.origin === 'configured' ? '' : colors.dim(`  (${m.origin})`);
     const sim = m.simulated ? colors.yellow('  [simulated]') : '';
-    const text = `${m.role.padEnd(roleWidth)}  ${m.label}${origin}${sim}`;
+    const panel = m.panel
+      ? colors.dim(
+          `  (panel member ${m.panel.member + 1} of ${m.panel.of}, ${m.panel.aggregate} of their scores)`,
+        )
+      : '';
+    const text = `${m.role.padEnd(roleWidth)}  ${m.label}${origin}${panel}${sim}`;
     if (i === 0) row('Models', text);
     else more(text);
   });

@@ -31,6 +31,7 @@ type Column =
   | 'cases'
   | 'checks'
   | 'judge'
+  | 'alpha'
   | 'expect'
   | 'cost'
   | 'secs'
@@ -47,6 +48,7 @@ const HEADERS: Record<Column, string> = {
   cases: 'CASES',
   checks: 'CHECKS',
   judge: 'JUDGE',
+  alpha: 'ALPHA',
   expect: 'EXPECT',
   cost: 'COST',
   secs: 'SECS',
@@ -59,6 +61,7 @@ const DROP_ORDER: Column[] = [
   'commit',
   'secs',
   'expect',
+  'alpha',
   'judge',
   'checks',
   'cost',
@@ -67,7 +70,7 @@ const DROP_ORDER: Column[] = [
   'interval',
 ];
 /** Shown only when some row has a value. */
-const OPTIONAL: ReadonlySet<Column> = new Set(['interval', 'cases', 'checks', 'judge', 'expect']);
+const OPTIONAL: ReadonlySet<Column> = new Set(['interval', 'cases', 'checks', 'judge', 'alpha', 'expect']);
 const MIN_HYPOTHESIS = 24;
 const GAP = 2;
 
@@ -92,6 +95,8 @@ export function formatShowJson(
     incumbentBefore: r.incumbentBefore,
     best: r.best,
     signals: r.signals,
+    // A judge panel's agreement (SPEC 15): only in runs that have a panel.
+    ...(r.judgeAlpha === undefined ? {} : { judgeAlpha: r.judgeAlpha }),
     gateFailure: r.gateFailure,
     hypothesis: r.hypothesis,
     commit: r.commit,
@@ -254,7 +259,7 @@ function formatIterationTable(
   return [header, ...body, ...(legend ? [c.dim(legend)] : [])].join('\n');
 }
 
-/** What the paired columns mean, at the confidence the decisions used. */
+/** What the paired columns (and a panel's ALPHA) mean, at the confidence the decisions used. */
 function explainPaired(
   iterations: readonly IterationRecord[],
   columns: Column[],
@@ -270,6 +275,10 @@ function explainPaired(
   if (columns.includes('interval') && iterations.some((r) => r.status === 'screened_out'))
     parts.push('A screened-out row: the mean difference on its minibatch.');
   if (columns.includes('cases')) parts.push('CASES: train cases better ↑, worse ↓, the same =.');
+  if (columns.includes('alpha'))
+    parts.push(
+      "ALPHA: how far the judge panel's members agree (Krippendorff's alpha, ordinal: 1 perfect, 0 chance; n/a when no score varied).",
+    );
   return parts.length === 0 ? null : wrapWords(parts.join(' '), width);
 }
 
@@ -284,12 +293,18 @@ function toCells(r: IterationRecord): Record<Column, string> {
     cases: formatTally(r.paired),
     checks: score(r.signals.checks),
     judge: score(r.signals.judge),
+    alpha: r.judgeAlpha === undefined ? '-' : formatAlpha(r.judgeAlpha),
     expect: score(r.signals.expectations),
     cost: formatUsd(r.costUsd),
     secs: String(Math.round(r.seconds)),
     commit: r.commit ? r.commit.slice(0, 7) : '',
     hypothesis: toOneLine(describeRow(r)),
   };
+}
+
+/** Krippendorff's alpha to two decimals; `n/a` when no score varied. */
+export function formatAlpha(alpha: number | null): string {
+  return alpha === null ? 'n/a' : alpha.toFixed(2);
 }
 
 function paintDelta(delta: number, c: Colors): string {

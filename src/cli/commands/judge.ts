@@ -71,6 +71,7 @@ export default async function judgeCommand(outputsDir: string, options: JudgeOpt
       outputs,
       rubricText: rubric.text,
       criteria: rubric.criteria.map((c) => c.key),
+      checklists: Object.fromEntries(rubric.criteria.flatMap((c) => (c.items ? [[c.key, c.items]] : []))),
       model: settings.proxy_hints === true ? withProxyHints(pool.client('judge')) : pool.client('judge'),
       samples: samplesFlag ?? settings.samples ?? 1,
       concurrency: settings.concurrency ?? 8,

@@ -16,7 +16,7 @@ import { isolationNote } from '../../judge/run-isolation.js';
 import { readMeasuredNoise } from '../../run/measured-noise.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
-import { isProgramEntry } from '../../experiment/program-entry.js';
+import { judgeMembers, memberName, roleModels } from '../../experiment/judge-panel.js';
 import { ROLES } from '../../experiment/roles.js';
 import type { JudgeEntry } from '../../experiment/schema.js';
 import type { Experiment } from '../../experiment/types.js';
@@ -151,12 +151,11 @@ function findMissingKeys(
   env: NodeJS.ProcessEnv,
 ): { name: string; roles: string[] }[] {
   const missing = new Map<string, string[]>();
-  for (const role of ROLES) {
-    const entry = experiment.models[role];
-    if (entry === undefined || isProgramEntry(entry)) continue;
+  for (const { role, entry } of roleModels(experiment.models)) {
     const name = apiKeyEnvName(entry);
     if (name === undefined || !keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
-    missing.set(name, [...(missing.get(name) ?? []), role]);
+    const roles = missing.get(name) ?? [];
+    if (!roles.includes(role)) missing.set(name, [...roles, role]);
   }
   return [...missing].map(([name, roles]) => ({ name, roles }));
 }
@@ -167,14 +166,18 @@ function findMissingKeys(
  */
 function groupDistinctModels(experiment: Experiment): Record<string, JudgeEntry> {
   const groups = new Map<string, { roles: string[]; entry: JudgeEntry }>();
-  for (const role of ROLES) {
-    const entry = experiment.models[role];
-    if (entry === undefined) continue;
+  const entries = ROLES.flatMap((role) => {
+    const config = experiment.models[role];
+    if (config === undefined) return [];
+    const members = judgeMembers(config);
+    return members.map((entry, i) => ({ name: members.length > 1 ? memberName(role, i) : role, entry }));
+  });
+  for (const { name, entry } of entries) {
     const { temperature: _t, max_tokens: _m, samples: _s, ...endpoint } = entry as Record<string, unknown>;
     const key = canonicalJson(endpoint);
     const group = groups.get(key);
-    if (group) group.roles.push(role);
-    else groups.set(key, { roles: [role], entry });
+    if (group) group.roles.push(name);
+    else groups.set(key, { roles: [name], entry });
   }
   return Object.fromEntries([...groups.values()].map((g) => [g.roles.join(', '), g.entry]));
 }

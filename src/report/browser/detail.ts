@@ -4,10 +4,31 @@
  * and each case's output with its checks, judge scores and grader verdicts.
  */
 import type { CaseView, GradingView } from '../case-details.js';
-import type { IterationView, PromptDiffView } from '../report-data.js';
+import type { IterationView, PanelView, PromptDiffView } from '../report-data.js';
 import { renderChurn } from './churn.js';
 import { type Child, el, pill } from './dom.js';
-import { bounds, isNum, score, screenMean, signed, sortedEntries } from './format.js';
+import { alpha, bounds, isNum, score, screenMean, signed, sortedEntries } from './format.js';
+
+/** Who sat on the panel, how their scores were combined and how far they agreed, per criterion too. */
+function describePanel(panel: PanelView): Child[] {
+  const criteria = Object.keys(panel.alphaByCriterion).sort();
+  return [
+    panel.members.length +
+      ' judges (' +
+      panel.members.join(', ') +
+      '), ' +
+      panel.aggregate +
+      ' of their scores; ',
+    "agreement (Krippendorff's alpha, ordinal) " + alpha(panel.alpha),
+    criteria.length
+      ? el(
+          'span',
+          'chips',
+          criteria.map((k) => el('span', 'chip', k + ' α ' + alpha(panel.alphaByCriterion[k]))),
+        )
+      : '',
+  ];
+}
 
 function kv(list: HTMLElement, key: string, value: Child | Child[]): void {
   if (value === null || value === undefined || value === '') return;
@@ -55,6 +76,7 @@ export function renderDetail(it: IterationView): HTMLElement {
         )
       : null,
   );
+  kv(facts, 'Judge panel', it.panel ? describePanel(it.panel) : null);
   box.appendChild(facts);
   if (it.proposals.length > 1) box.appendChild(renderProposals(it));
   if (it.paired) box.appendChild(renderChurn(it));
@@ -251,7 +273,31 @@ function renderCase(c: CaseView, open: boolean): HTMLElement {
           ...sortedEntries(s.judge.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
         ]),
       );
+      // A panel (SPEC 15): each member's own scores under the aggregate.
+      for (const member of s.judge.members ?? []) {
+        box.appendChild(
+          el('div', 'chips', [
+            el('span', 'chip', member.label),
+            ...sortedEntries(member.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
+          ]),
+        );
+      }
       box.appendChild(el('blockquote', null, s.judge.reasoning));
+      for (const [key, answers] of sortedEntries(s.judge.items ?? {})) {
+        box.appendChild(
+          el(
+            'ul',
+            'checks',
+            answers.map((a) =>
+              el('li', null, [
+                el('span', 'mark ' + (a.met ? 'ok' : 'no'), a.met ? '✓' : '✗'),
+                el('span', 'mono', key),
+                el('span', 'muted', a.item),
+              ]),
+            ),
+          ),
+        );
+      }
     }
   }
   if (c.grading) box.appendChild(renderGrading(c.grading));

@@ -9,6 +9,11 @@ export function score(v: number | null | undefined): string {
   return isNum(v) ? v.toFixed(3) : '–';
 }
 
+/** Krippendorff's alpha; `n/a` when no score varied. */
+export function alpha(v: number | null | undefined): string {
+  return isNum(v) ? v.toFixed(2) : 'n/a';
+}
+
 export function signed(v: number | null | undefined): string {
   if (!isNum(v)) return '–';
   const r = Math.round(v * 1000) / 1000;

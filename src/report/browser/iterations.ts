@@ -5,7 +5,7 @@
 import type { Signals } from '../../run/run-state.js';
 import { renderDetail } from './detail.js';
 import { add, deltaNode, el, pill, section } from './dom.js';
-import { bounds, duration, isNum, score, screenMean, side, tally, usd } from './format.js';
+import { alpha, bounds, duration, isNum, score, screenMean, side, tally, usd } from './format.js';
 import { bestIteration, byIteration, data } from './page-data.js';
 
 function hasSignal(key: keyof Signals): boolean {
@@ -22,6 +22,7 @@ const NUMERIC_COLUMNS = new Set([
   'checks',
   'judge',
   'Expect.',
+  'Alpha',
   'Cost',
   'Time',
 ]);
@@ -38,9 +39,12 @@ export function renderTable(): HTMLElement {
   const signals = (['checks', 'judge', 'expectations'] as const).filter(hasSignal);
   // Paired decisions (SPEC 13): the interval of the train mean difference and the per-case tally.
   const paired = data.iterations.some((it) => it.paired || it.screen);
+  // A judge panel (SPEC 15): how far its members agreed on each evaluation.
+  const panel = data.iterations.some((it) => it.panel || isNum(it.judgeAlpha));
   const head = ['', '#', 'Status', 'Train', 'Holdout', 'Δ'].concat(
     paired ? ['Interval', 'Cases'] : [],
     signals.map((s) => (s === 'expectations' ? 'Expect.' : s)),
+    panel ? ['Alpha'] : [],
     ['Cost', 'Time', 'Commit', 'Hypothesis'],
   );
   const table = el('table', 'iter');
@@ -71,6 +75,7 @@ export function renderTable(): HTMLElement {
     ];
     if (paired) cells.push(intervalCell(it), el('td', 'r', it.paired ? tally(it.paired) : ''));
     for (const s of signals) cells.push(el('td', 'r', score(it.signals[s])));
+    if (panel) cells.push(el('td', 'r', alpha(it.judgeAlpha)));
     const hypothesis =
       it.hypothesis ||
       (it.errorKind

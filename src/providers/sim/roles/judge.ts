@@ -1,7 +1,9 @@
 /**
  * The simulated judge: scores every requested criterion 1–5 with the heuristics of
  * judge-heuristics.ts, adds rare seeded ±1 jitter so repeated samples differ, and marks down
- * outputs that try to instruct their judge.
+ * outputs that try to instruct their judge. A checklist item (SPEC 15) is met when the output
+ * uses one of the item's longer words, else by a seeded chance that follows how well the
+ * output does on that criterion's heuristic — so better outputs meet more items.
  */
 import type { JudgeCallInput, JudgeCallReply } from '../../../protocol/judge-call.js';
 import type { Rng } from '../prng.js';
@@ -81,6 +83,44 @@ export function judgeOutput(input: JudgeCallInput, rng: Rng): JudgeCallReply {
     if (jitter.chance(JUDGE_JITTER_PROBABILITY)) score += jitter.chance(0.5) ? 1 : -1;
     scores.push([key, Math.min(5, Math.max(1, score))]);
   }
+  const items = answerChecklists(input, sections, injected, rng.fork('checklist'));
   // fromEntries defines keys as own data properties, so even a key like "__proto__" survives
-  return { criteria_scores: Object.fromEntries(scores), reasoning: explain(assessments, injected) };
+  return {
+    criteria_scores: Object.fromEntries(scores),
+    reasoning: explain(assessments, injected),
+    ...(items === undefined ? {} : { items }),
+  };
+}
+
+/** Words of five letters or more: what an item is about. */
+function keyWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z]{5,}/g) ?? []).filter((w) => !STOP_WORDS.has(w));
+}
+
+const STOP_WORDS = new Set(['about', 'their', 'there', 'which', 'would', 'should', 'without', 'whether']);
+
+function answerChecklists(
+  input: JudgeCallInput,
+  sections: Map<string, { title: string; description: string }>,
+  injected: boolean,
+  rng: Rng,
+): Record<string, boolean[]> | undefined {
+  if (input.checklists === undefined) return undefined;
+  const text = input.output.toLowerCase();
+  return Object.fromEntries(
+    Object.entries(input.checklists).map(([key, items]) => {
+      const section = sections.get(snakeCase(key));
+      const { score } = assess(
+        familyFor(key, section?.title ?? '', section?.description ?? ''),
+        input.output,
+      );
+      const chance = injected ? 0 : (score - 1) / 4;
+      return [
+        key,
+        items.map(
+          (item) => !injected && (keyWords(item).some((w) => text.includes(w)) || rng.chance(chance)),
+        ),
+      ];
+    }),
+  );
 }
