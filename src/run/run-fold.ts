@@ -87,6 +87,7 @@ function createDraft(): Draft {
     stop: null,
     finalEvaluation: null,
     warnings: [],
+    judgeAnchors: { noise: null, checks: [] },
     lastEventAt: null,
     attempts: new Map(),
     records: new Map(),
@@ -190,6 +191,26 @@ function applyEvent(draft: Draft, event: RunEvent): void {
     case 'warning':
       draft.warnings.push({ at: event.at, message: event.message, iteration: event.iteration ?? null });
       return;
+    case 'judge_noise':
+      draft.judgeAnchors.noise = {
+        iteration: event.iteration,
+        anchors: event.anchors.length,
+        noise: event.noise,
+        decisionNoise: event.decisionNoise,
+      };
+      return;
+    case 'judge_drift':
+      draft.judgeAnchors.checks.push({
+        iteration: event.iteration,
+        baseline: event.baseline,
+        anchors: event.anchors.length,
+        mean: event.mean,
+        lo: event.lo,
+        hi: event.hi,
+        band: event.band,
+        beyondNoise: event.beyondNoise,
+      });
+      return;
   }
 }
 
@@ -265,6 +286,7 @@ function finish(draft: Draft, { iterations, completed }: RecordList): RunState {
     stop: draft.stop,
     finalEvaluation: draft.finalEvaluation,
     warnings: [...draft.warnings],
+    judgeAnchors: { noise: draft.judgeAnchors.noise, checks: [...draft.judgeAnchors.checks] },
     lastEventAt: draft.lastEventAt,
   };
 }

@@ -150,6 +150,30 @@ export interface ActiveTime {
   seconds: number;
 }
 
+export interface JudgeNoiseState {
+  /** The baseline iteration whose anchors were read again. */
+  iteration: number;
+  anchors: number;
+  noise: number;
+  decisionNoise: number | null;
+}
+
+export interface DriftCheck {
+  iteration: number;
+  baseline: number;
+  anchors: number;
+  mean: number;
+  lo: number | null;
+  hi: number | null;
+  band: number;
+  beyondNoise: boolean;
+}
+
+export interface JudgeAnchorsState {
+  noise: JudgeNoiseState | null;
+  checks: DriftCheck[];
+}
+
 export interface RunState {
   start: RunStartInfo | null;
   journalStatus: JournalStatus;
@@ -185,5 +209,7 @@ export interface RunState {
     best: FinalScores & { iteration: number };
   } | null;
   warnings: { at: string; message: string; iteration: number | null }[];
+  /** Drift anchors (SPEC 15): the current baseline's judge noise and every drift check so far. */
+  judgeAnchors: JudgeAnchorsState;
   lastEventAt: string | null;
 }
