@@ -41,8 +41,11 @@ afterAll(async () => {
   await Promise.all(repos.map((repo) => repo.cleanup()));
 });
 
-/** A project holding the release-note experiment with anchors every 2 iterations, and its finished run. */
-async function runProject(judge?: readonly string[]) {
+/**
+ * A project holding the release-note experiment with anchors every 2 iterations, and its run —
+ * finished, or SIGKILLed at `killAt` (src/loop/kill-point.ts) and then resumed to its end.
+ */
+async function runProject(judge?: readonly string[], killAt?: string) {
   const files: Record<string, string> = {};
   for (const [file, bytes] of await readTreeBytes(FIXTURE))
     files[`experiments/release-note/${file}`] = bytes.toString('utf8');
@@ -54,10 +57,20 @@ async function runProject(judge?: readonly string[]) {
   repos.push(repo);
   const env = cleanEnv({ ...repo.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.anthropicBaseUrl });
   const from = server.log.length;
-  const result = await runBuiltCli(['run', 'release-note', '--iterations', '4'], { cwd: repo.dir, env });
+  const args = ['run', 'release-note', '--iterations', '4'];
+  const runs = path.join(repo.dir, 'runs');
+  if (killAt !== undefined) {
+    const killed = await runBuiltCli(args, {
+      cwd: repo.dir,
+      env: { ...env, AUTORESEARCH_TEST_KILL_AT: killAt },
+    });
+    expect(killed.code, killed.stderr).toBeUndefined();
+  }
+  const resume = killAt === undefined ? args : ['resume', runFolders(runs)[0] as string];
+  const result = await runBuiltCli(resume, { cwd: repo.dir, env });
   expect(result.code, result.stderr).toBe(0);
-  const [id] = runFolders(path.join(repo.dir, 'runs'));
-  const runDir = path.join(repo.dir, 'runs', id as string);
+  const [id] = runFolders(runs);
+  const runDir = path.join(runs, id as string);
   const { events } = await readJournal(runDir);
   return { repo, env, id: id as string, runDir, events, requests: server.log.slice(from) };
 }
@@ -137,15 +150,26 @@ describe('drift anchors, a judge program under process isolation', () => {
     expect(report).toContain('judge drift: re-judged with the cache bypassed');
   }, 180_000);
 
-  it('never flags the same program held steady', async () => {
+  it('never flags the same program held steady; a resume never reads a journaled check again', async () => {
     const scratch = await createTempRepo({ init: false });
     repos.push(scratch);
-    const run = await runProject(['node', DRIFTING_JUDGE, path.join(scratch.dir, 'judge-runs.txt'), '1000']);
+    const steadyRuns = path.join(scratch.dir, 'judge-runs.txt');
+    const run = await runProject(['node', DRIFTING_JUDGE, steadyRuns, '1000']);
     const drift = ofType(run.events, 'judge_drift');
     expect(drift.map((e) => [e.iteration, e.mean, e.beyondNoise])).toEqual([
       [2, 0, false],
       [4, 0, false],
     ]);
     expect(ofType(run.events, 'warning').filter((w) => w.message.includes('judge'))).toEqual([]);
-  }, 180_000);
+
+    // Killed right after iteration 2's end (and its drift check) was journaled — the 3rd
+    // `finished`, after the baseline's and iteration 1's — then resumed: the check is not read
+    // again, so the program runs exactly as often as in the uninterrupted run.
+    const resumedRuns = path.join(scratch.dir, 'judge-runs-resumed.txt');
+    const resumed = await runProject(['node', DRIFTING_JUDGE, resumedRuns, '1000'], 'finished:3');
+    expect(resumed.events.some((e) => e.type === 'run_resumed')).toBe(true);
+    expect(ofType(resumed.events, 'judge_drift').map((e) => e.iteration)).toEqual([2, 4]);
+    expect(ofType(resumed.events, 'judge_noise')).toHaveLength(1);
+    expect(await readFile(resumedRuns, 'utf8')).toBe(await readFile(steadyRuns, 'utf8'));
+  }, 300_000);
 });
