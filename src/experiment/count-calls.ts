@@ -10,6 +10,7 @@
  * `screening.screenedOut` is the least.
  */
 import { acceptanceOf, baselineRepeats, minibatchSize } from './acceptance.js';
+import { anchorSettings } from './anchors.js';
 import { loopCases } from './loop-cases.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
@@ -45,6 +46,11 @@ export interface CallCounts {
   perFinalEvaluation: RoleCounts;
   /** Judge/grader programs (not model entries) run once per evaluation; their own calls are unknown. */
   programRuns: Partial<Record<Role, number>>;
+  /**
+   * Drift anchors (SPEC 15): `outputs` baseline outputs judged again once after the baseline
+   * and once every `every` iterations, each reading `perReading` calls; null when off.
+   */
+  anchors: { outputs: number; every: number; perReading: RoleCounts } | null;
 }
 
 export const FINAL_EVALUATIONS = 2;
@@ -115,7 +121,18 @@ export function countCalls(experiment: Experiment): CallCounts {
     finalEvaluations: FINAL_EVALUATIONS,
     perFinalEvaluation: callsOnCases(experiment, experiment.cases, search.samples),
     programRuns,
+    anchors: anchorCalls(experiment, train.length * search.samples),
   };
+}
+
+/** One anchor reading: the built-in judge's calls on the anchors (a judge program's are unknown). */
+function anchorCalls(experiment: Experiment, trainOutputs: number): CallCounts['anchors'] {
+  const settings = anchorSettings(experiment);
+  if (settings === null) return null;
+  const outputs = Math.min(settings.anchors, trainOutputs);
+  const { judge } = experiment.models;
+  const judgeSamples = judge && !isProgramEntry(judge) ? (judge.samples ?? 1) : 0;
+  return { outputs, every: settings.every, perReading: { ...zero(), judge: outputs * judgeSamples } };
 }
 
 function zero(): RoleCounts {

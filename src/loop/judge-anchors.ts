@@ -14,7 +14,7 @@
  * is warned about once, at the baseline. A run with no `judge_noise` for its baseline (anchors
  * off, an anchor reading failed, or a run started before anchors existed) checks no drift.
  */
-import type { Experiment } from '../experiment/types.js';
+import { anchorSettings } from '../experiment/anchors.js';
 import { outputText } from '../evaluate/output-text.js';
 import { caseInputsFor } from '../judge/case-inputs.js';
 import { ProviderError } from '../providers/types.js';
@@ -34,27 +34,12 @@ import type { LoopRun } from './loop-deps.js';
 import { acceptanceFor } from './loop-state.js';
 import { signed } from './decide.js';
 
-export const DEFAULT_ANCHORS = 4;
-export const DEFAULT_ANCHOR_EVERY = 5;
 /**
  * Anchor readings take sample indexes from here on (plus 1000 per iteration), far from any an
  * evaluation uses, so no reading is ever the reply an evaluation or another reading got.
  */
 const ANCHOR_SAMPLE_BASE = 1_000_000;
 const SAMPLES_PER_READING = 1_000;
-
-export interface AnchorSettings {
-  anchors: number;
-  every: number;
-}
-
-/** The anchor settings, or null when there is nothing to anchor (off, or no judge). */
-export function anchorSettings(experiment: Experiment): AnchorSettings | null {
-  const { judging } = experiment.config;
-  const anchors = judging.anchors ?? DEFAULT_ANCHORS;
-  if (anchors === 0 || experiment.rubric === undefined || experiment.models.judge === undefined) return null;
-  return { anchors, every: judging.anchor_every ?? DEFAULT_ANCHOR_EVERY };
-}
 
 /**
  * At the baseline: its anchors read again at once. Returns the events to journal with the
