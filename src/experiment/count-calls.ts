@@ -10,6 +10,7 @@
  * `screening.screenedOut` is the least.
  */
 import { acceptanceOf, baselineRepeats, minibatchSize } from './acceptance.js';
+import { anchorSettings } from './anchors.js';
 import { loopCases } from './loop-cases.js';
 import { judgeMembers, roleModels } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
@@ -46,9 +47,19 @@ export interface CallCounts {
   perFinalEvaluation: RoleCounts;
   /** Judge/grader programs (not model entries) run once per evaluation; their own calls are unknown. */
   programRuns: Partial<Record<Role, number>>;
+  /**
+   * Drift anchors (SPEC 15): `outputs` baseline outputs judged again once after the baseline
+   * and once every `every` iterations, each reading `perReading` calls; null when off.
+   */
+  anchors: { outputs: number; every: number; perReading: RoleCounts } | null;
 }
 
 export const FINAL_EVALUATIONS = 2;
+
+/** Model calls the judge makes per output: every model judge (each member of a panel) `samples` times. */
+function modelJudgeSamples(experiment: Pick<Experiment, 'models'>): number {
+  return roleModels(experiment.models, ['judge']).reduce((n, m) => n + (m.entry.samples ?? 1), 0);
+}
 
 /** Model calls of one evaluation of `cases` with `samples` each (judge and grader programs make none we can count). */
 export function callsOnCases(
@@ -59,15 +70,10 @@ export function callsOnCases(
   const outputs = cases.length * samples;
   const withExpectations = cases.filter((c) => c.expectations.length > 0).length;
   const { grader } = experiment.models;
-  // Every model judge (each member of a panel) scores every output `samples` times.
-  const judgeSamples = roleModels(experiment.models, ['judge']).reduce(
-    (n, m) => n + (m.entry.samples ?? 1),
-    0,
-  );
   return {
     generator: outputs,
     mutator: 0,
-    judge: outputs * judgeSamples,
+    judge: outputs * modelJudgeSamples(experiment),
     grader: grader && !isProgramEntry(grader) ? withExpectations : 0,
   };
 }
@@ -121,6 +127,19 @@ export function countCalls(experiment: Experiment): CallCounts {
     finalEvaluations: FINAL_EVALUATIONS,
     perFinalEvaluation: callsOnCases(experiment, experiment.cases, search.samples),
     programRuns,
+    anchors: anchorCalls(experiment, train.length * search.samples),
+  };
+}
+
+/** One anchor reading: the built-in judge's calls on the anchors (a judge program's are unknown). */
+function anchorCalls(experiment: Experiment, trainOutputs: number): CallCounts['anchors'] {
+  const settings = anchorSettings(experiment);
+  if (settings === null) return null;
+  const outputs = Math.min(settings.anchors, trainOutputs);
+  return {
+    outputs,
+    every: settings.every,
+    perReading: { ...zero(), judge: outputs * modelJudgeSamples(experiment) },
   };
 }
 

@@ -50,7 +50,7 @@ export interface CostEstimate {
   perIterationUsd: number | null;
   baselineUsd: number | null;
   finalUsd: number | null;
-  /** Baseline + iterations × per-iteration + final check. */
+  /** Baseline (with its anchor reading) + iterations × per-iteration + drift checks + final check. */
   totalUsd: number | null;
   /** Sum over the roles whose price is known (a lower bound when totalUsd is null). */
   knownPerIterationUsd: number;
@@ -122,13 +122,18 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
   const perIterationUsd = roles.some((r) => r.perIterationUsd === null)
     ? null
     : roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
-  const baselineUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
-  const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
   const iterations = experiment.config.budget.iterations;
+  // Drift anchors (SPEC 15): one reading with the baseline, one every `every` iterations.
+  const anchors = calls.anchors;
+  const readingUsd = anchors === null ? 0 : usdOf(anchors.perReading);
+  const checks = anchors === null ? 0 : Math.floor(iterations / anchors.every);
+  const evaluationsUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
+  const baselineUsd = evaluationsUsd === null || readingUsd === null ? null : evaluationsUsd + readingUsd;
+  const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
   const totalUsd =
-    perIterationUsd === null || baselineUsd === null || finalUsd === null
+    perIterationUsd === null || baselineUsd === null || finalUsd === null || readingUsd === null
       ? null
-      : baselineUsd + iterations * perIterationUsd + finalUsd;
+      : baselineUsd + iterations * perIterationUsd + checks * readingUsd + finalUsd;
   const knownPerIterationUsd = roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
   return { roles, perIterationUsd, baselineUsd, finalUsd, totalUsd, knownPerIterationUsd };
 }

@@ -12,6 +12,7 @@ import { evaluateProposal } from './evaluate-proposal.js';
 import { finishIteration } from './finish-iteration.js';
 import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
+import { measureJudgeNoise } from './judge-anchors.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
 import { acceptanceFor } from './loop-state.js';
 
@@ -38,9 +39,15 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
       }),
     ),
   );
+  const failed = outcomes.find((o) => !o.ok);
+  const first = outcomes[0];
+  // Drift anchors (SPEC 15): the judge's noise, journaled with the baseline and paid as part of it.
+  const anchors =
+    failed === undefined && first?.ok === true
+      ? await measureJudgeNoise(deps, { iteration, evaluation: first.evaluation, train: first.scores.train })
+      : [];
   const spend = deps.spend.take({ iteration });
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-  const failed = outcomes.find((o) => !o.ok);
   if (failed && !failed.ok) {
     await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
       status: 'error',
@@ -88,8 +95,9 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
     },
     // Paired acceptance measures noise per decision: no margin to journal.
     acceptance === 'paired'
-      ? []
+      ? anchors
       : [
+          ...anchors,
           {
             type: 'noise_margin',
             iteration,

@@ -24,6 +24,7 @@ import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
 import { acceptanceFor, currentMargin, historyOf } from './loop-state.js';
 import { evaluateAndDecidePaired } from './accept-paired.js';
+import { checkJudgeDrift } from './judge-anchors.js';
 
 interface Scored {
   proposal: Proposal;
@@ -112,14 +113,20 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     status: IterationStatus,
     fields: Omit<IterationEnd, 'iteration' | 'status' | 'spend' | 'seconds'> = {},
   ) => {
-    await finishIteration(recorder, {
-      iteration,
-      status,
-      incumbentBefore: incumbent.train,
-      ...fields,
-      spend: deps.spend.take({ iteration }),
-      seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
-    });
+    // A drift check when one is due (SPEC 15), journaled with the iteration's end.
+    const anchors = await checkJudgeDrift(deps, iteration);
+    await finishIteration(
+      recorder,
+      {
+        iteration,
+        status,
+        incumbentBefore: incumbent.train,
+        ...fields,
+        spend: deps.spend.take({ iteration }),
+        seconds: (deps.now().getTime() - startedAt.getTime()) / 1000,
+      },
+      anchors,
+    );
   };
 
   if (proposals.length === 0) {

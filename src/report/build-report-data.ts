@@ -128,7 +128,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
     feedback: gatherEvalFeedback(folder.iterations),
     flatChecks: findFlatChecks(folder.iterations),
     bestPrompt: bestText === null ? null : { iteration: state.incumbent?.iteration ?? null, text: bestText },
-    warnings: state.warnings.map((w) => ({ iteration: w.iteration, message: w.message })),
+    warnings: overview.warnings,
     problems: [...folder.problems],
   };
 }

@@ -5,7 +5,7 @@
  */
 import { ITERATION_STATUSES } from '../run/events.js';
 import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../run/events.js';
-import type { IterationRecord, RunState } from '../run/run-state.js';
+import type { IterationRecord, JudgeAnchorsState, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 
 export interface SplitPair {
@@ -39,6 +39,10 @@ export interface RunOverview {
   /** The fresh re-evaluation of baseline and best at the end, when the run got that far. */
   final: { baseline: SplitPair; best: ScoredPrompt } | null;
   noiseMargin: { train: number; holdout: number | null } | null;
+  /** Drift anchors (SPEC 15): the judge's noise at the baseline and every drift check. */
+  judgeAnchors: JudgeAnchorsState;
+  /** Every journaled warning (judge drift among them), in journal order. */
+  warnings: { iteration: number | null; message: string }[];
   /** Finished iterations after the baseline. */
   iterations: number;
   counts: Record<IterationStatus, number>;
@@ -91,6 +95,8 @@ export function buildOverview(
       best: { ...state.finalEvaluation.best },
     },
     noiseMargin: state.noise && { train: state.noise.train, holdout: state.noise.holdout },
+    judgeAnchors: state.judgeAnchors,
+    warnings: state.warnings.map((w) => ({ iteration: w.iteration, message: w.message })),
     iterations: state.completedIterations,
     counts,
     callsSaved: callsSavedByScreening(state.iterations),

@@ -287,6 +287,48 @@ export const Calibrated = z.strictObject({
   lowestKappa: z.strictObject({ criterion: z.string().min(1), kappa: z.number().min(-1).max(1) }).nullable(),
 });
 
+/** One drift anchor read again (SPEC 15): its judge score (0..1) as the baseline got it, and now. */
+export const AnchorReading = z.strictObject({
+  caseId: z.string().min(1),
+  sample: z.number().int().min(0),
+  baseline: score,
+  now: score,
+});
+export type AnchorReading = z.infer<typeof AnchorReading>;
+
+/**
+ * The baseline's drift anchors read once more right after it (SPEC 15, src/loop/judge-anchors.ts):
+ * how far the judge's score of the same output moves with nothing changed — the noise later
+ * drift checks are measured against. Journaled with the baseline's `iteration_finished`.
+ */
+export const JudgeNoise = z.strictObject({
+  ...envelope,
+  type: z.literal('judge_noise'),
+  iteration,
+  anchors: z.array(AnchorReading).min(1),
+  /** Root mean square of the per-anchor changes, on the judge signal (0..1). */
+  noise: z.number().min(0),
+  /** Paired acceptance: that noise in a decision's mean difference of the total score; null under margin. */
+  decisionNoise: z.number().min(0).nullable(),
+});
+
+/** A drift check (SPEC 15): the anchors re-judged fresh, against the baseline's scores of them. */
+export const JudgeDrift = z.strictObject({
+  ...envelope,
+  type: z.literal('judge_drift'),
+  iteration,
+  /** The baseline iteration the anchors come from. */
+  baseline: iteration,
+  anchors: z.array(AnchorReading).min(1),
+  /** Mean change (now − baseline) on the judge signal, with its two-sided 95% bounds (null below 2 anchors). */
+  mean: z.number(),
+  lo: z.number().nullable(),
+  hi: z.number().nullable(),
+  /** The largest mean change the baseline's judge noise explains: 2 · noise / √anchors. */
+  band: z.number().min(0),
+  beyondNoise: z.boolean(),
+});
+
 export const RunEvent = z.discriminatedUnion('type', [
   RunStarted,
   RunResumed,
@@ -302,6 +344,8 @@ export const RunEvent = z.discriminatedUnion('type', [
   RunStopped,
   Warning,
   Calibrated,
+  JudgeNoise,
+  JudgeDrift,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];

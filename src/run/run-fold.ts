@@ -88,6 +88,7 @@ function createDraft(): Draft {
     finalEvaluation: null,
     warnings: [],
     calibration: null,
+    judgeAnchors: { noise: null, checks: [] },
     lastEventAt: null,
     attempts: new Map(),
     records: new Map(),
@@ -194,6 +195,26 @@ function applyEvent(draft: Draft, event: RunEvent): void {
     case 'calibrated':
       draft.calibration = { labels: event.labels, lowestKappa: event.lowestKappa };
       return;
+    case 'judge_noise':
+      draft.judgeAnchors.noise = {
+        iteration: event.iteration,
+        anchors: event.anchors.length,
+        noise: event.noise,
+        decisionNoise: event.decisionNoise,
+      };
+      return;
+    case 'judge_drift':
+      draft.judgeAnchors.checks.push({
+        iteration: event.iteration,
+        baseline: event.baseline,
+        anchors: event.anchors.length,
+        mean: event.mean,
+        lo: event.lo,
+        hi: event.hi,
+        band: event.band,
+        beyondNoise: event.beyondNoise,
+      });
+      return;
   }
 }
 
@@ -270,6 +291,7 @@ function finish(draft: Draft, { iterations, completed }: RecordList): RunState {
     finalEvaluation: draft.finalEvaluation,
     warnings: [...draft.warnings],
     calibration: draft.calibration,
+    judgeAnchors: { noise: draft.judgeAnchors.noise, checks: [...draft.judgeAnchors.checks] },
     lastEventAt: draft.lastEventAt,
   };
 }

@@ -155,6 +155,30 @@ export interface ActiveTime {
   seconds: number;
 }
 
+export interface JudgeNoiseState {
+  /** The baseline iteration whose anchors were read again. */
+  iteration: number;
+  anchors: number;
+  noise: number;
+  decisionNoise: number | null;
+}
+
+export interface DriftCheck {
+  iteration: number;
+  baseline: number;
+  anchors: number;
+  mean: number;
+  lo: number | null;
+  hi: number | null;
+  band: number;
+  beyondNoise: boolean;
+}
+
+export interface JudgeAnchorsState {
+  noise: JudgeNoiseState | null;
+  checks: DriftCheck[];
+}
+
 export interface RunState {
   start: RunStartInfo | null;
   journalStatus: JournalStatus;
@@ -192,5 +216,7 @@ export interface RunState {
   warnings: { at: string; message: string; iteration: number | null }[];
   /** A `calibrate` run's headline (SPEC 15). */
   calibration: { labels: number; lowestKappa: { criterion: string; kappa: number } | null } | null;
+  /** Drift anchors (SPEC 15): the current baseline's judge noise and every drift check so far. */
+  judgeAnchors: JudgeAnchorsState;
   lastEventAt: string | null;
 }

@@ -97,6 +97,12 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   more(
     `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(times(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
   );
+  if (calls.anchors) {
+    const { outputs, every, perReading } = calls.anchors;
+    more(
+      `drift anchors: ${plural(outputs, 'baseline output')} judged again after the baseline and every ${every === 1 ? 'iteration' : `${every} iterations`} (${perReading.judge > 0 ? formatCounts(perReading) : 'one judge run'} each)`,
+    );
+  }
 
   const simulated = plan.models.every((m) => m.simulated);
   if (cost.perIterationUsd === null) {

@@ -1,6 +1,6 @@
 /**
  * `autoresearch show` as text: a header (what ran, how it ended, baseline → best, noise
- * margin, spend, branch, the simulated label) and one row per iteration, fitted to the
+ * margin, the judge's drift anchors, spend, branch, the simulated label, the warnings) and one row per iteration, fitted to the
  * terminal width — the hypothesis takes what is left, and the least useful columns go first
  * when even that is not enough. Paired decisions (SPEC 13) add their interval and per-case
  * tally, explained under the table. `--json` gets a stable object instead.
@@ -12,6 +12,7 @@ import { headlineScores, type RunOverview, type SplitPair } from '../report/over
 import { formatField, wrapWords } from './fit-text.js';
 import { describePhase, describeRow, formatInterval, formatTally, intervalSide } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
+import { describeJudgeAnchors } from './format-anchors.js';
 import { paintStatus } from './progress-line.js';
 import { formatUsd } from './format-runs.js';
 import type { Colors } from './terminal.js';
@@ -173,6 +174,11 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
     const holdout = o.noiseMargin.holdout === null ? '' : `, ±${o.noiseMargin.holdout.toFixed(3)} holdout`;
     field('Noise', `±${o.noiseMargin.train.toFixed(3)} train${holdout}`);
   }
+  const judge = describeJudgeAnchors(o.judgeAnchors);
+  if (judge !== null) {
+    const drifted = o.judgeAnchors.checks.some((check) => check.beyondNoise);
+    field('Judge', drifted ? c.yellow(judge) : judge);
+  }
   field('Cost', `${formatUsd(o.costUsd)} over ${o.calls} calls, ${formatDuration(o.activeSeconds)} active`);
   field('Branch', o.branch ?? c.dim('none (commits are off: not a git repository)'));
   const counts = (Object.entries(o.counts) as [IterationStatus, number][])
@@ -183,6 +189,9 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
   field('Iterations', `${o.iterations} finished${counts === '' ? '' : `: ${counts}`}${saved}`);
   if (o.simulated.length > 0) {
     field('Simulated', c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`));
+  }
+  for (const w of o.warnings) {
+    field('Warning', c.yellow(`${w.iteration === null ? '' : `iteration ${w.iteration}: `}${w.message}`));
   }
   return lines.join('\n');
 }

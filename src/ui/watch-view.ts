@@ -20,6 +20,7 @@ import {
 import { formatDuration, score, signed } from './format-figures.js';
 import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
+import { describeDriftCheck, describeJudgeNoise } from './format-anchors.js';
 import type { Colors } from './terminal.js';
 
 export interface ViewOptions {
@@ -166,6 +167,18 @@ export function describeEvents(
       case 'warning':
         lines.push(c.yellow(`warning: ${event.message}`));
         break;
+      case 'judge_noise':
+        lines.push(
+          c.dim(
+            `     iteration ${event.iteration}: judge ${describeJudgeNoise({ ...event, anchors: event.anchors.length })}`,
+          ),
+        );
+        break;
+      case 'judge_drift': {
+        const text = `     iteration ${event.iteration}: judge ${describeDriftCheck({ ...event, anchors: event.anchors.length })}`;
+        lines.push(event.beyondNoise ? c.yellow(text) : c.dim(text));
+        break;
+      }
       case 'final_evaluation': {
         // The sealed test split, when the experiment has one, leads: no decision saw it.
         const test =

@@ -76,6 +76,8 @@ export interface ScriptedRunOptions {
   /** Expectations per case id: the experiment is then graded by `grader`. */
   expectations?: Record<string, string[]>;
   grader?: Grader;
+  /** The experiment's `judging:` settings (SPEC 12), e.g. drift anchors. */
+  judging?: Record<string, unknown>;
 }
 
 export interface ScriptedRun {
@@ -131,6 +133,7 @@ export async function writeScriptedExperiment(options: ScriptedRunOptions): Prom
     search: { holdout: 0.25, min_improvement: 0.01, noise_repeats: 1, seed: 1, ...options.search },
     budget: { iterations: 3, hours: 8, patience: 10, ...options.budget },
     concurrency: 4,
+    ...(options.judging === undefined ? {} : { judging: options.judging }),
   };
   await writeFile(path.join(dir, 'experiment.yaml'), stringify(config));
   const expectations = options.expectations ?? {};

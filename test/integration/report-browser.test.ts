@@ -194,6 +194,44 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('gives a judge that drifted beyond its noise a warning card, and lists the warning (SPEC 15)', async () => {
+    const run = await writeFixtureRun(join(tempDir, 'runs-drift'));
+    const at = new Date('2026-11-29T22:40:00.000Z');
+    const anchors = (now: number) => ['a', 'b'].map((caseId) => ({ caseId, sample: 0, baseline: 0.5, now }));
+    const events = [
+      stampEvent(
+        { type: 'judge_noise', iteration: 0, anchors: anchors(0.5), noise: 0, decisionNoise: null },
+        at,
+      ),
+      stampEvent(
+        {
+          type: 'judge_drift',
+          iteration: 6,
+          baseline: 0,
+          anchors: anchors(0.75),
+          mean: 0.25,
+          lo: 0.25,
+          hi: 0.25,
+          band: 0,
+          beyondNoise: true,
+        },
+        at,
+      ),
+      stampEvent({ type: 'warning', iteration: 6, message: 'judge drift: the anchors moved' }, at),
+    ];
+    await appendFile(join(run.dir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(await writeReport(run.dir)).href);
+    const card = page.locator('.cards .card.warn');
+    expect(await card.locator('.label').textContent()).toBe('Judge drift');
+    expect(await card.locator('.value').textContent()).toBe('+0.250');
+    expect(await card.locator('.sub').textContent()).toContain('beyond noise at 6');
+    expect(await page.locator('footer li').allTextContents()).toContain(
+      'iteration 6: judge drift: the anchors moved',
+    );
+    await page.close();
+  });
+
   it('makes no network request, even with every iteration open', async () => {
     const { page, requests, problems } = await open();
     for (const row of await page.locator('tr.row').all()) await row.click();

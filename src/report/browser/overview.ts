@@ -114,6 +114,7 @@ function renderCards(o: RunOverview): HTMLElement {
           : 'train only'
         : 'not measured yet',
     ),
+    judgeCard(o),
     card(
       'Branch',
       o.branch || 'none',
@@ -121,6 +122,35 @@ function renderCards(o: RunOverview): HTMLElement {
       'wide',
     ),
   ]);
+}
+
+/** Drift anchors (SPEC 15): the last drift check, the judge's noise under it; none when no anchor was read. */
+function judgeCard(o: RunOverview): HTMLElement | null {
+  const { noise, checks } = o.judgeAnchors;
+  if (!noise && checks.length === 0) return null;
+  const last = checks[checks.length - 1];
+  const beyond = checks.filter((c) => c.beyondNoise).map((c) => c.iteration);
+  const subs: string[] = [];
+  if (last)
+    subs.push(
+      (isNum(last.lo) && isNum(last.hi) ? '[' + signed(last.lo) + ', ' + signed(last.hi) + '] ' : '') +
+        'at iteration ' +
+        last.iteration,
+    );
+  if (noise)
+    subs.push(
+      'noise ±' +
+        noise.noise.toFixed(3) +
+        ' per output' +
+        (isNum(noise.decisionNoise) ? ', ±' + noise.decisionNoise.toFixed(3) + ' in a decision' : ''),
+    );
+  if (beyond.length) subs.push('beyond noise at ' + beyond.join(', '));
+  return card(
+    'Judge drift',
+    last ? signed(last.mean) : 'no check yet',
+    subs.join(' · '),
+    beyond.length ? 'warn' : undefined,
+  );
 }
 
 function pointTitle(it: IterationView): string {

@@ -166,6 +166,24 @@ describe('loadExperiment references and problems', () => {
     ]);
   });
 
+  it('refuses drift-anchor settings out of range, at their lines (SPEC 15)', async () => {
+    const dir = join(root, 'experiments', 'anchors');
+    cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'experiment.yaml'),
+      'name: anchors\nprompt: prompt.md\ncases: cases.yaml\nrubric: rubric.md\nmodels:\n  generator: { provider: sim }\njudging:\n  anchors: -1\n  anchor_every: 0\n',
+    );
+    const problems = await problemsOf('anchors', root);
+    expect(
+      problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => [p.location.file.slice(dir.length + 1), p.location.line, p.keyPath]),
+    ).toEqual([
+      ['experiment.yaml', 8, 'judging.anchors'],
+      ['experiment.yaml', 9, 'judging.anchor_every'],
+    ]);
+  });
+
   it('refuses a file that is not a mapping and an experiment that scores nothing', async () => {
     const dir = join(root, 'experiments', 'odd');
     cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });

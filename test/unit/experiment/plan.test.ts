@@ -13,9 +13,10 @@ const FIXTURES = resolve(import.meta.dirname, '../../fixtures/experiments');
 const root = mkdtempSync(join(tmpdir(), 'ar-plan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function loadWith(experimentYaml: string, cases: string, prompt = 'Write {{x}}.') {
+async function loadWith(experimentYaml: string, cases: string, prompt = 'Write {{x}}.', rubric?: string) {
   const dir = mkdtempSync(join(root, 'exp-'));
   writeFileSync(join(dir, 'experiment.yaml'), experimentYaml);
+  if (rubric !== undefined) writeFileSync(join(dir, 'rubric.md'), rubric);
   writeFileSync(join(dir, 'cases.yaml'), cases);
   writeFileSync(join(dir, 'prompt.md'), prompt);
   return (await loadExperiment(dir, { cwd: dir, env: {} })).experiment;
@@ -46,7 +47,29 @@ describe('countCalls', () => {
       finalEvaluations: 2,
       perFinalEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
       programRuns: {},
+      // Drift anchors at their defaults (SPEC 15): 4 outputs × judge samples 2 per reading.
+      anchors: { outputs: 4, every: 5, perReading: { generator: 0, mutator: 0, judge: 8, grader: 0 } },
     });
+  });
+
+  it('counts drift-anchor readings as set, none when off or without a judge, and never more outputs than train has', async () => {
+    const RUBRIC = `${SIM}rubric: rubric.md\n`;
+    const rubric = '# Rubric\n\n## Criteria\n\n### Clarity\n\nIs it clear?\n';
+    const set = await loadWith(
+      `${RUBRIC}judging: { anchors: 6, anchor_every: 2 }\n`,
+      casesOf(4),
+      undefined,
+      rubric,
+    );
+    // 4 cases, holdout 0.25: 3 train outputs at most; the judge defaults to the generator's entry.
+    expect(countCalls(set).anchors).toEqual({
+      outputs: 3,
+      every: 2,
+      perReading: { generator: 0, mutator: 0, judge: 3, grader: 0 },
+    });
+    const off = await loadWith(`${RUBRIC}judging: { anchors: 0 }\n`, casesOf(4), undefined, rubric);
+    expect(countCalls(off).anchors).toBeNull();
+    expect(countCalls(await loadWith(SIM, casesOf(4))).anchors).toBeNull();
   });
 
   it('under paired with screening: the least is every proposal stopped after its minibatch', async () => {
@@ -117,6 +140,21 @@ describe('buildPlan', () => {
     expect(cost.perIterationUsd).toBeCloseTo(9 * generatorCall + mutatorCall, 12);
     expect(cost.baselineUsd).toBeCloseTo(3 * generatorCall, 12);
     expect(cost.finalUsd).toBeCloseTo(2 * 3 * generatorCall, 12);
+  });
+
+  it('adds the drift-anchor readings: one with the baseline, one every anchor_every iterations', async () => {
+    const yaml = (judging: string) =>
+      `name: c\nprompt: prompt.md\ncases: cases.yaml\nrubric: rubric.md\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nbudget: { iterations: 12 }\njudging: ${judging}\n`;
+    const rubric = '# Rubric\n\n## Criteria\n\n### Clarity\n\nIs it clear?\n';
+    const cases = casesOf(4);
+    const on = buildPlan(await loadWith(yaml('{ anchors: 2, anchor_every: 5 }'), cases, undefined, rubric));
+    const off = buildPlan(await loadWith(yaml('{ anchors: 0 }'), cases, undefined, rubric));
+    const judge = on.cost.roles.find((r) => r.role === 'judge');
+    const judgeCall = (judge?.perIterationUsd ?? Number.NaN) / on.calls.perIteration.judge;
+    // 2 anchors per reading; readings after the baseline and at iterations 5 and 10.
+    expect(on.cost.baselineUsd).toBeCloseTo((off.cost.baselineUsd ?? Number.NaN) + 2 * judgeCall, 12);
+    expect(on.cost.totalUsd).toBeCloseTo((off.cost.totalUsd ?? Number.NaN) + 3 * 2 * judgeCall, 12);
+    expect(on.cost.perIterationUsd).toBe(off.cost.perIterationUsd);
   });
 
   it('says the cost is unknown when a role has no price, and which role', async () => {

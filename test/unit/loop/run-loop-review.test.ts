@@ -41,10 +41,12 @@ describe('runLoop with the rubric on, judged in-process', () => {
     expect(before.checks).toBeCloseTo(after.checks ?? Number.NaN);
     expect(before.judge).toBeCloseTo(0.25);
     expect(after.judge).toBeCloseTo(1);
-    // Baseline, candidate, and the final evaluation of both: one request and one session each.
-    expect(judge.requests).toHaveLength(4);
-    expect(judge.sessions).toHaveLength(4);
-    expect(judge.closed()).toBe(4);
+    // Baseline, its drift anchors read again (SPEC 15), candidate, and the final evaluation of
+    // both: one request and one session each.
+    expect(judge.requests).toHaveLength(5);
+    expect(judge.sessions).toHaveLength(5);
+    expect(judge.closed()).toBe(5);
+    expect(judge.requests.filter((r) => r.fresh !== undefined)).toHaveLength(1);
   });
 
   it('shows the judge only the outputs and the rubric — no prompt, iteration, scores or case vars', async () => {
@@ -54,9 +56,13 @@ describe('runLoop with the rubric on, judged in-process', () => {
 
     expect(judge.requests.length).toBeGreaterThan(0);
     for (const request of judge.requests) {
-      expect(Object.keys(request).sort()).toEqual(['outputs', 'rubric', 'seed']);
+      // A drift-anchor reading (SPEC 15) is a fresh judging of a few baseline outputs.
+      const anchors = request.fresh !== undefined;
+      expect(Object.keys(request).sort()).toEqual(
+        ['outputs', 'rubric', 'seed', ...(anchors ? ['fresh'] : [])].sort(),
+      );
       expect(request.rubric).toEqual(run.experiment.rubric);
-      expect(request.outputs).toHaveLength(run.experiment.cases.length);
+      if (!anchors) expect(request.outputs).toHaveLength(run.experiment.cases.length);
       for (const output of request.outputs) {
         expect(Object.keys(output).sort()).toEqual(['caseId', 'sample', 'text']);
         // The generator echoes the rendered prompt: the output is exactly what it wrote.

@@ -32,6 +32,9 @@ describe('formatPlan', () => {
       'per iteration: at most generator 30, mutator 2, judge 60, grader 4  (2 candidates × 5 cases × 2 samples, + a retest of both sides × 1 sample)',
     );
     expect(text).toContain('baseline: 1 evaluation (generator 10, judge 20, grader 1)');
+    expect(text).toContain(
+      'drift anchors: 4 baseline outputs judged again after the baseline and every 5 iterations (judge 8 each)',
+    );
     expect(text).toContain('~$0.00 per iteration');
     expect(text).toContain('Warnings    1');
   });

@@ -180,6 +180,8 @@ describe('formatShowJson', () => {
       'best',
       'final',
       'noiseMargin',
+      'judgeAnchors',
+      'warnings',
       'iterations',
       'counts',
       'callsSaved',
