@@ -45,11 +45,16 @@ const SAMPLES_PER_READING = 1_000;
  * At the baseline: its anchors read again at once. Returns the events to journal with the
  * baseline's end — `judge_noise`, and a warning when the judge is too noisy for `min_effect`.
  */
+/** A run started before drift anchors (record version < 4) goes on without them, as it began. */
+function anchorsOf(deps: LoopRun): ReturnType<typeof anchorSettings> {
+  return deps.recorder.version < 4 ? null : anchorSettings(deps.experiment);
+}
+
 export async function measureJudgeNoise(
   deps: LoopRun,
   baseline: { iteration: number; evaluation: Evaluation; train: SplitScore },
 ): Promise<RunEventBody[]> {
-  const settings = anchorSettings(deps.experiment);
+  const settings = anchorsOf(deps);
   if (settings === null || deps.judge === undefined) return [];
   const { iteration } = baseline;
   const anchors = pickAnchors(
@@ -91,7 +96,7 @@ export async function measureJudgeNoise(
  * `judge_drift`, and a warning when the change is beyond the baseline's judge noise.
  */
 export async function checkJudgeDrift(deps: LoopRun, iteration: number): Promise<RunEventBody[]> {
-  const settings = anchorSettings(deps.experiment);
+  const settings = anchorsOf(deps);
   const state = deps.recorder.state();
   const noise = state.judgeAnchors.noise;
   const baselineIteration = state.baseline?.iteration;

@@ -17,11 +17,19 @@
  *      `scores.test`. A version-1 run resumed by this build keeps version 1's margin rule.
  *   3  prompt shapes (SPEC 12): manifest.json `shape` (the fixed parts, output schema and tools
  *      that the fingerprint covers), case hashes over their `messages`, evaluation.json
- *      `outputs[].toolCalls`, and output files that end with the calls' JSON line.
+ *      `outputs[].toolCalls`, and output files that end with the calls' JSON line. With several
+ *      optimisable parts (written only by runs that have them): the loop's prompt files hold a
+ *      parts document (`<!-- part: name -->` sections), manifest.json `experiment.parts`, and
+ *      keep commits an `Autoresearch-Parts` trailer.
+ *   4  judge reliability (SPEC 15): the run kind `calibrate` (manifest and `run_started.kind`),
+ *      its event `calibrated` and file calibration.json; drift anchors: events `judge_noise` and
+ *      `judge_drift` (a version-3 run resumed by this build makes no drift checks); judge panels:
+ *      `candidate_evaluated.judgeAlpha`, evaluation.json `judge.panel`; checklist answers:
+ *      evaluation.json `judge.scores[].items`.
  */
 import { AutoresearchError } from '../errors.js';
 
-export const RECORD_VERSION = 3;
+export const RECORD_VERSION = 4;
 
 /** Throws when `version` is newer than this build reads; `what` names the file. */
 export function refuseNewerRecord(version: number, what: string): void {
