@@ -25,6 +25,16 @@ export interface YamlSource {
 
 const TRUSTED_ERROR_CODES = new Set(['DUPLICATE_KEY']);
 
+/**
+ * A part name such as `messages[0]` inside a flow list (`optimise: [messages[0]]`) reads as a
+ * nested list: say so, since the generic hint would not lead there.
+ */
+function syntaxHint(line: string): string {
+  if (/\[[^\]'"]*\bmessages\[\d+\]/.test(line))
+    return `quote part names that hold brackets: optimise: ['messages[0]'] (or write the list one item per line)`;
+  return 'check indentation, quotes and brackets on this line and the one before';
+}
+
 export function parseYamlSource(file: string, text: string): YamlSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
@@ -47,7 +57,7 @@ export function parseYamlSource(file: string, text: string): YamlSource {
         location: { file, line: at.line, col: at.col },
         keyPath: '',
         message: `YAML syntax error: ${stripPosition(error.message)}`,
-        hint: 'check indentation, quotes and brackets on this line and the one before',
+        hint: syntaxHint(text.split('\n')[at.line - 1] ?? ''),
       });
     }
   }

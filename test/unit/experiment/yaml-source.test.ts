@@ -36,6 +36,17 @@ describe('parseYamlSource', () => {
     expect(source.problems[0]?.message).not.toContain('\n');
     expect(source.problems[0]?.location.line).toBeGreaterThanOrEqual(2);
   });
+
+  it('says to quote a bracketed part name in a flow list, where the generic hint would not lead', () => {
+    const source = parseYamlSource('/e.yaml', 'prompt:\n  optimise: [system, messages[0]]\n');
+    expect(source.usable).toBe(false);
+    expect(source.problems[0]).toMatchObject({
+      location: { line: 2 },
+      hint: expect.stringContaining("optimise: ['messages[0]']"),
+    });
+    const quoted = parseYamlSource('/e.yaml', "prompt:\n  optimise: [system, 'messages[0]']\n");
+    expect(quoted.problems).toEqual([]);
+  });
 });
 
 describe('locate', () => {
