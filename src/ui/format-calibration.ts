@@ -42,8 +42,15 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   const k = options.colors;
   const lines: string[] = [];
   const sim = c.simulated.length > 0 ? k.yellow(` — simulated (${c.simulated.join(', ')})`) : '';
-  lines.push(k.bold(`Calibration of ${c.experiment}'s judge: ${labelledOutputs(c.labels.count)}`) + sim);
-  lines.push(`judge: ${c.judge ?? '(none)'}${c.grader === null ? '' : `    grader: ${c.grader}`}`);
+  const measured = c.judge === null ? 'grader' : 'judge';
+  lines.push(
+    k.bold(`Calibration of ${c.experiment}'s ${measured}: ${labelledOutputs(c.labels.count)}`) + sim,
+  );
+  const parts = [
+    c.judge === null ? null : `judge: ${c.judge}`,
+    c.grader === null ? null : `grader: ${c.grader}`,
+  ];
+  lines.push(parts.filter((p) => p !== null).join('    '));
   lines.push(`labels: ${c.labels.file}    run: ${c.runId}    cost: ${formatUsd(c.costUsd)}`);
   lines.push(
     k.dim(
@@ -101,7 +108,7 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   }
 
   lines.push(k.bold('Bias probes'));
-  lines.push(...formatProbes(c.probes, k));
+  lines.push(...formatProbes(c.probes, c.judge !== null, k));
   lines.push('');
 
   if (c.lowestKappa === null) {
@@ -118,8 +125,15 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
   return lines.join('\n');
 }
 
-function formatProbes(probes: readonly ProbeResult[] | null, k: Colors): string[] {
-  if (probes === null) return [k.dim('  skipped (--no-probes)')];
+function formatProbes(probes: readonly ProbeResult[] | null, judged: boolean, k: Colors): string[] {
+  if (probes === null)
+    return [
+      k.dim(
+        judged
+          ? '  skipped (--no-probes)'
+          : '  none: there is no judge to probe (only the grader was measured)',
+      ),
+    ];
   return formatProbeLines(probes).map((line, i) => {
     const p = probes[i] as ProbeResult;
     const paint = p.biased === true ? k.red : p.applicable ? (x: string) => x : k.dim;

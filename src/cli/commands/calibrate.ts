@@ -81,7 +81,9 @@ export default async function calibrateCommand(
   let result: Awaited<ReturnType<typeof runCalibrate>>;
   try {
     term.err(
-      term.colors.dim(`calibrating ${experiment.name}'s judge on ${labelledOutputs(read.labels.length)}…`),
+      term.colors.dim(
+        `calibrating ${experiment.name}'s ${calledRoles(read.labels).join(' and ')} on ${labelledOutputs(read.labels.length)}…`,
+      ),
     );
     result = await runCalibrate(
       {

@@ -35,12 +35,20 @@ describe('example experiments', () => {
   });
 
   for (const name of names) {
-    it(`${name}: with a rubric, it ships at least 12 labelled outputs that read cleanly (SPEC 15)`, async () => {
+    it(`${name}: with a judge or grader, it ships at least 12 labelled outputs that read cleanly (SPEC 15)`, async () => {
       const { experiment } = await load(name);
-      if (experiment.rubric === undefined) return;
+      const graded = experiment.cases.some((c) => c.expectations.length > 0);
+      if (experiment.rubric === undefined && !graded) return;
       const { labels, warnings } = await readLabels(join(experiment.dir, LABELS_FILE), { experiment });
       expect(warnings).toEqual([]);
       expect(labels.length).toBeGreaterThanOrEqual(12);
+      if (experiment.rubric === undefined) {
+        // Only a grader to measure: verdicts of both kinds, or TPR and TNR cannot both be read.
+        const verdicts = labels.flatMap((l) => l.expectations.map((e) => e.pass));
+        expect(verdicts).toContain(true);
+        expect(verdicts).toContain(false);
+        return;
+      }
       // Labels that span the scale: a judge can only show it tells good from bad on outputs that differ.
       for (const criterion of experiment.rubric.criteria) {
         const given = labels.map((l) => l.scores[criterion.key]).filter((s) => s !== undefined);
