@@ -171,6 +171,13 @@ export async function startFakeLlmServer(initial = {}) {
     return rate.kinds[Math.floor(random() * rate.kinds.length)] ?? null;
   }
 
+  /** The fault this request meets: the queue's or the fault rate's, else a 401 for a wrong key. */
+  function faultFor(req) {
+    const fault = nextFault();
+    if (fault !== null || options.requireKey === undefined) return fault;
+    return presentedKey(req.headers) === options.requireKey ? null : 'unauthorized';
+  }
+
   function latencyFor(request) {
     const latency = options.latencyMs;
     return typeof latency === 'function' ? latency(request) : (latency ?? 0);
@@ -194,14 +201,7 @@ export async function startFakeLlmServer(initial = {}) {
     const request = normalise(api, body, req.headers, entry.path, entry.index);
     entry.digest = requestDigest(request);
     const latency = latencyFor(request);
-    let fault = nextFault();
-    if (
-      fault === null &&
-      options.requireKey !== undefined &&
-      presentedKey(req.headers) !== options.requireKey
-    ) {
-      fault = 'unauthorized';
-    }
+    let fault = faultFor(req);
     let reply = {};
     if (fault === null) {
       const answered = await (options.respond ?? (() => 'ok'))(request);
@@ -269,13 +269,7 @@ export async function startFakeLlmServer(initial = {}) {
 
   /** A batch or file route: its handler's answer, after the faults and key check every request gets. */
   async function serveBatchRoute(handler, raw, entry, req, send) {
-    let fault = nextFault();
-    if (
-      fault === null &&
-      options.requireKey !== undefined &&
-      presentedKey(req.headers) !== options.requireKey
-    )
-      fault = 'unauthorized';
+    const fault = faultFor(req);
     if (fault !== null) {
       const spec = typeof fault === 'string' ? { kind: fault } : fault;
       entry.fault = spec.kind;
