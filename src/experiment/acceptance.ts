@@ -3,7 +3,7 @@
  * otherwise read from `min_improvement` as version 1 wrote it: `auto` (the default) means
  * paired statistics, a number means version 1's margin rule with that margin.
  */
-import type { Acceptance, Search } from './schema.js';
+import type { Acceptance, Search, SearchStrategy } from './schema.js';
 
 export function acceptanceOf(search: Pick<Search, 'acceptance' | 'min_improvement'>): Acceptance {
   if (search.acceptance !== undefined) return search.acceptance;
@@ -27,4 +27,16 @@ export const DEFAULT_MINIBATCH = 8;
 /** The minibatch a proposal is screened on; screening is on only when it is smaller than the train cases. */
 export function minibatchSize(search: Pick<Search, 'minibatch'>, trainCases: number): number {
   return Math.min(search.minibatch ?? DEFAULT_MINIBATCH, trainCases);
+}
+
+/**
+ * The search strategy an experiment asks for (SPEC 14): `search.strategy` when written,
+ * otherwise pareto under paired acceptance and greedy under margin (a pool's admission rule is
+ * the paired one; validate refuses `strategy: pareto` with `acceptance: margin`).
+ */
+export function searchStrategyOf(
+  search: Pick<Search, 'strategy' | 'acceptance' | 'min_improvement'>,
+): SearchStrategy {
+  if (search.strategy !== undefined) return search.strategy;
+  return acceptanceOf(search) === 'paired' ? 'pareto' : 'greedy';
 }

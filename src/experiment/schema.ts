@@ -121,7 +121,16 @@ export type Weights = z.infer<typeof Weights>;
 export const ACCEPTANCES = ['paired', 'margin'] as const;
 export type Acceptance = (typeof ACCEPTANCES)[number];
 
+/** SPEC 14: a pool of prompts searched from its Pareto front (version 2), or version 1's single incumbent. */
+export const SEARCH_STRATEGIES = ['pareto', 'greedy'] as const;
+export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
+
 export const Search = z.strictObject({
+  /** Absent: pareto under paired acceptance, greedy under margin (see searchStrategyOf). */
+  strategy: z.enum(SEARCH_STRATEGIES).optional(),
+  /** pareto: iterations between two merges of complementary front members (SPEC 14). */
+  merge_every: positiveInt.default(5),
+  /** pareto: proposals per iteration, each from its own parent; greedy: proposals against the incumbent. */
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
   holdout: z.number().min(0).max(0.9).default(0.25),

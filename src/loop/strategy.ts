@@ -22,7 +22,8 @@ export function advanceStrategy(
   status: IterationStatus,
   boldAfter: number,
 ): StrategyState {
-  if (status === 'keep' || status === 'baseline') return INITIAL_STRATEGY;
+  // SPEC 14: a candidate entering the pool is progress for the mode, like a keep.
+  if (status === 'keep' || status === 'pooled' || status === 'baseline') return INITIAL_STRATEGY;
   if (!isNonImproving(status)) return state;
   const discardStreak = state.discardStreak + 1;
   return { strategy: discardStreak >= boldAfter ? 'bold' : 'focused', discardStreak };

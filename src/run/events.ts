@@ -121,12 +121,21 @@ export const RunResumed = z.strictObject({
   rebaseline: z.boolean(),
 });
 
+/**
+ * The mutation mode (focused or bold) is `strategy` up to record version 4 and `mode` from 5
+ * on, where "strategy" names the search strategy (SPEC 14); readers take `modeOf(event)`.
+ */
 export const IterationStarted = z.strictObject({
   ...envelope,
   type: z.literal('iteration_started'),
   iteration,
-  strategy: Strategy,
+  strategy: Strategy.optional(),
+  mode: Strategy.optional(),
 });
+
+export function modeOf(event: { strategy?: Strategy | undefined; mode?: Strategy | undefined }): Strategy {
+  return event.mode ?? event.strategy ?? 'focused';
+}
 
 /** Emitted when a phase begins (and optionally as it progresses), never once per model call. */
 export const PhaseEvent = z.strictObject({
@@ -329,6 +338,102 @@ export const JudgeDrift = z.strictObject({
   beyondNoise: z.boolean(),
 });
 
+/** A pool member (SPEC 14): `p0` is the baseline, then `p1`, `p2`, … in the order they enter. */
+export const MemberId = z.string().regex(/^p(0|[1-9][0-9]*)$/, 'a pool member id (p0, p1, …)');
+export type MemberId = z.infer<typeof MemberId>;
+
+/** How a pareto candidate was made: one parent's proposal, or a merge of two members. */
+export const CandidateKind = z.enum(['mutation', 'merge']);
+export type CandidateKind = z.infer<typeof CandidateKind>;
+
+/**
+ * A pareto candidate's parent(s), journaled before the mutator is asked (SPEC 14). A mutation's
+ * parent is drawn from the front with probability ∝ the train cases each member leads (`weights`)
+ * by the seeded uniform `draw`; a merge names its two members and their nearest common ancestor.
+ */
+export const ParentChosen = z.strictObject({
+  ...envelope,
+  type: z.literal('parent_chosen'),
+  iteration,
+  candidate,
+  kind: CandidateKind,
+  parents: z.array(MemberId).min(1).max(2),
+  /** merge: the nearest common ancestor the two members' edits are taken from. */
+  ancestor: MemberId.optional(),
+  /** The front when the choice was made: each member's count of train cases it leads. */
+  weights: z.record(z.string(), z.number().int().min(0)),
+  /** mutation: the seeded uniform in [0, 1) that picked the parent; null for a merge. */
+  draw: z.number().min(0).lt(1).nullable(),
+});
+
+/** A pooled member against the run's best (SPEC 14): moved only on a paired keep and a holdout no worse than the baseline's. */
+export const BestComparison = z.strictObject({
+  /** The member the candidate was compared with (the best before this iteration). */
+  against: MemberId,
+  paired: PairedDecisionRecord,
+  /** Holdout per-case differences against the baseline (p0); null without holdout cases. */
+  baselineHoldout: PairedInterval.nullable(),
+  moved: z.boolean(),
+  reason: z.string(),
+});
+export type BestComparison = z.infer<typeof BestComparison>;
+
+/**
+ * One pareto candidate's outcome (SPEC 14): `pooled` when SPEC 13 keeps it against its parent
+ * (a merge: against both), else the status that turned it away. Journaled in the iteration's
+ * closing append, one per candidate (results.tsv has a row for each).
+ */
+export const CandidateDecided = z.strictObject({
+  ...envelope,
+  type: z.literal('candidate_decided'),
+  iteration,
+  candidate,
+  kind: CandidateKind,
+  parents: z.array(MemberId).min(1).max(2),
+  status: IterationStatus,
+  /** The member it became, when pooled. */
+  member: MemberId.nullable(),
+  train: score.nullable(),
+  holdout: score.nullable(),
+  /** Mean per-case train difference against the (first) parent. */
+  delta: z.number().nullable(),
+  /** Against the (first) parent. */
+  paired: PairedDecisionRecord.optional(),
+  /** A merge: against its second parent. */
+  pairedOther: PairedDecisionRecord.optional(),
+  screen: ScreenRecord.optional(),
+  /** A pooled member compared with the run's best. */
+  best: BestComparison.optional(),
+  /** A merge: overlapping hunks the mutator resolved. */
+  conflicts: z.number().int().min(0).optional(),
+  errorKind: ErrorKind.optional(),
+  message: z.string().optional(),
+  hypothesis: z.string().nullable(),
+  promptSha256: sha256.nullable(),
+});
+
+/**
+ * A member entering the pool (SPEC 14), with its per-case train means (the score matrix the
+ * front is computed from). `p0` enters with the baseline; journaled in the closing append of the
+ * iteration that made it, so resume restores the pool from the journal alone.
+ */
+export const PoolMemberEvent = z.strictObject({
+  ...envelope,
+  type: z.literal('pool_member'),
+  member: MemberId,
+  iteration,
+  candidate,
+  kind: z.enum(['seed', 'mutation', 'merge']),
+  /** Empty for p0; one for a mutation; two for a merge. */
+  parents: z.array(MemberId).max(2),
+  promptSha256: sha256,
+  train: score.nullable(),
+  holdout: score.nullable(),
+  eligible: z.boolean(),
+  /** Train case id → that case's total (mean over its samples). */
+  cases: z.record(z.string(), score),
+});
+
 export const RunEvent = z.discriminatedUnion('type', [
   RunStarted,
   RunResumed,
@@ -346,6 +451,9 @@ export const RunEvent = z.discriminatedUnion('type', [
   Calibrated,
   JudgeNoise,
   JudgeDrift,
+  ParentChosen,
+  CandidateDecided,
+  PoolMemberEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];

@@ -3,7 +3,7 @@
  * finished iteration leaves, the incumbent and baseline, and the in-a-row counters behind
  * patience, the error stop and bold mode.
  */
-import type { EventOf, IterationStatus } from './events.js';
+import { type EventOf, type IterationStatus, modeOf } from './events.js';
 import type {
   Counters,
   EvaluationRecord,
@@ -36,7 +36,7 @@ export function startIteration(draft: IterationDraft, event: EventOf<'iteration_
     draft.attempts.get(event.iteration)?.attempts ?? draft.records.get(event.iteration)?.attempts ?? 0;
   draft.attempts.set(event.iteration, {
     ...emptyAttempt(event.iteration),
-    strategy: event.strategy,
+    strategy: modeOf(event),
     startedAt: event.at,
     attempts: previous + 1,
   });
@@ -125,6 +125,12 @@ function updateCounters(counters: Counters, status: IterationStatus): void {
     case 'duplicate':
       counters.consecutiveErrors = 0;
       counters.discardsInARow += 1;
+      return;
+    case 'pooled':
+      // SPEC 14: a member entered the pool but the best did not move. Progress for the mode
+      // (some lineage improved), neutral for patience (which waits for the best to move).
+      counters.consecutiveErrors = 0;
+      counters.discardsInARow = 0;
       return;
     case 'error':
       counters.consecutiveErrors += 1;

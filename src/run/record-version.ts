@@ -26,10 +26,14 @@
  *      `judge_drift` (a version-3 run resumed by this build makes no drift checks); judge panels:
  *      `candidate_evaluated.judgeAlpha`, evaluation.json `judge.panel`; checklist answers:
  *      evaluation.json `judge.scores[].items`.
+ *   5  the pareto search (SPEC 14): events `parent_chosen`, `candidate_decided` and `pool_member`,
+ *      the status `pooled` and the phase `merging`; `iteration_started.mode` replaces `.strategy`
+ *      (the bold/focused switch is the mutation mode; "strategy" names the search strategy). A
+ *      run started under version 4 or earlier keeps the greedy search when resumed.
  */
 import { AutoresearchError } from '../errors.js';
 
-export const RECORD_VERSION = 4;
+export const RECORD_VERSION = 5;
 
 /** Throws when `version` is newer than this build reads; `what` names the file. */
 export function refuseNewerRecord(version: number, what: string): void {

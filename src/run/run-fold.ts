@@ -14,6 +14,15 @@ import {
   type IterationDraft,
 } from './fold-iterations.js';
 import type { IterationRecord, OpenIteration, RunState, SpendTotals } from './run-state.js';
+import {
+  addDecision,
+  addMember,
+  addParentChoice,
+  copyPool,
+  emptyPool,
+  finishPoolIteration,
+  startPoolIteration,
+} from './fold-pool.js';
 
 export interface RunFold {
   apply(event: RunEvent): void;
@@ -89,6 +98,7 @@ function createDraft(): Draft {
     warnings: [],
     calibration: null,
     judgeAnchors: { noise: null, checks: [] },
+    pool: null,
     lastEventAt: null,
     attempts: new Map(),
     records: new Map(),
@@ -122,6 +132,7 @@ function applyEvent(draft: Draft, event: RunEvent): void {
       return;
     case 'iteration_started':
       startIteration(draft, event);
+      startPoolIteration(draft.pool, event.iteration);
       return;
     case 'phase':
       draft.lastPhase = { iteration: event.iteration, phase: event.phase, at: event.at };
@@ -159,6 +170,19 @@ function applyEvent(draft: Draft, event: RunEvent): void {
       return;
     case 'iteration_finished':
       finishIteration(draft, event);
+      finishPoolIteration(draft.pool, event);
+      return;
+    case 'parent_chosen':
+      draft.pool ??= emptyPool();
+      addParentChoice(draft.pool, event);
+      return;
+    case 'candidate_decided':
+      draft.pool ??= emptyPool();
+      addDecision(draft.pool, event);
+      return;
+    case 'pool_member':
+      draft.pool ??= emptyPool();
+      addMember(draft.pool, event);
       return;
     case 'commit': {
       draft.commits.push({ iteration: event.iteration, sha: event.sha });
@@ -292,6 +316,7 @@ function finish(draft: Draft, { iterations, completed }: RecordList): RunState {
     warnings: [...draft.warnings],
     calibration: draft.calibration,
     judgeAnchors: { noise: draft.judgeAnchors.noise, checks: [...draft.judgeAnchors.checks] },
+    pool: copyPool(draft.pool),
     lastEventAt: draft.lastEventAt,
   };
 }

@@ -3,6 +3,8 @@
  * it is never written to disk, so it carries no schema.
  */
 import type {
+  BestComparison,
+  CandidateKind,
   ErrorKind,
   FinalScores,
   GitInfo,
@@ -179,6 +181,69 @@ export interface JudgeAnchorsState {
   checks: DriftCheck[];
 }
 
+/** A pool member (SPEC 14), as its `pool_member` event journaled it. */
+export interface PoolMemberRecord {
+  id: string;
+  iteration: number;
+  candidate: number;
+  kind: 'seed' | 'mutation' | 'merge';
+  parents: string[];
+  promptSha256: string;
+  train: number | null;
+  holdout: number | null;
+  eligible: boolean;
+  /** Train case id → total: the member's row of the score matrix. */
+  cases: Record<string, number>;
+}
+
+/** A parent choice (`parent_chosen`). */
+export interface ParentChoiceRecord {
+  iteration: number;
+  candidate: number;
+  kind: CandidateKind;
+  parents: string[];
+  ancestor: string | null;
+  weights: Record<string, number>;
+  draw: number | null;
+}
+
+/** One pareto candidate's outcome (`candidate_decided`). */
+export interface CandidateDecisionRecord {
+  iteration: number;
+  candidate: number;
+  kind: CandidateKind;
+  parents: string[];
+  status: IterationStatus;
+  member: string | null;
+  train: number | null;
+  holdout: number | null;
+  delta: number | null;
+  paired: PairedDecisionRecord | null;
+  pairedOther: PairedDecisionRecord | null;
+  screen: ScreenRecord | null;
+  best: BestComparison | null;
+  conflicts: number | null;
+  errorKind: ErrorKind | null;
+  message: string | null;
+  hypothesis: string | null;
+  promptSha256: string | null;
+}
+
+/**
+ * The pareto search's pool (SPEC 14), folded from the journal: null for a greedy run. The
+ * front is derived, not journaled: src/search/pool.ts computes it from `members`.
+ */
+export interface PoolState {
+  members: PoolMemberRecord[];
+  /** The run's best member (the incumbent): p0 until a member beats it. */
+  best: string | null;
+  /** Parent choices of finished iterations and of the open one. */
+  choices: ParentChoiceRecord[];
+  /** Every finished candidate's outcome, in journal order. */
+  decisions: CandidateDecisionRecord[];
+  merges: { attempted: number; pooled: number; best: number };
+}
+
 export interface RunState {
   start: RunStartInfo | null;
   journalStatus: JournalStatus;
@@ -218,5 +283,7 @@ export interface RunState {
   calibration: { labels: number; lowestKappa: { criterion: string; kappa: number } | null } | null;
   /** Drift anchors (SPEC 15): the current baseline's judge noise and every drift check so far. */
   judgeAnchors: JudgeAnchorsState;
+  /** The pareto search's pool (SPEC 14); null when the run journaled none (greedy, or before record version 5). */
+  pool: PoolState | null;
   lastEventAt: string | null;
 }

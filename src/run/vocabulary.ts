@@ -13,6 +13,7 @@ export const PHASES = [
   'scoring',
   'deciding',
   'retesting',
+  'merging',
   'committing',
   'final',
 ] as const;
@@ -20,6 +21,7 @@ export const PHASES = [
 export const ITERATION_STATUSES = [
   'baseline',
   'keep',
+  'pooled',
   'discard',
   'gate_fail',
   'holdout_fail',

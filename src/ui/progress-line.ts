@@ -71,6 +71,7 @@ export function paintStatus(status: IterationStatus, colors: ProgressColors): Pa
     case 'interrupted':
       return colors.yellow;
     case 'baseline':
+    case 'pooled':
       return colors.cyan;
     case 'discard':
     case 'screened_out':
