@@ -254,7 +254,11 @@ function describeFailingCases(feedback: MutatorFeedback): string[] {
   const sample = traced && feedback.parent !== undefined ? ' of this round’s sample' : '';
   if (feedback.failing_cases.length === 0)
     return ['## Cases losing points', `Every training case${sample} scored the maximum.`, ''];
-  const lines = [`## Training cases${sample} losing points (worst first)`];
+  const lines = [
+    traced
+      ? `## Training cases${sample} losing points (worst first)`
+      : '## Training cases losing the most points (worst first)',
+  ];
   if (traced)
     lines.push(
       `Each output is shown whole, with every failed check’s reason, the judge’s reasoning and the grader’s evidence in full (a text longer than ${feedback.trace_chars} characters is cut, and the cut is marked). Read them closely: the cause of lost points is often in a detail of the output.`,

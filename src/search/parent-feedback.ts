@@ -1,10 +1,10 @@
 /**
  * Reflective mutation with traces (SPEC 14): what the mutator learns about the parent a pareto
- * proposal revises. Its failing cases within the iteration's minibatch, each with the whole
- * output (cut only past TRACE_CHARS, the cut marked), every failed check's reason, the judge's
- * reasoning beside each criterion's score and the grader's evidence; and the attempts already
- * made from the parent and its ancestors, each with its outcome (status, gain over its own
- * parent, hypothesis). Built on src/loop/build-feedback.ts, so the request keeps the
+ * proposal revises. Its failing cases within the iteration's minibatch (the worst
+ * TRACED_CASES), each with the whole output (cut only past TRACE_CHARS, the cut marked), every
+ * failed check's reason, the judge's reasoning beside each criterion's score and the grader's
+ * evidence; and the attempts already made from the parent and its ancestors, each with its
+ * outcome (status, gain over its own parent, hypothesis). Built on src/loop/build-feedback.ts, so the request keeps the
  * `autoresearch.mutator-feedback/v1` shape (the new fields are optional) and its guard: a
  * holdout or test case, or a minibatch case that is not a train case, throws.
  */
@@ -23,6 +23,8 @@ import { ancestorsOf, memberNumber } from './pool.js';
 
 /** Outputs, reasons, reasoning and evidence are shown whole up to this many characters each. */
 export const TRACE_CHARS = 4000;
+/** At most this many failing cases are shown, worst first (the default minibatch's size: a larger one would swell the request). */
+export const TRACED_CASES = 8;
 /** The most recent attempts of the lineage shown. */
 export const LINEAGE_ATTEMPTS = 16;
 
@@ -57,7 +59,7 @@ export function buildParentFeedback(input: ParentFeedbackInput): MutatorFeedback
     ...(input.attribute ? { attribute: input.attribute } : {}),
     trainCases: input.trainCases,
     failingFrom: shown,
-    maxFailingCases: shown.length,
+    maxFailingCases: TRACED_CASES,
     traceChars: input.traceChars ?? TRACE_CHARS,
     history: lineageAttempts(input.pool, parent.id),
     maxHistory: LINEAGE_ATTEMPTS,

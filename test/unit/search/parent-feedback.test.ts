@@ -9,6 +9,7 @@ import {
   lineageAttempts,
   type ParentFeedbackInput,
   TRACE_CHARS,
+  TRACED_CASES,
 } from '../../../src/search/parent-feedback.js';
 import { INCUMBENT_PROMPT, sample, trainCase } from '../loop/feedback-fixtures.js';
 
@@ -123,9 +124,12 @@ describe('buildParentFeedback', () => {
     expect(feedback.mode).toBe('focused');
     expect(feedback.strategy).toBe('focused');
     expect(feedback.trace_chars).toBe(TRACE_CHARS);
-    // Without a minibatch: every train case.
+    // Without a minibatch: every train case, the worst TRACED_CASES of them.
     const all = buildParentFeedback(input({ minibatch: null }));
     expect(all.failing_cases.map((c) => c.case_id)).toEqual(['g', 'a', 'e', 'c', 'f', 'b']);
+    const many = Array.from({ length: TRACED_CASES + 3 }, (_, i) => trainCase(`m${i}`, i / 100));
+    const capped = buildParentFeedback(input({ trainCases: many, minibatch: null }));
+    expect(capped.failing_cases.map((c) => c.case_id)).toEqual(many.slice(0, TRACED_CASES).map((c) => c.id));
   });
 
   it('gives whole outputs, reasons, judge reasoning and grader evidence, cut only past the stated size', () => {
