@@ -32,6 +32,13 @@ export interface ProposeInput {
   incumbent: string;
   triedHashes: ReadonlySet<string>;
   count: number;
+  /**
+   * The number of the first candidate (default 0): the proposals are candidates first … first +
+   * count − 1, each number also the call's sample index. Pareto proposes each candidate from its
+   * own parent, one call to this function per candidate: the numbers keep two candidates drawn
+   * from the same parent from asking the very same request (and getting one cached reply).
+   */
+  firstCandidate?: number;
   maxGrowth: number;
   /** Prompt parts: which parts the reply may change and which are fixed (parse-proposal.ts). */
   parts?: ParseProposalOptions['parts'];
@@ -42,9 +49,8 @@ export interface ProposeInput {
 export async function proposeCandidates(input: ProposeInput): Promise<ProposalAttempt[]> {
   // Hashes claimed by this iteration's own candidates, so two proposals never evaluate the same prompt.
   const claimed = new Set<string>();
-  const attempts = Array.from({ length: input.count }, (_, candidate) =>
-    proposeOne(input, candidate, claimed),
-  );
+  const first = input.firstCandidate ?? 0;
+  const attempts = Array.from({ length: input.count }, (_, i) => proposeOne(input, first + i, claimed));
   return Promise.all(attempts);
 }
 

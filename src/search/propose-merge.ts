@@ -220,7 +220,13 @@ export function readMergeReply(reply: string, merge: PromptMerge): ReadMerge {
       ok: false,
       message: `"resolutions" has no text for conflict ${missing.join(', ')}; give the text of every conflict`,
     };
-  const resolutions = new Map(ids.map((id) => [id, parsed.data.resolutions[String(id)] as string]));
+  // Whole lines replace the conflict: a final line break (models often add one) is not an extra blank line.
+  const resolutions = new Map(
+    ids.map((id) => [
+      id,
+      (parsed.data.resolutions[String(id)] as string).replace(/\r\n?/g, '\n').replace(/\n+$/, ''),
+    ]),
+  );
   for (const [id, text] of resolutions)
     if (text.split('\n').some((line) => /^\[\[conflict \d+\]\]$/.test(line.trim())))
       return {

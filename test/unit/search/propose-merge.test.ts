@@ -121,7 +121,8 @@ describe('proposeMerge', () => {
     const { client, scripted } = scriptedClient(() =>
       JSON.stringify({
         hypothesis: 'Both limits.',
-        resolutions: { '1': 'Keep it under 120 words, in three sentences.' },
+        // A final line break is not an extra blank line.
+        resolutions: { '1': 'Keep it under 120 words, in three sentences.\n' },
       }),
     );
     const result = await proposeMerge(
