@@ -48,7 +48,7 @@ export default async function applyCommand(
     if (drift.status !== 'unchanged' && !flags.force) {
       const what = drift.status === 'missing' ? 'no longer exists' : 'was edited after the run started';
       throw new AutoresearchError('E_USAGE', `${file.shown} ${what}; not overwriting it`, {
-        hint: `compare with \`autoresearch diff ${run.id}\`, then use --force to replace it anyway`,
+        hint: `compare with \`autoresearch diff ${run.id}${member === undefined ? '' : ` ${member} best`}\`, then use --force to replace it anyway`,
       });
     }
     const outside = await realPathOutside(file.target, root);
