@@ -103,6 +103,7 @@ export async function syncPoolRefs(deps: PoolRefsDeps, state: PoolRefsState): Pr
   const { repo } = git;
   const experiment = deps.experiment.name;
   const root = start.baselineCommit ?? start.base;
+  const paths = partPaths(deps.experiment.shape);
   const existing = new Map(
     (await listPoolRefs(repo, experiment, deps.runId)).map((ref) => [ref.member, ref] as const),
   );
@@ -118,7 +119,6 @@ export async function syncPoolRefs(deps: PoolRefsDeps, state: PoolRefsState): Pr
       continue;
     }
     const text = await readMemberPrompt(deps.runDir, member);
-    const paths = partPaths(deps.experiment.shape);
     const files = promptFiles(repo, {
       promptPath: git.promptPath,
       promptText: text,
