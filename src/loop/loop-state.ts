@@ -1,6 +1,6 @@
 /** Small readings of the run state the loop needs: margins, the attempt history, tried prompts. */
-import { acceptanceOf } from '../experiment/acceptance.js';
-import type { Acceptance } from '../experiment/schema.js';
+import { acceptanceOf, searchStrategyOf } from '../experiment/acceptance.js';
+import type { Acceptance, SearchStrategy } from '../experiment/schema.js';
 import type { RunEvent } from '../run/events.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
@@ -21,6 +21,15 @@ export function currentMargin(state: RunState, minImprovement: number | 'auto'):
 export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): Acceptance {
   if (deps.recorder.version < 2) return 'margin';
   return acceptanceOf(deps.experiment.config.search);
+}
+
+/**
+ * The search of this run (SPEC 14): the experiment's, except that a run started under record
+ * version 4 or earlier keeps the greedy search to its end (its journal has no pool).
+ */
+export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
+  if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';
+  return searchStrategyOf(deps.experiment.config.search);
 }
 
 export function historyOf(state: RunState): AttemptSummary[] {

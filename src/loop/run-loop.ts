@@ -24,7 +24,8 @@ import type { LoopDeps, LoopRun } from './loop-deps.js';
 import { createSpendMeter } from './spend.js';
 import { reconcileLastKeep } from './record-keep.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor } from './loop-state.js';
+import { acceptanceFor, searchFor } from './loop-state.js';
+import { runParetoIteration } from '../search/pareto-iteration.js';
 
 export interface LoopEnd {
   reason: StopReason;
@@ -82,7 +83,10 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
         exitCode: verdict.reason === 'errors' ? 1 : 0,
       };
     }
-    incumbent = await runIteration(deps, incumbent);
+    incumbent =
+      recorder.state().pool !== null && searchFor(deps) === 'pareto'
+        ? await runParetoIteration(deps, incumbent)
+        : await runIteration(deps, incumbent);
   }
 }
 
