@@ -14,7 +14,7 @@ import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
 import { measureJudgeNoise } from './judge-anchors.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor, searchFor } from './loop-state.js';
+import { acceptanceFor, modeField, searchFor } from './loop-state.js';
 import { seedMemberEvent } from '../search/pool-member.js';
 import { nextMemberId } from '../search/pool.js';
 
@@ -28,7 +28,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   const acceptance = acceptanceFor(deps);
   const repeats = baselineRepeats(search, acceptance);
 
-  await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
+  await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, 'focused') });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
   const outcomes = await Promise.all(
     Array.from({ length: repeats }, (_, repeat) =>

@@ -18,7 +18,7 @@ import { type Proposal, proposeCandidates } from './propose.js';
 import { recordKeep } from './record-keep.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
-import { acceptanceFor, currentMargin, historyOf } from './loop-state.js';
+import { acceptanceFor, currentMargin, historyOf, modeField } from './loop-state.js';
 import { evaluateAndDecidePaired } from './accept-paired.js';
 import { checkJudgeDrift } from './judge-anchors.js';
 
@@ -42,7 +42,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     search.bold_after,
   ).strategy;
 
-  await recorder.emit({ type: 'iteration_started', iteration, strategy });
+  await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, strategy) });
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
 
   const feedback = feedbackFor(experiment, incumbent, historyOf(state), strategy);

@@ -5,6 +5,7 @@ import type { RunEvent } from '../run/events.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
 import type { AttemptSummary } from './build-feedback.js';
+import type { Strategy } from './strategy.js';
 import { type Margin, MIN_AUTO_MARGIN } from './decide.js';
 import { hashPrompt } from './prompt-hash.js';
 
@@ -30,6 +31,17 @@ export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): 
 export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
   if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';
   return searchStrategyOf(deps.experiment.config.search);
+}
+
+/**
+ * The mutation mode as `iteration_started` carries it: `mode` from record version 5 on,
+ * `strategy` before (a run resumed under its own older version keeps writing what it began with).
+ */
+export function modeField(
+  deps: Pick<LoopDeps, 'recorder'>,
+  mode: Strategy,
+): { mode: Strategy } | { strategy: Strategy } {
+  return deps.recorder.version >= 5 ? { mode } : { strategy: mode };
 }
 
 export function historyOf(state: RunState): AttemptSummary[] {
