@@ -26,6 +26,7 @@ import { reconcileLastKeep } from './record-keep.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
 import { acceptanceFor, searchFor } from './loop-state.js';
 import { runParetoIteration } from '../search/pareto-iteration.js';
+import { syncPoolRefs } from '../git/index.js';
 
 export interface LoopEnd {
   reason: StopReason;
@@ -68,6 +69,8 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   }
   let incumbent = await loadIncumbent(deps.runDir, recorder.state());
   await reconcileLastKeep(deps, incumbent.prompt);
+  // The pareto search's pool refs (SPEC 14): idempotent, so a crash before a sync loses none.
+  await syncPoolRefs(deps, recorder.state());
 
   for (;;) {
     if (deps.signal.aborted) throw deps.signal.reason ?? new Error('aborted');

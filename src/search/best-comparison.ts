@@ -8,6 +8,7 @@
 import { toRecord, tallyOf } from '../loop/accept-paired.js';
 import {
   type CaseMeans,
+  type PairedDecision,
   decidePaired,
   describeInterval,
   holdoutHolds,
@@ -42,9 +43,21 @@ export interface BestVerdict {
   mean: number;
 }
 
-export function compareWithBest(input: BestInput): BestVerdict {
+export interface LookInput {
+  candidate: CaseMeans;
+  candidateEligible: boolean;
+  against: CaseMeans;
+  againstEligible: boolean;
+  trainIds: readonly string[];
+  holdoutIds: readonly string[];
+  confidence: number;
+  minEffect: number;
+}
+
+/** SPEC 13's rule in one look from stored per-case means (no retest): the decision and its record. */
+export function pairedLook(input: LookInput): { decision: PairedDecision; record: PairedDecisionRecord } {
   const { trainIds, holdoutIds, confidence, minEffect } = input;
-  const trainPairs = pairCases(trainIds, input.candidate, input.best);
+  const trainPairs = pairCases(trainIds, input.candidate, input.against);
   const train = pairedInterval(
     trainPairs.map((p) => p.d),
     confidence,
@@ -52,27 +65,37 @@ export function compareWithBest(input: BestInput): BestVerdict {
   const holdout =
     holdoutIds.length > 0
       ? pairedInterval(
-          pairCases(holdoutIds, input.candidate, input.best).map((p) => p.d),
+          pairCases(holdoutIds, input.candidate, input.against).map((p) => p.d),
           confidence,
         )
       : null;
+  const decision = decidePaired({
+    train,
+    holdout,
+    candidateEligible: input.candidateEligible,
+    incumbentEligible: input.againstEligible,
+    minEffect,
+    lastLook: true,
+  });
+  return {
+    decision,
+    record: {
+      confidence,
+      looks: 1,
+      train: toRecord(train),
+      holdout: holdout ? toRecord(holdout) : null,
+      ...tallyOf(trainPairs),
+    },
+  };
+}
+
+export function compareWithBest(input: BestInput): BestVerdict {
+  const { holdoutIds, confidence, minEffect } = input;
+  const look = pairedLook({ ...input, against: input.best, againstEligible: input.bestEligible });
   const decision = input.keptAgainstBest
     ? { status: 'keep' as const, reason: 'kept against its parent, the best' }
-    : decidePaired({
-        train,
-        holdout,
-        candidateEligible: input.candidateEligible,
-        incumbentEligible: input.bestEligible,
-        minEffect,
-        lastLook: true,
-      });
-  const paired: PairedDecisionRecord = input.keptAgainstBest ?? {
-    confidence,
-    looks: 1,
-    train: toRecord(train),
-    holdout: holdout ? toRecord(holdout) : null,
-    ...tallyOf(trainPairs),
-  };
+    : look.decision;
+  const paired: PairedDecisionRecord = input.keptAgainstBest ?? look.record;
   const baselineHoldout =
     holdoutIds.length > 0
       ? pairedInterval(

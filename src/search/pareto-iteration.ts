@@ -22,9 +22,18 @@ import type { RunEventBody } from '../run/events.js';
 import { iterationPaths } from '../run/paths.js';
 import { writeReviewJson } from '../run/records.js';
 import type { PoolState } from '../run/run-state.js';
-import { compareWithBest, settleBest } from './best-comparison.js';
+import { compareWithBest, pairedLook, settleBest } from './best-comparison.js';
+import { minibatchSize } from '../experiment/acceptance.js';
+import type { Search } from '../experiment/schema.js';
+import { syncPoolRefs } from '../git/index.js';
+import { drawMinibatch } from '../loop/accept-paired.js';
 import { liveMembers, memberById } from './member-view.js';
-import { type DecidedCandidate, decideAgainstParent, proposeFromParent } from './pareto-candidate.js';
+import {
+  type DecidedCandidate,
+  decideAgainstParent,
+  proposeFromParent,
+  proposeMergeOf,
+} from './pareto-candidate.js';
 import { type CandidateVerdict, candidateDecided, iterationOutcome, verdictOf } from './pareto-outcome.js';
 import { parentChosen, planCandidates } from './pareto-plan.js';
 import { poolMemberEvent } from './pool-member.js';
@@ -43,17 +52,27 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
     state.iterations.map((it) => it.status),
     search.bold_after,
   ).strategy;
-  const trainIds = experiment.cases.filter((c) => c.split === 'train').map((c) => c.id);
+  const train = experiment.cases.filter((c) => c.split === 'train');
+  const trainIds = train.map((c) => c.id);
+  // The minibatch each candidate is screened on (accept-paired.ts draws the same): its parent's failures come from it.
+  const size = minibatchSize(search, train.length);
+  const minibatch =
+    size < train.length ? drawMinibatch(train, size, search.seed, iteration).map((c) => c.id) : null;
 
   await recorder.emit({ type: 'iteration_started', iteration, mode });
   const plans = planCandidates(pool, trainIds, search, iteration);
   await recorder.emit(...plans.map((plan) => parentChosen(iteration, plan)));
-  await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
+  const merging = plans.some((plan) => plan.kind === 'merge');
+  await recorder.emit({ type: 'phase', iteration, phase: merging ? 'merging' : 'mutating' });
 
   // One set of claimed hashes: two candidates of one iteration never evaluate the same prompt.
   const claimed = new Set<string>();
   const proposed = await Promise.all(
-    plans.map((plan) => proposeFromParent(deps, { pool, plan, mode, claimed })),
+    plans.map((plan) =>
+      plan.kind === 'merge'
+        ? proposeMergeOf(deps, { pool, plan, claimed })
+        : proposeFromParent(deps, { pool, plan, mode, minibatch, claimed }),
+    ),
   );
   await writeReviewJson(paths.mutation, {
     // `strategy` as format 1 readers know it: the mutation mode.
@@ -62,8 +81,9 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
     candidates: proposed.map((p) => ({
       candidate: p.plan.candidate,
       parents: p.plan.parents,
-      feedback: p.feedback,
+      ...(p.feedback ? { feedback: p.feedback } : {}),
       attempt: p.attempt,
+      ...(p.merge ? { conflicts: p.merge.conflicts, resolved: p.merge.resolved } : {}),
     })),
   });
   await recorder.emit(
@@ -87,6 +107,7 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
   const decided = await Promise.all(proposed.map((p) => decideAgainstParent(deps, iteration, p)));
   await recorder.emit({ type: 'phase', iteration, phase: 'deciding' });
   const verdicts = await admit(deps, { pool, best, decided, trainIds });
+  const keptMember = verdicts.find((v) => v.best?.moved === true)?.member ?? null;
   const outcome = iterationOutcome(verdicts);
   const { about } = outcome;
   const keep = outcome.status === 'keep' ? about : null;
@@ -136,6 +157,8 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
       ...anchors,
     ],
   );
+  // The pool's lineage in git (SPEC 14): every member journaled so far gets its ref.
+  await syncPoolRefs(deps, recorder.state());
   if (keep === null) return best;
   const d = decided.find((x) => x.plan.candidate === keep.candidate) as DecidedCandidate;
   const evaluated = evaluatedOf(d) as EvaluatedCandidate;
@@ -147,6 +170,7 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
     from: best.train,
     to: standing.train,
     hypothesis: keep.hypothesis ?? '',
+    ...(keptMember === null ? {} : { member: keptMember }),
   });
   return {
     iteration,
@@ -171,7 +195,11 @@ async function admit(
 ): Promise<CandidateVerdict[]> {
   const { pool, best, decided, trainIds } = input;
   const { search } = deps.experiment.config;
-  const verdicts = decided.map(verdictOf);
+  const holdoutIds = deps.experiment.cases.filter((c) => c.split === 'holdout').map((c) => c.id);
+  const verdicts = decided.map((d) => {
+    const verdict = verdictOf(d);
+    return d.merge ? againstOther(verdict, d, { trainIds, holdoutIds, search }) : verdict;
+  });
   const pooled = verdicts.filter((v) => v.status === 'pooled');
   if (pooled.length === 0) return verdicts;
   const bestId = pool.best as string;
@@ -179,7 +207,6 @@ async function admit(
   const stored = await loadCandidateEvaluation(deps.runDir, seed.iteration, seed.candidate);
   const baseline = caseMeansOf(stored.scores, stored.evaluation.samples);
   const bestMeans = caseMeansOf(best.scores, best.evaluation.samples);
-  const holdoutIds = deps.experiment.cases.filter((c) => c.split === 'holdout').map((c) => c.id);
   let next = memberNumber(nextMemberId(pool.members));
   const compared = pooled.map((verdict) => {
     const d = decided.find((x) => x.plan.candidate === verdict.candidate) as DecidedCandidate;
@@ -209,6 +236,41 @@ async function admit(
     const entry = settled.find((e) => e.candidate === verdict.candidate);
     return entry ? { ...verdict, member: entry.member, best: entry.verdict.comparison } : verdict;
   });
+}
+
+/**
+ * A merge enters the pool only if SPEC 13 keeps it against both members (SPEC 14): against the
+ * first it was decided like any candidate; against the second from stored per-case means, one
+ * look at `search.confidence`.
+ */
+function againstOther(
+  verdict: CandidateVerdict,
+  decided: DecidedCandidate,
+  input: { trainIds: readonly string[]; holdoutIds: readonly string[]; search: Search },
+): CandidateVerdict {
+  const evaluated = evaluatedOf(decided);
+  const other = decided.merge?.other;
+  if (verdict.status !== 'pooled' || evaluated === null || other === undefined) return verdict;
+  const look = pairedLook({
+    candidate: caseMeansOf(evaluated.scores, evaluated.evaluation.samples),
+    candidateEligible: verdict.eligible,
+    against: caseMeansOf(other.scores, other.evaluation.samples),
+    againstEligible: other.eligible,
+    trainIds: input.trainIds,
+    holdoutIds: input.holdoutIds,
+    confidence: input.search.confidence,
+    minEffect: input.search.min_effect,
+  });
+  const otherId = decided.plan.parents[1] as string;
+  const { status } = look.decision;
+  if (status === 'keep') return { ...verdict, pairedOther: look.record };
+  return {
+    ...verdict,
+    // A last look never asks for a retest.
+    status: status === 'retest' ? 'inconclusive' : status,
+    pairedOther: look.record,
+    message: `kept against ${decided.plan.parents[0]}, but against ${otherId}: ${look.decision.reason}`,
+  };
 }
 
 function evaluatedOf(decided: DecidedCandidate): EvaluatedCandidate | null {

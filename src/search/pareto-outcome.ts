@@ -26,6 +26,10 @@ export interface CandidateVerdict {
   /** Mean train difference against its parent. */
   delta: number | null;
   paired?: PairedDecisionRecord;
+  /** A merge: against its second member. */
+  pairedOther?: PairedDecisionRecord;
+  /** A merge: overlapping hunks the mutator resolved. */
+  conflicts?: number;
   screen?: ScreenRecord;
   best?: BestComparison;
   errorKind?: ErrorKind;
@@ -36,6 +40,11 @@ export interface CandidateVerdict {
 
 /** A candidate's verdict against its parent (`pooled` for SPEC 13's keep), before admission. */
 export function verdictOf(decided: DecidedCandidate): CandidateVerdict {
+  const verdict = againstParent(decided);
+  return decided.merge ? { ...verdict, conflicts: decided.merge.conflicts } : verdict;
+}
+
+function againstParent(decided: DecidedCandidate): CandidateVerdict {
   const candidate = decided.plan.candidate;
   if ('attempt' in decided) {
     const { attempt } = decided;
@@ -105,6 +114,8 @@ export function candidateDecided(
     holdout: verdict.holdout,
     delta: verdict.delta,
     ...(verdict.paired ? { paired: verdict.paired } : {}),
+    ...(verdict.pairedOther ? { pairedOther: verdict.pairedOther } : {}),
+    ...(verdict.conflicts === undefined ? {} : { conflicts: verdict.conflicts }),
     ...(verdict.screen ? { screen: verdict.screen } : {}),
     ...(verdict.best ? { best: verdict.best } : {}),
     ...(verdict.errorKind ? { errorKind: verdict.errorKind } : {}),
