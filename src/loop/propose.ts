@@ -54,8 +54,13 @@ export async function proposeCandidates(input: ProposeInput): Promise<ProposalAt
   return Promise.all(attempts);
 }
 
-async function proposeOne(
-  input: ProposeInput,
+/**
+ * One proposal as candidate `candidate` (its sample index). `claimed` holds the hashes other
+ * proposals of the same iteration took; the pareto search asks each candidate with its own
+ * parent's feedback and passes one set to all of them.
+ */
+export async function proposeOne(
+  input: Omit<ProposeInput, 'count'>,
   candidate: number,
   claimed: Set<string>,
 ): Promise<ProposalAttempt> {
