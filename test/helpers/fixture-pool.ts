@@ -18,7 +18,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PairedDecisionRecord, RunEvent, RunEventBody } from '../../src/run/events.js';
 import { stampEvent } from '../../src/run/events.js';
-import { candidatePaths, iterationPaths, runPaths } from '../../src/run/paths.js';
+import { candidatePaths, runPaths } from '../../src/run/paths.js';
 import { reduceRun } from '../../src/run/reducer.js';
 import { formatResultsTsv } from '../../src/run/results-tsv.js';
 import { sha256Hex } from '../../src/sha256.js';
