@@ -370,9 +370,10 @@ export function planPoolRun(id = POOL_RUN_ID): PoolPlan {
   return { id, events, files, best: promptOf(best) };
 }
 
+/** `minEffect`: the run's `search.min_effect` as its manifest records it. */
 export async function writePoolRun(
   runsDir: string,
-  id = POOL_RUN_ID,
+  { id = POOL_RUN_ID, minEffect = 0.01 }: { id?: string; minEffect?: number } = {},
 ): Promise<{ id: string; dir: string; events: RunEvent[] }> {
   const plan = planPoolRun(id);
   const dir = join(runsDir, plan.id);
@@ -382,7 +383,7 @@ export async function writePoolRun(
     await writeFile(join(dir, path), text);
   }
   const manifest = fixtureManifest(plan.id, dir) as { config: Record<string, unknown> };
-  manifest.config = { search: { strategy: 'pareto', candidates: 2, merge_every: 4, min_effect: 0.01 } };
+  manifest.config = { search: { strategy: 'pareto', candidates: 2, merge_every: 4, min_effect: minEffect } };
   await writeFile(runPaths(dir).manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   await writeFile(runPaths(dir).best, plan.best);
   await writeFile(runPaths(dir).events, plan.events.map((e) => `${JSON.stringify(e)}\n`).join(''));

@@ -18,6 +18,8 @@ import { writePoolRun } from '../helpers/fixture-pool.js';
 import { writeFixtureRun } from '../helpers/fixture-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** The page's window, as far as these checks read it (the tests compile without the DOM's types). */
+type Styled = { getComputedStyle(node: unknown): { backgroundColor: string } };
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let tempDir: string;
 let poolUrl: string;
@@ -148,7 +150,7 @@ describe('a pareto report in Chromium', () => {
     const hue = async (caseId: string, member: string) =>
       heat
         .locator(`tr[data-case="${caseId}"] td.cell[data-member="${member}"]`)
-        .evaluate((n) => getComputedStyle(n).backgroundColor);
+        .evaluate((n) => (globalThis as unknown as Styled).getComputedStyle(n).backgroundColor);
     expect(await hue('t3', 'p3')).not.toBe(await hue('t3', 'p0'));
     expect(problems).toEqual([]);
     await page.close();
@@ -165,7 +167,7 @@ describe('a pareto report in Chromium', () => {
     expect(await page.locator('.legend span', { hasText: /^pooled$/ }).count()).toBe(1);
     const pill = page.locator('tr.row[data-iteration="2"] .pill');
     expect(await pill.textContent()).toBe('pooled');
-    expect(await pill.evaluate((n) => getComputedStyle(n).backgroundColor)).toBe('rgb(26, 155, 176)');
+    expect(await pill.evaluate((n) => (globalThis as unknown as Styled).getComputedStyle(n).backgroundColor)).toBe('rgb(26, 155, 176)');
     expect(await page.locator('table.iter thead th').allTextContents()).toContain('Lineage');
     expect(await page.locator('tr.row[data-iteration="4"] td.lineage').textContent()).toBe('p1 + p3 → p4');
     expect(await page.locator('tr.row[data-iteration="0"] td.lineage').textContent()).toBe('p0');
