@@ -59,14 +59,14 @@ describe('autoresearch show on a pareto run', () => {
     ).toEqual([
       '0 c0 - baseline p0',
       '1 c0 p0 keep p1',
-      'c1 p0 discard 0.450',
+      'c1 p0 discard 0.450 -0.050',
       '2 c0 p0 pooled p2',
-      'c1 p1 screened_out 0.600',
+      'c1 p1 screened_out 0.600 -0.200',
       '3 c0 p2 pooled p3',
-      'c1 p1 inconclusive 0.680',
+      'c1 p1 inconclusive 0.680 +0.005',
       '4 c0 p1+p3 keep p4',
       '5 c0 p4 discard 0.800',
-      'c1 p3 error -',
+      'c1 p3 error - -',
     ]);
   });
 
