@@ -43,7 +43,8 @@ beforeAll(async () => {
   });
   expect(made.exitCode, describeResult(made)).toBe(0);
   simRunId = (await project.onlyRun()).id;
-});
+  // A whole sim run: more than the default hook time on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   await project?.cleanup();
