@@ -4,6 +4,7 @@ import { buildOverview } from '../../../src/report/overview.js';
 import { minEffectOf, summarisePool } from '../../../src/report/pool-view.js';
 import { reduceRun } from '../../../src/run/reducer.js';
 import { formatShow, formatShowJson } from '../../../src/ui/format-show.js';
+import { renderWatchFrame } from '../../../src/ui/watch-view.js';
 import { planFixtureRun } from '../../helpers/fixture-run.js';
 import { planPoolRun } from '../../helpers/fixture-pool.js';
 
@@ -156,5 +157,18 @@ describe('formatShowJson on a pareto run', () => {
     expect(Object.keys(json)).toEqual(['format', 'run', 'iterations']);
     expect(json.run).not.toHaveProperty('merges');
     expect(json.iterations[0]).not.toHaveProperty('candidates');
+  });
+});
+
+describe('watch on a pareto run', () => {
+  it('says how big the pool is, which member is the best and what the merges came to', () => {
+    const frame = renderWatchFrame('pool-run', state, new Date('2026-11-30T02:00:00.000Z'), {
+      width: 120,
+      colors: plain,
+    });
+    expect(frame).toContain(
+      'pool        5 members, best p4; merges: 1 attempted, 1 pooled, 1 became the best',
+    );
+    expect(frame).toMatch(/^ {3}2 {2}pooled {7}0\.675/m);
   });
 });
