@@ -169,6 +169,6 @@ describe('watch on a pareto run', () => {
     expect(frame).toContain(
       'pool        5 members, best p4; merges: 1 attempted, 1 pooled, 1 became the best',
     );
-    expect(frame).toMatch(/^ {3}2 {2}pooled {7}0\.675/m);
+    expect(frame).toMatch(/^ {3}2 {2}pooled {8}0\.675/m);
   });
 });
