@@ -37,8 +37,9 @@ export interface LineageModel {
 }
 
 const COLUMN = 110;
-const ROW = 46;
-const MARGIN = { left: 30, right: 80, top: 26, bottom: 26 };
+// Room for a node's marks above it and its score below it.
+const ROW = 58;
+const MARGIN = { left: 30, right: 40, top: 34, bottom: 34 };
 const RADIUS = 11;
 
 export function buildLineage(members: readonly LineageInput[]): LineageModel {

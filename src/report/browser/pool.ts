@@ -103,8 +103,8 @@ function renderLineage(pool: PoolView, detail: HTMLElement): SVGSVGElement {
       [
         svg('circle', { r: g.radius }),
         svg('text', { x: 0, y: 4, 'text-anchor': 'middle', class: 'id' }, m.id),
-        svg('text', { x: g.radius + 5, y: -3, class: 'marks' }, memberMarks(m)),
-        svg('text', { x: g.radius + 5, y: 11, class: 'score' }, score(m.train)),
+        svg('text', { x: 0, y: -g.radius - 5, 'text-anchor': 'middle', class: 'marks' }, memberMarks(m)),
+        svg('text', { x: 0, y: g.radius + 14, 'text-anchor': 'middle', class: 'score' }, score(m.train)),
         svg('title', {}, m.id + ' · train ' + score(m.train) + (m.hypothesis ? '\n' + m.hypothesis : '')),
       ],
     );
