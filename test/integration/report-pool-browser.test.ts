@@ -167,7 +167,9 @@ describe('a pareto report in Chromium', () => {
     expect(await page.locator('.legend span', { hasText: /^pooled$/ }).count()).toBe(1);
     const pill = page.locator('tr.row[data-iteration="2"] .pill');
     expect(await pill.textContent()).toBe('pooled');
-    expect(await pill.evaluate((n) => (globalThis as unknown as Styled).getComputedStyle(n).backgroundColor)).toBe('rgb(26, 155, 176)');
+    expect(
+      await pill.evaluate((n) => (globalThis as unknown as Styled).getComputedStyle(n).backgroundColor),
+    ).toBe('rgb(26, 155, 176)');
     expect(await page.locator('table.iter thead th').allTextContents()).toContain('Lineage');
     expect(await page.locator('tr.row[data-iteration="4"] td.lineage').textContent()).toBe('p1 + p3 → p4');
     expect(await page.locator('tr.row[data-iteration="0"] td.lineage').textContent()).toBe('p0');
