@@ -119,7 +119,8 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       train: record.train,
       best: record.best,
       bestHoldout: incumbent?.holdout ?? null,
-      interval: intervalOf(record),
+      // A pareto candidate's interval is against its parent member, so it is placed at that member's score.
+      interval: intervalOf(record, pool === null ? record.incumbentBefore : parentTrain(pool, lineage)),
     });
   }
 
@@ -176,11 +177,17 @@ function findSamePrompt(iterations: readonly IterationRecord[], record: Iteratio
   return same?.iteration ?? null;
 }
 
-/** A paired decision's train interval, placed on the score scale at the incumbent it was compared with. */
-function intervalOf(record: IterationRecord): ChartInput['interval'] {
+/** A paired decision's train interval, placed on the score scale at the score (`base`) it was compared with. */
+function intervalOf(record: IterationRecord, base: number | null): ChartInput['interval'] {
   const train = record.paired?.train;
-  if (!train || train.lo === null || train.hi === null || record.incumbentBefore === null) return null;
-  return { base: record.incumbentBefore, lo: train.lo, hi: train.hi, mean: train.mean };
+  if (!train || train.lo === null || train.hi === null || base === null) return null;
+  return { base, lo: train.lo, hi: train.hi, mean: train.mean };
+}
+
+/** The train score of the member a pareto candidate came from (its first parent). */
+function parentTrain(pool: PoolSummary, lineage: IterationView['lineage']): number | null {
+  const parent = lineage?.from[0];
+  return pool.members.find((m) => m.id === parent)?.train ?? null;
 }
 
 function buildProposals(

@@ -185,7 +185,9 @@ export function renderChart(): HTMLElement {
       'note',
       'Train score of each iteration (its decided candidate). Hover a point for details; click it to open the iteration.' +
         (c.intervals.length
-          ? ' A whisker is a paired decision’s interval of the train mean difference, drawn from the incumbent’s score it was compared with: wholly above the best-so-far line is a clear gain.'
+          ? data.pool
+            ? ' A whisker is a paired decision’s interval of the train mean difference against the parent member, drawn from that member’s score: wholly above it is a clear gain over the parent.'
+            : ' A whisker is a paired decision’s interval of the train mean difference, drawn from the incumbent’s score it was compared with: wholly above the best-so-far line is a clear gain.'
           : ''),
     ),
   );

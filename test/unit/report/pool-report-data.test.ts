@@ -132,6 +132,17 @@ describe('buildReportData on a pareto run', () => {
   });
 });
 
+describe('the chart of a pareto run', () => {
+  it("places each whisker at the parent member's score: its middle is the candidate's own score", () => {
+    // Iteration 2's candidate came from p0 (0.500) while the best was p1 (0.675).
+    for (const iteration of [1, 2, 3, 4]) {
+      const whisker = pareto.chart.intervals.find((i) => i.iteration === iteration);
+      const point = pareto.chart.points.find((p) => p.iteration === iteration);
+      expect(whisker?.mid).toBeCloseTo(point?.y ?? Number.NaN, 0);
+    }
+  });
+});
+
 describe('buildReportData on a greedy run', () => {
   it('has no pool and no lineage', () => {
     expect(greedy.pool).toBeNull();
