@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOverview } from '../../../src/report/overview.js';
 import { minEffectOf, summarisePool } from '../../../src/report/pool-view.js';
 import { reduceRun } from '../../../src/run/reducer.js';
+import { describePhase } from '../../../src/ui/format-decision.js';
 import { formatShow, formatShowJson } from '../../../src/ui/format-show.js';
 import { renderWatchFrame } from '../../../src/ui/watch-view.js';
 import { planFixtureRun } from '../../helpers/fixture-run.js';
@@ -170,5 +171,11 @@ describe('watch on a pareto run', () => {
       'pool        5 members, best p4; merges: 1 attempted, 1 pooled, 1 became the best',
     );
     expect(frame).toMatch(/^ {3}2 {2}pooled {8}0\.675/m);
+  });
+});
+
+describe('the merging phase', () => {
+  it('says what is merged, in show and watch alike', () => {
+    expect(describePhase('merging', false)).toBe('merging two pool members');
   });
 });
