@@ -13,7 +13,7 @@ import { collectIterationEvents, meanCriteria, type IterationEvents } from './it
 import { findParents } from './lineage.js';
 import { buildOverview } from './overview.js';
 import { buildLineage } from './pool-geometry.js';
-import { minEffectOf, type PoolSummary, summarisePool } from './pool-view.js';
+import { minEffectOf, type PoolReview, reviewPool } from './pool-view.js';
 import { countChanges, diffPromptParts, diffPrompts } from './prompt-diff.js';
 import {
   REPORT_FORMAT,
@@ -50,7 +50,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
   const chartInputs: ChartInput[] = [];
   const parents = findParents(state.iterations);
   // A pareto run (SPEC 14): a candidate's parent is the pool member it was made from.
-  const pool = state.pool === null ? null : summarisePool(state.pool, minEffectOf(folder.manifest?.config));
+  const pool = state.pool === null ? null : reviewPool(state.pool, minEffectOf(folder.manifest?.config));
   const memberPrompt = (id: string | undefined): { iteration: number; text: string | null } | null => {
     const member = pool?.members.find((m) => m.id === id);
     if (!member) return null;
@@ -185,7 +185,7 @@ function intervalOf(record: IterationRecord, base: number | null): ChartInput['i
 }
 
 /** The train score of the member a pareto candidate came from (its first parent). */
-function parentTrain(pool: PoolSummary, lineage: IterationView['lineage']): number | null {
+function parentTrain(pool: PoolReview, lineage: IterationView['lineage']): number | null {
   const parent = lineage?.from[0];
   return pool.members.find((m) => m.id === parent)?.train ?? null;
 }
@@ -242,7 +242,7 @@ function buildDiff(
 }
 
 /** The member(s) an iteration's decided candidate came from and the one it became; the baseline is p0. */
-function lineageOf(pool: PoolSummary, record: IterationRecord): IterationView['lineage'] {
+function lineageOf(pool: PoolReview, record: IterationRecord): IterationView['lineage'] {
   const member = pool.members.find(
     (m) => m.iteration === record.iteration && m.candidate === record.candidate,
   );
@@ -254,7 +254,7 @@ function lineageOf(pool: PoolSummary, record: IterationRecord): IterationView['l
   return undefined;
 }
 
-function buildPoolView(pool: PoolSummary): PoolView {
+function buildPoolView(pool: PoolReview): PoolView {
   return {
     minEffect: pool.minEffect,
     cases: pool.cases,

@@ -9,7 +9,7 @@ import { Search } from '../experiment/schema.js';
 import type { CandidateDecisionRecord, PoolMemberRecord, PoolState } from '../run/run-state.js';
 import { frontOf } from '../search/pool.js';
 
-export interface PoolMemberSummary {
+export interface ReviewedMember {
   id: string;
   kind: PoolMemberRecord['kind'];
   /** Empty for p0; one for a mutation; two for a merge. */
@@ -31,12 +31,12 @@ export interface PoolMemberSummary {
   cases: Record<string, number>;
 }
 
-export interface PoolSummary {
+export interface PoolReview {
   /** The tie tolerance of the front (`search.min_effect`). */
   minEffect: number;
-  /** The train cases of the score matrix, in the order they were journaled. */
+  /** The train cases of the score matrix (of the members since the latest seed), in the order they were journaled. */
   cases: string[];
-  members: PoolMemberSummary[];
+  members: ReviewedMember[];
   /** Front members in pool order. */
   front: string[];
   best: string | null;
@@ -45,9 +45,17 @@ export interface PoolSummary {
   decisions: CandidateDecisionRecord[];
 }
 
-export function summarisePool(pool: PoolState, minEffect: number): PoolSummary {
-  const cases = [...new Set(pool.members.flatMap((m) => Object.keys(m.cases)))];
-  const front = frontOf(pool.members, cases, minEffect);
+export function reviewPool(pool: PoolState, minEffect: number): PoolReview {
+  // A rebaseline journals a new seed: only members from the latest seed on share its scale, so
+  // only they make up the front (the loop draws parents from the same members).
+  const live = pool.members.slice(
+    Math.max(
+      0,
+      pool.members.findLastIndex((m) => m.kind === 'seed'),
+    ),
+  );
+  const cases = [...new Set(live.flatMap((m) => Object.keys(m.cases)))];
+  const front = frontOf(live, cases, minEffect);
   const proposals = new Map<string, number>();
   for (const choice of pool.choices)
     for (const parent of new Set(choice.parents)) proposals.set(parent, (proposals.get(parent) ?? 0) + 1);
@@ -94,7 +102,7 @@ export function minEffectOf(config: Record<string, unknown> | null | undefined):
 }
 
 /** The outcomes of one iteration's candidates, in candidate order. */
-export function decisionsOf(summary: PoolSummary, iteration: number): CandidateDecisionRecord[] {
+export function decisionsOf(summary: PoolReview, iteration: number): CandidateDecisionRecord[] {
   return summary.decisions.filter((d) => d.iteration === iteration).sort((a, b) => a.candidate - b.candidate);
 }
 

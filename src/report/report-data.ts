@@ -18,7 +18,7 @@ import type { EvalFeedback } from './eval-feedback.js';
 import type { RunOverview } from './overview.js';
 import type { DiffHunk, PartDiff } from './prompt-diff.js';
 import type { LineageModel } from './pool-geometry.js';
-import type { PoolMemberSummary } from './pool-view.js';
+import type { ReviewedMember } from './pool-view.js';
 import type { FlatCheck, Trend } from './trends.js';
 
 export const REPORT_FORMAT = 'autoresearch.report/v1';
@@ -129,7 +129,7 @@ export interface PoolView {
   minEffect: number;
   /** The heat map's rows: train case ids. */
   cases: string[];
-  members: PoolMemberSummary[];
+  members: ReviewedMember[];
   front: string[];
   best: string | null;
   merges: { attempted: number; pooled: number; best: number };

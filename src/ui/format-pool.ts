@@ -5,7 +5,7 @@
  * terminal width like the iteration table; and the merges in a few words (show, watch).
  */
 import { cutText, toOneLine } from '../loop/text.js';
-import { describeParents, type PoolSummary } from '../report/pool-view.js';
+import { describeParents, type PoolReview } from '../report/pool-view.js';
 import { wrapWords } from './fit-text.js';
 import { score } from './format-figures.js';
 import type { Colors } from './terminal.js';
@@ -40,7 +40,7 @@ const POOL_DROP: PoolColumn[] = ['drawn', 'holdout', 'made'];
  * proposals drawn from it.
  */
 export function formatPool(
-  pool: PoolSummary,
+  pool: PoolReview,
   { width, colors: c }: { width: number; colors: Colors },
 ): string {
   const bestText = pool.best === null ? '' : `, best ${pool.best}`;

@@ -12,7 +12,7 @@ import { cutText, toOneLine } from '../loop/text.js';
 import type { IterationStatus, PairedDecisionRecord } from '../run/events.js';
 import type { CandidateDecisionRecord, IterationRecord } from '../run/run-state.js';
 import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
-import { decisionsOf, describeParents, type PoolSummary } from '../report/pool-view.js';
+import { decisionsOf, describeParents, type PoolReview } from '../report/pool-view.js';
 import { describeMerges, formatPool } from './format-pool.js';
 import { formatField, wrapWords } from './fit-text.js';
 import { describePhase, describeRow, formatInterval, formatTally, intervalSide } from './format-decision.js';
@@ -115,7 +115,7 @@ export const SHOW_FORMAT = 'autoresearch.show/v1';
 export function formatShowJson(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
-  extra: { calibration?: unknown; pool?: PoolSummary | null } = {},
+  extra: { calibration?: unknown; pool?: PoolReview | null } = {},
 ): string {
   const pool = extra.pool ?? null;
   const rows = iterations.map((r) => ({
@@ -173,7 +173,7 @@ export function formatShow(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
   options: ShowOptions,
-  pool: PoolSummary | null = null,
+  pool: PoolReview | null = null,
 ): string {
   const header = formatShowHeader(overview, options.colors, options.width);
   const poolTable = pool === null || pool.members.length === 0 ? '' : `${formatPool(pool, options)}\n\n`;
@@ -287,7 +287,7 @@ interface TableRow {
 function formatIterationTable(
   iterations: readonly IterationRecord[],
   { width, colors: c }: ShowOptions,
-  pool: PoolSummary | null,
+  pool: PoolReview | null,
 ): string {
   const rows = iterations.flatMap((record) => tableRows(record, pool));
   let columns = (Object.keys(HEADERS) as Column[]).filter(
@@ -334,7 +334,7 @@ function formatIterationTable(
  * An iteration's row; in a pareto run it names the member its candidate came from and the one
  * it became, and each of its other candidates follows on a row of its own.
  */
-function tableRows(record: IterationRecord, pool: PoolSummary | null): TableRow[] {
+function tableRows(record: IterationRecord, pool: PoolReview | null): TableRow[] {
   const cells = toCells(record);
   const row: TableRow = { cells, status: record.status, delta: record.delta, paired: record.paired };
   if (pool === null) return [row];

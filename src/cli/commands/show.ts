@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readCalibration } from '../../calibrate/read-calibration.js';
 import { buildOverview } from '../../report/overview.js';
-import { minEffectOf, summarisePool } from '../../report/pool-view.js';
+import { minEffectOf, reviewPool } from '../../report/pool-view.js';
 import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
 import { readManifestOrNull } from '../../run/manifest.js';
@@ -47,9 +47,7 @@ export default async function showCommand(
   }
   // A pareto run (SPEC 14): its front is drawn at the run's min_effect, which the manifest holds.
   const pool =
-    state.pool === null
-      ? null
-      : summarisePool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
+    state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
   term.out(
     options.json
       ? formatShowJson(overview, state.iterations, { pool })

@@ -5,7 +5,7 @@
  * which train cases. Geometry comes precomputed (pool-geometry.ts); a greedy run has no pool
  * and gets neither.
  */
-import type { PoolMemberSummary } from '../pool-view.js';
+import type { ReviewedMember } from '../pool-view.js';
 import type { CandidateOutcomeView, PoolView } from '../report-data.js';
 import { add, el, pill, section, svg } from './dom.js';
 import { isNum, score, signed } from './format.js';
@@ -13,7 +13,7 @@ import { openIteration } from './iterations.js';
 import { data } from './page-data.js';
 
 /** `★` the run's best, `◆` on the front. */
-export function memberMarks(m: PoolMemberSummary): string {
+export function memberMarks(m: ReviewedMember): string {
   return (m.best ? '★' : '') + (m.front ? '◆' : '');
 }
 
@@ -121,7 +121,7 @@ function renderLineage(pool: PoolView, detail: HTMLElement): SVGSVGElement {
 }
 
 /** The member's facts: how it was made, its scores, what it leads, and its outcome against its parent and the best. */
-function showMember(pool: PoolView, m: PoolMemberSummary, detail: HTMLElement, tree: SVGSVGElement): void {
+function showMember(pool: PoolView, m: ReviewedMember, detail: HTMLElement, tree: SVGSVGElement): void {
   for (const node of Array.from(tree.querySelectorAll('g.member')))
     node.classList.toggle('selected', node.getAttribute('data-member') === m.id);
   const outcome = pool.candidates.find((c) => c.member === m.id);

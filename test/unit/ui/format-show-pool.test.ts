@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
 import { buildOverview } from '../../../src/report/overview.js';
-import { minEffectOf, summarisePool } from '../../../src/report/pool-view.js';
+import { minEffectOf, reviewPool } from '../../../src/report/pool-view.js';
 import { reduceRun } from '../../../src/run/reducer.js';
 import { describePhase } from '../../../src/ui/format-decision.js';
 import { formatShow, formatShowJson } from '../../../src/ui/format-show.js';
@@ -12,10 +12,10 @@ import { planPoolRun } from '../../helpers/fixture-pool.js';
 const plain = pc.createColors(false);
 const state = reduceRun(planPoolRun().events);
 if (state.pool === null) throw new Error('the pool fixture journals a pool');
-const pool = summarisePool(state.pool, 0.01);
+const pool = reviewPool(state.pool, 0.01);
 const overview = buildOverview(state, { id: 'pool-run', liveLock: false });
 
-describe('summarisePool', () => {
+describe('reviewPool', () => {
   it('marks the front, the best, what each member leads and the proposals drawn from it', () => {
     expect(pool.cases).toEqual(['t1', 't2', 't3', 't4']);
     expect(pool.front).toEqual(['p1', 'p3', 'p4']);
@@ -36,9 +36,25 @@ describe('summarisePool', () => {
 
   it('counts a score within min_effect of a case’s best as leading it', () => {
     // p1's 0.80 on t2 is 0.05 under p4's 0.85: a tie at min_effect 0.05, not at 0.01.
-    const wide = summarisePool(state.pool as NonNullable<typeof state.pool>, 0.05);
+    const wide = reviewPool(state.pool as NonNullable<typeof state.pool>, 0.05);
     expect(wide.members.find((m) => m.id === 'p1')?.leads).toEqual(['t1', 't2']);
     expect(pool.members.find((m) => m.id === 'p1')?.leads).toEqual(['t1']);
+  });
+
+  it('draws the front only from the members since the latest seed (a rebaseline)', () => {
+    const base = state.pool as NonNullable<typeof state.pool>;
+    const seed = {
+      ...base.members[0],
+      id: 'p5',
+      iteration: 6,
+      cases: { t1: 0.3, t2: 0.3, t3: 0.3, t4: 0.3 },
+    };
+    const rebased = reviewPool(
+      { ...base, members: [...base.members, seed as (typeof base.members)[number]] },
+      0.01,
+    );
+    expect(rebased.front).toEqual(['p5']);
+    expect(rebased.members.filter((m) => m.leads.length > 0).map((m) => m.id)).toEqual(['p5']);
   });
 
   it("reads min_effect from the manifest's resolved config, else the schema's default", () => {
