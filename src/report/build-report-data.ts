@@ -12,10 +12,13 @@ import { gatherEvalFeedback } from './eval-feedback.js';
 import { collectIterationEvents, meanCriteria, type IterationEvents } from './iteration-events.js';
 import { findParents } from './lineage.js';
 import { buildOverview } from './overview.js';
+import { buildLineage } from './pool-geometry.js';
+import { minEffectOf, type PoolReview, reviewPool } from './pool-view.js';
 import { countChanges, diffPromptParts, diffPrompts } from './prompt-diff.js';
 import {
   REPORT_FORMAT,
   type IterationView,
+  type PoolView,
   type ProposalView,
   type PromptDiffView,
   type ReportData,
@@ -46,11 +49,22 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
   const iterations: IterationView[] = [];
   const chartInputs: ChartInput[] = [];
   const parents = findParents(state.iterations);
+  // A pareto run (SPEC 14): a candidate's parent is the pool member it was made from.
+  const pool = state.pool === null ? null : reviewPool(state.pool, minEffectOf(folder.manifest?.config));
+  const memberPrompt = (id: string | undefined): { iteration: number; text: string | null } | null => {
+    const member = pool?.members.find((m) => m.id === id);
+    if (!member) return null;
+    const files = folders.get(member.iteration)?.candidates.find((c) => c.candidate === member.candidate);
+    return { iteration: member.iteration, text: files?.prompt ?? null };
+  };
   let incumbent: IterationRecord | null = null;
   // An iteration without an evaluation of its own (an error) shows the splits last recorded.
   let knownSplits: ReadonlyMap<string, CaseSplit> = new Map();
   for (const record of state.iterations) {
-    const parentNumber = parents.get(record.iteration) ?? null;
+    const lineage = pool === null ? undefined : lineageOf(pool, record);
+    const parentMember = memberPrompt(lineage?.from[0]);
+    const parentNumber =
+      pool === null ? (parents.get(record.iteration) ?? null) : (parentMember?.iteration ?? null);
     const parent = parentNumber === null ? null : (records.get(parentNumber) ?? null);
     const files = folders.get(record.iteration);
     const shown = shownCandidate(files, record.candidate);
@@ -60,7 +74,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
     const decision = parseDecision(files?.decision ?? null);
     const duplicateOf = shown ? null : findSamePrompt(state.iterations, record);
     const prompt = shown?.prompt ?? promptOf(duplicateOf === null ? undefined : records.get(duplicateOf));
-    const parentPrompt = promptOf(parent ?? undefined);
+    const parentPrompt = parentMember ? parentMember.text : promptOf(parent ?? undefined);
     iterations.push({
       iteration: record.iteration,
       status: record.status,
@@ -87,12 +101,13 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       screen: record.screen,
       churn: decision?.cases ?? null,
       parent: parent?.iteration ?? null,
+      ...(lineage === undefined ? {} : { lineage }),
       duplicateOf,
       proposals: buildProposals(events, files, record.candidate, decision?.screens ?? []),
       prompt,
       diff:
         parent && prompt !== null && parentPrompt !== null
-          ? buildDiff(parent.iteration, parentPrompt, prompt, partNames)
+          ? buildDiff(parent.iteration, parentPrompt, prompt, partNames, lineage?.from[0])
           : null,
       shownCandidate: shown?.candidate ?? null,
       cases: shown ? buildCaseViews(shown, knownSplits) : [],
@@ -104,7 +119,8 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
       train: record.train,
       best: record.best,
       bestHoldout: incumbent?.holdout ?? null,
-      interval: intervalOf(record),
+      // A pareto candidate's interval is against its parent member, so it is placed at that member's score.
+      interval: intervalOf(record, pool === null ? record.incumbentBefore : parentTrain(pool, lineage)),
     });
   }
 
@@ -128,6 +144,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
     feedback: gatherEvalFeedback(folder.iterations),
     flatChecks: findFlatChecks(folder.iterations),
     bestPrompt: bestText === null ? null : { iteration: state.incumbent?.iteration ?? null, text: bestText },
+    pool: pool === null ? null : buildPoolView(pool),
     warnings: overview.warnings,
     problems: [...folder.problems],
   };
@@ -160,11 +177,17 @@ function findSamePrompt(iterations: readonly IterationRecord[], record: Iteratio
   return same?.iteration ?? null;
 }
 
-/** A paired decision's train interval, placed on the score scale at the incumbent it was compared with. */
-function intervalOf(record: IterationRecord): ChartInput['interval'] {
+/** A paired decision's train interval, placed on the score scale at the score (`base`) it was compared with. */
+function intervalOf(record: IterationRecord, base: number | null): ChartInput['interval'] {
   const train = record.paired?.train;
-  if (!train || train.lo === null || train.hi === null || record.incumbentBefore === null) return null;
-  return { base: record.incumbentBefore, lo: train.lo, hi: train.hi, mean: train.mean };
+  if (!train || train.lo === null || train.hi === null || base === null) return null;
+  return { base, lo: train.lo, hi: train.hi, mean: train.mean };
+}
+
+/** The train score of the member a pareto candidate came from (its first parent). */
+function parentTrain(pool: PoolReview, lineage: IterationView['lineage']): number | null {
+  const parent = lineage?.from[0];
+  return pool.members.find((m) => m.id === parent)?.train ?? null;
 }
 
 function buildProposals(
@@ -196,11 +219,66 @@ function buildProposals(
   });
 }
 
-/** Several optimised parts (`partNames` from the manifest): the diff of each part too. */
-function buildDiff(parent: number, before: string, after: string, partNames: string[]): PromptDiffView {
+/**
+ * Several optimised parts (`partNames` from the manifest): the diff of each part too. A pareto
+ * candidate's diff is against the member it was made from (`parentMember`).
+ */
+function buildDiff(
+  parent: number,
+  before: string,
+  after: string,
+  partNames: string[],
+  parentMember?: string,
+): PromptDiffView {
   const hunks = diffPrompts(before, after);
-  const whole = { parent, identical: hunks.length === 0, ...countChanges(hunks), hunks };
+  const whole = {
+    parent,
+    ...(parentMember === undefined ? {} : { parentMember }),
+    identical: hunks.length === 0,
+    ...countChanges(hunks),
+    hunks,
+  };
   return partNames.length > 1 ? { ...whole, parts: diffPromptParts(before, after, partNames) } : whole;
+}
+
+/** The member(s) an iteration's decided candidate came from and the one it became; the baseline is p0. */
+function lineageOf(pool: PoolReview, record: IterationRecord): IterationView['lineage'] {
+  const member = pool.members.find(
+    (m) => m.iteration === record.iteration && m.candidate === record.candidate,
+  );
+  const decision = pool.decisions.find(
+    (d) => d.iteration === record.iteration && d.candidate === record.candidate,
+  );
+  if (decision) return { from: [...decision.parents], member: decision.member, kind: decision.kind };
+  if (member) return { from: [...member.parents], member: member.id, kind: member.kind };
+  return undefined;
+}
+
+function buildPoolView(pool: PoolReview): PoolView {
+  return {
+    minEffect: pool.minEffect,
+    cases: pool.cases,
+    members: pool.members,
+    front: pool.front,
+    best: pool.best,
+    merges: pool.merges,
+    lineage: buildLineage(pool.members),
+    candidates: pool.decisions.map((d) => ({
+      iteration: d.iteration,
+      candidate: d.candidate,
+      kind: d.kind,
+      parents: d.parents,
+      status: d.status,
+      member: d.member,
+      train: d.train,
+      delta: d.delta,
+      paired: d.paired,
+      screen: d.screen,
+      best: d.best && { against: d.best.against, moved: d.best.moved, reason: d.best.reason },
+      hypothesis: d.hypothesis,
+      message: d.errorKind ? `${d.errorKind}${d.message ? `: ${d.message}` : ''}` : d.message,
+    })),
+  };
 }
 
 function withSparklines(trends: Trend[]): TrendView[] {

@@ -48,6 +48,8 @@ export interface RunOverview {
   counts: Record<IterationStatus, number>;
   /** Model calls screening spared (SPEC 13), as the journal records them. */
   callsSaved: number;
+  /** A pareto run's merges (SPEC 14): tried, entered the pool, became the run's best. Absent without a pool. */
+  merges?: { attempted: number; pooled: number; best: number };
   costUsd: number;
   calls: number;
   costByRole: Record<SpendRole, { usd: number; calls: number }>;
@@ -100,6 +102,7 @@ export function buildOverview(
     iterations: state.completedIterations,
     counts,
     callsSaved: callsSavedByScreening(state.iterations),
+    ...(state.pool ? { merges: { ...state.pool.merges } } : {}),
     costUsd: state.spend.usd,
     calls: state.spend.calls,
     costByRole: state.spend.byRole,

@@ -17,6 +17,8 @@ import type { ChartModel, Sparkline } from './chart-geometry.js';
 import type { EvalFeedback } from './eval-feedback.js';
 import type { RunOverview } from './overview.js';
 import type { DiffHunk, PartDiff } from './prompt-diff.js';
+import type { LineageModel } from './pool-geometry.js';
+import type { ReviewedMember } from './pool-view.js';
 import type { FlatCheck, Trend } from './trends.js';
 
 export const REPORT_FORMAT = 'autoresearch.report/v1';
@@ -36,6 +38,8 @@ export interface ProposalView {
 export interface PromptDiffView {
   /** The iteration whose prompt this one was compared with (its parent). */
   parent: number;
+  /** A pareto run (SPEC 14): the pool member compared with (a prompt of iteration `parent`). */
+  parentMember?: string;
   identical: boolean;
   added: number;
   removed: number;
@@ -84,8 +88,10 @@ export interface IterationView {
   screen: ScreenRecord | null;
   /** Per case, the candidate against what it was compared with (decision.json); null when not recorded. */
   churn: PairedCase[] | null;
-  /** The incumbent this iteration was compared with; null for a baseline. */
+  /** The incumbent this iteration was compared with (pareto: its parent member's iteration); null for a baseline. */
   parent: number | null;
+  /** A pareto run (SPEC 14): the member(s) the decided candidate came from and the one it became. */
+  lineage?: { from: string[]; member: string | null; kind: 'mutation' | 'merge' | 'seed' };
   /** The earlier iteration whose prompt this one repeated, when it has no files of its own. */
   duplicateOf: number | null;
   proposals: ProposalView[];
@@ -94,6 +100,41 @@ export interface IterationView {
   /** Which candidate's outputs `cases` shows. */
   shownCandidate: number | null;
   cases: CaseView[];
+}
+
+/** One pareto candidate's outcome (SPEC 14), for the iteration's detail. */
+export interface CandidateOutcomeView {
+  iteration: number;
+  candidate: number;
+  kind: 'mutation' | 'merge';
+  parents: string[];
+  status: IterationStatus;
+  member: string | null;
+  train: number | null;
+  delta: number | null;
+  paired: PairedDecisionRecord | null;
+  screen: ScreenRecord | null;
+  /** Against the run's best, when it entered the pool: did the best move, and why. */
+  best: { against: string; moved: boolean; reason: string } | null;
+  hypothesis: string | null;
+  message: string | null;
+}
+
+/**
+ * A pareto run's pool (SPEC 14): its members (each with the train cases it leads and its
+ * per-case scores: the heat map), the front, the best, the merges, the lineage's geometry and
+ * every candidate's outcome.
+ */
+export interface PoolView {
+  minEffect: number;
+  /** The heat map's rows: train case ids. */
+  cases: string[];
+  members: ReviewedMember[];
+  front: string[];
+  best: string | null;
+  merges: { attempted: number; pooled: number; best: number };
+  lineage: LineageModel;
+  candidates: CandidateOutcomeView[];
 }
 
 export interface TrendView extends Trend {
@@ -113,6 +154,8 @@ export interface ReportData {
   feedback: EvalFeedback;
   flatChecks: FlatCheck[];
   bestPrompt: { iteration: number | null; text: string } | null;
+  /** A pareto run's pool; null for a greedy run. */
+  pool: PoolView | null;
   warnings: { iteration: number | null; message: string }[];
   problems: string[];
 }

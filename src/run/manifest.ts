@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { AutoresearchError } from '../errors.js';
+import { AutoresearchError, isAutoresearchError } from '../errors.js';
 import { canonicalJson } from '../canonical-json.js';
 import { isErrno } from './errno.js';
 import { RunKind } from './events.js';
@@ -105,6 +105,16 @@ export async function readManifest(runDir: string): Promise<Manifest> {
     );
   }
   return result.data;
+}
+
+/** The manifest, or null when it is missing or unreadable (for readers that only take hints from it). */
+export async function readManifestOrNull(runDir: string): Promise<Manifest | null> {
+  try {
+    return await readManifest(runDir);
+  } catch (error) {
+    if (isAutoresearchError(error)) return null;
+    throw error;
+  }
 }
 
 export type ManifestField = 'prompt' | 'shape' | 'cases' | 'rubric' | 'checks' | 'models';

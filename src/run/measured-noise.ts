@@ -5,9 +5,8 @@
  * run is passed over, never reported (that is `runs`' job).
  */
 import { join } from 'node:path';
-import { isAutoresearchError } from '../errors.js';
 import { readJournal } from './journal.js';
-import { type Manifest, readManifest } from './manifest.js';
+import { type Manifest, readManifestOrNull } from './manifest.js';
 import { listRunIds } from './run-id.js';
 
 export interface MeasuredNoise {
@@ -50,15 +49,6 @@ export async function readMeasuredNoise(runsDir: string, experiment: string): Pr
     if (sds.length > 0) return { runId: id, decisions: sds.length, sdPerSample: median(sds) };
   }
   return null;
-}
-
-async function readManifestOrNull(dir: string): Promise<Manifest | null> {
-  try {
-    return await readManifest(dir);
-  } catch (error) {
-    if (isAutoresearchError(error)) return null;
-    throw error;
-  }
 }
 
 /** The run's samples and retest as its manifest recorded them (defaults and overrides applied). */

@@ -47,6 +47,7 @@ export function describeRow(r: IterationRecord): string {
 /** A phase as the views name it: a retest's own phases say they belong to the retest. */
 export function describePhase(phase: Phase | null, retesting: boolean): string {
   if (phase === 'retesting') return 'retesting (fresh samples for candidate and incumbent)';
+  if (phase === 'merging') return 'merging two pool members';
   if (phase === null) return retesting ? 'retest' : 'starting';
   return retesting ? `retest ${phase}` : phase;
 }

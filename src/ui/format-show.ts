@@ -3,12 +3,17 @@
  * margin, the judge's drift anchors, spend, branch, the simulated label, the warnings) and one row per iteration, fitted to the
  * terminal width — the hypothesis takes what is left, and the least useful columns go first
  * when even that is not enough. Paired decisions (SPEC 13) add their interval and per-case
- * tally, explained under the table. `--json` gets a stable object instead.
+ * tally, explained under the table. A pareto run (SPEC 14) adds its pool — each member with its
+ * parents, scores and the train cases it leads, the front and the best marked — and each
+ * iteration's candidates with the member they came from and what became of them. `--json` gets
+ * a stable object instead.
  */
 import { cutText, toOneLine } from '../loop/text.js';
-import type { IterationStatus } from '../run/events.js';
-import type { IterationRecord } from '../run/run-state.js';
+import type { IterationStatus, PairedDecisionRecord } from '../run/events.js';
+import type { CandidateDecisionRecord, IterationRecord } from '../run/run-state.js';
 import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
+import { decisionsOf, describeParents, type PoolReview } from '../report/pool-view.js';
+import { describeMerges, formatPool } from './format-pool.js';
 import { formatField, wrapWords } from './fit-text.js';
 import { describePhase, describeRow, formatInterval, formatTally, intervalSide } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
@@ -24,7 +29,10 @@ export interface ShowOptions {
 
 type Column =
   | 'iter'
+  | 'cand'
+  | 'from'
   | 'status'
+  | 'member'
   | 'train'
   | 'holdout'
   | 'delta'
@@ -41,7 +49,10 @@ type Column =
 
 const HEADERS: Record<Column, string> = {
   iter: 'ITER',
+  cand: 'CAND',
+  from: 'FROM',
   status: 'STATUS',
+  member: 'MEMBER',
   train: 'TRAIN',
   holdout: 'HOLDOUT',
   delta: 'DELTA',
@@ -56,7 +67,14 @@ const HEADERS: Record<Column, string> = {
   commit: 'COMMIT',
   hypothesis: 'HYPOTHESIS',
 };
-const LEFT_ALIGNED: ReadonlySet<Column> = new Set(['status', 'commit', 'hypothesis']);
+const LEFT_ALIGNED: ReadonlySet<Column> = new Set([
+  'cand',
+  'from',
+  'status',
+  'member',
+  'commit',
+  'hypothesis',
+]);
 /** Dropped in this order when the table is too wide even with a short hypothesis. */
 const DROP_ORDER: Column[] = [
   'commit',
@@ -68,21 +86,38 @@ const DROP_ORDER: Column[] = [
   'cost',
   'holdout',
   'cases',
+  'cand',
   'interval',
+  'member',
+  'from',
 ];
-/** Shown only when some row has a value. */
-const OPTIONAL: ReadonlySet<Column> = new Set(['interval', 'cases', 'checks', 'judge', 'alpha', 'expect']);
+/** Shown only when some row has a value (the pool's columns: only in a pareto run). */
+const OPTIONAL: ReadonlySet<Column> = new Set([
+  'cand',
+  'from',
+  'member',
+  'interval',
+  'cases',
+  'checks',
+  'judge',
+  'alpha',
+  'expect',
+]);
 const MIN_HYPOTHESIS = 24;
 const GAP = 2;
 
 export const SHOW_FORMAT = 'autoresearch.show/v1';
 
-/** `calibration`: a `calibrate` run's calibration.json (SPEC 15), added under its own key. */
+/**
+ * `calibration`: a `calibrate` run's calibration.json (SPEC 15), added under its own key. `pool`:
+ * a pareto run's pool (SPEC 14) under `pool`, and each iteration's candidates under its row.
+ */
 export function formatShowJson(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
-  calibration?: unknown,
+  extra: { calibration?: unknown; pool?: PoolReview | null } = {},
 ): string {
+  const pool = extra.pool ?? null;
   const rows = iterations.map((r) => ({
     iteration: r.iteration,
     status: r.status,
@@ -106,31 +141,48 @@ export function formatShowJson(
     errorKind: r.errorKind,
     message: r.message,
     attempts: r.attempts,
+    // A pareto run (SPEC 14): every candidate's parents and outcome.
+    ...(pool === null ? {} : { candidates: decisionsOf(pool, r.iteration) }),
   }));
   return JSON.stringify(
     {
       format: SHOW_FORMAT,
       run: overview,
       iterations: rows,
-      ...(calibration === undefined ? {} : { calibration }),
+      ...(extra.calibration === undefined ? {} : { calibration: extra.calibration }),
+      ...(pool === null
+        ? {}
+        : {
+            pool: {
+              minEffect: pool.minEffect,
+              cases: pool.cases,
+              members: pool.members,
+              front: pool.front,
+              best: pool.best,
+              merges: pool.merges,
+            },
+          }),
     },
     null,
     2,
   );
 }
 
+/** `pool`: a pareto run's pool (SPEC 14), shown between the header and the iteration table. */
 export function formatShow(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
   options: ShowOptions,
+  pool: PoolReview | null = null,
 ): string {
   const header = formatShowHeader(overview, options.colors, options.width);
+  const poolTable = pool === null || pool.members.length === 0 ? '' : `${formatPool(pool, options)}\n\n`;
   const table =
     iterations.length === 0
       ? options.colors.dim('No iteration has finished yet.')
-      : formatIterationTable(iterations, options);
+      : formatIterationTable(iterations, options, pool);
   const current = overview.current ? `\n${options.colors.cyan(describeCurrent(overview))}` : '';
-  return `${header}\n\n${table}${current}`;
+  return `${header}\n\n${poolTable}${table}${current}`;
 }
 
 /** One line per field; a value too long for `width` wraps between words under its column. */
@@ -187,6 +239,7 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
     .join(', ');
   const saved = o.callsSaved > 0 ? `; screening saved ${o.callsSaved} calls` : '';
   field('Iterations', `${o.iterations} finished${counts === '' ? '' : `: ${counts}`}${saved}`);
+  if (o.merges) field('Merges', describeMerges(o.merges));
   if (o.simulated.length > 0) {
     field('Simulated', c.yellow(`${o.simulated.join(', ')}: these figures say nothing about real models`));
   }
@@ -223,17 +276,27 @@ function describeCurrent(o: RunOverview): string {
   return `iteration ${current.iteration} in progress${phase}${progress}${candidate}`;
 }
 
+/** One line of the iteration table: an iteration, or (pareto) another of its candidates. */
+interface TableRow {
+  cells: Record<Column, string>;
+  status: IterationStatus;
+  delta: number | null;
+  paired: PairedDecisionRecord | null;
+}
+
 function formatIterationTable(
   iterations: readonly IterationRecord[],
   { width, colors: c }: ShowOptions,
+  pool: PoolReview | null,
 ): string {
-  const rows = iterations.map(toCells);
+  const rows = iterations.flatMap((record) => tableRows(record, pool));
   let columns = (Object.keys(HEADERS) as Column[]).filter(
-    (column) => !OPTIONAL.has(column) || rows.some((row) => row[column] !== '-'),
+    (column) =>
+      !OPTIONAL.has(column) || rows.some((row) => row.cells[column] !== '-' && row.cells[column] !== ''),
   );
   const widths = {} as Record<Column, number>;
   for (const column of columns)
-    widths[column] = Math.max(HEADERS[column].length, ...rows.map((row) => row[column].length));
+    widths[column] = Math.max(HEADERS[column].length, ...rows.map((row) => row.cells[column].length));
   const fixed = () =>
     columns.filter((col) => col !== 'hypothesis').reduce((sum, col) => sum + widths[col] + GAP, 0);
   for (const drop of DROP_ORDER) {
@@ -255,35 +318,102 @@ function formatIterationTable(
       .join(' '.repeat(GAP))
       .trimEnd();
   const header = line(HEADERS, (_column, text) => c.bold(text));
-  const body = rows.map((cells, index) => {
-    const record = iterations[index] as IterationRecord;
-    return line(cells, (column, text) => {
-      if (column === 'status') return paintStatus(record.status, c)(text);
-      if (column === 'delta' && record.delta !== null) return deltaColor(record.delta, c)(text);
-      if (column === 'interval') return sideColor(intervalSide(record.paired), c)(text);
+  const body = rows.map((row) =>
+    line(row.cells, (column, text) => {
+      if (column === 'status') return paintStatus(row.status, c)(text);
+      if (column === 'delta' && row.delta !== null) return deltaColor(row.delta, c)(text);
+      if (column === 'interval') return sideColor(intervalSide(row.paired), c)(text);
       return text;
-    });
-  });
-  const legend = explainPaired(iterations, columns, width);
+    }),
+  );
+  const legend = explainColumns(iterations, rows, columns, width, pool !== null);
   return [header, ...body, ...(legend ? [c.dim(legend)] : [])].join('\n');
 }
 
-/** What the paired columns (and a panel's ALPHA) mean, at the confidence the decisions used. */
-function explainPaired(
+/**
+ * An iteration's row; in a pareto run it names the member its candidate came from and the one
+ * it became, and each of its other candidates follows on a row of its own.
+ */
+function tableRows(record: IterationRecord, pool: PoolReview | null): TableRow[] {
+  const cells = toCells(record);
+  const row: TableRow = { cells, status: record.status, delta: record.delta, paired: record.paired };
+  if (pool === null) return [row];
+  const decisions = decisionsOf(pool, record.iteration);
+  const several = pool.decisions.some((d) => d.candidate > 0);
+  const shown = decisions.find((d) => d.candidate === record.candidate);
+  const member = pool.members.find(
+    (m) => m.iteration === record.iteration && m.candidate === record.candidate,
+  );
+  cells.cand = several && record.candidate !== null ? `c${record.candidate}` : '';
+  cells.from = shown ? describeParents(shown.parents) : member ? describeParents(member.parents) : '';
+  cells.member = shown?.member ?? member?.id ?? '';
+  if (shown?.kind === 'merge') cells.hypothesis = `merge: ${cells.hypothesis}`;
+  const others = decisions.filter((d) => d !== shown).map((d) => candidateRow(d, several));
+  return [row, ...others];
+}
+
+/** Another candidate of a pareto iteration: its outcome against its parent (SPEC 14). */
+function candidateRow(d: CandidateDecisionRecord, several: boolean): TableRow {
+  const text =
+    d.status === 'error'
+      ? `${d.errorKind ?? 'error'}: ${d.message ?? d.hypothesis ?? ''}`
+      : d.status === 'screened_out' && d.screen
+        ? `${d.screen.callsSaved} calls saved: ${d.hypothesis ?? ''}`
+        : (d.hypothesis ?? '');
+  const cells: Record<Column, string> = {
+    iter: '',
+    cand: several ? `c${d.candidate}` : '',
+    from: describeParents(d.parents),
+    status: d.status,
+    member: d.member ?? '',
+    train: score(d.train),
+    holdout: score(d.holdout),
+    delta: signed(d.delta),
+    interval: formatInterval(d),
+    cases: formatTally(d.paired),
+    checks: '',
+    judge: '',
+    alpha: '',
+    expect: '',
+    cost: '',
+    secs: '',
+    commit: '',
+    hypothesis: toOneLine(`${d.kind === 'merge' ? 'merge: ' : ''}${text}`),
+  };
+  return { cells, status: d.status, delta: d.delta, paired: d.paired };
+}
+
+/** What the paired columns, the pool's and a panel's ALPHA mean, at the confidence the decisions used. */
+function explainColumns(
   iterations: readonly IterationRecord[],
+  rows: readonly TableRow[],
   columns: Column[],
   width: number,
+  pareto: boolean,
 ): string | null {
   const parts: string[] = [];
   if (columns.includes('interval')) {
-    const levels = [...new Set(iterations.flatMap((r) => (r.paired ? [r.paired.confidence] : [])))];
+    const levels = [
+      ...new Set(
+        [...iterations.map((r) => r.paired), ...rows.map((r) => r.paired)].flatMap((p) =>
+          p ? [p.confidence] : [],
+        ),
+      ),
+    ];
     const percent = levels.map((level) => `${Number((level * 100).toFixed(1))}%`).join('/');
+    const against = pareto ? 'its parent' : 'the incumbent';
     if (levels.length > 0)
-      parts.push(`INTERVAL: the train mean difference against the incumbent, one-sided ${percent} bounds.`);
+      parts.push(`INTERVAL: the train mean difference against ${against}, one-sided ${percent} bounds.`);
   }
-  if (columns.includes('interval') && iterations.some((r) => r.status === 'screened_out'))
+  if (columns.includes('interval') && rows.some((r) => r.status === 'screened_out'))
     parts.push('A screened-out row: the mean difference on its minibatch.');
   if (columns.includes('cases')) parts.push('CASES: train cases better ↑, worse ↓, the same =.');
+  if (columns.includes('from')) parts.push('FROM: the pool member(s) a candidate was made from.');
+  if (columns.includes('member')) parts.push('MEMBER: the member it became.');
+  if (pareto && rows.some((r) => r.status === 'pooled'))
+    parts.push(
+      'pooled: it beat its parent and entered the pool, but the best did not move; keep: the best moved.',
+    );
   if (columns.includes('alpha'))
     parts.push(
       "ALPHA: how far the judge panel's members agree (Krippendorff's alpha, ordinal: 1 perfect, 0 chance; n/a when no score varied).",
@@ -294,7 +424,10 @@ function explainPaired(
 function toCells(r: IterationRecord): Record<Column, string> {
   return {
     iter: String(r.iteration),
+    cand: '-',
+    from: '-',
     status: r.status,
+    member: '-',
     train: score(r.train),
     holdout: score(r.holdout),
     delta: signed(r.delta),

@@ -18,6 +18,7 @@ import {
   formatTally,
 } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
+import { describeMerges } from './format-pool.js';
 import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
 import { describeDriftCheck, describeJudgeNoise } from './format-anchors.js';
@@ -58,6 +59,14 @@ export function renderWatchFrame(
     const holdout = state.incumbent.holdout === null ? '' : `, holdout ${score(state.incumbent.holdout)}`;
     lines.push(
       `${label('best', c)}${c.bold(score(state.incumbent.train))} at iteration ${state.incumbent.iteration}${gain}${holdout}`,
+    );
+  }
+  // A pareto run (SPEC 14): how big the pool is, which member is the best, what merges came to.
+  if (state.pool) {
+    const pool = state.pool;
+    const best = pool.best === null ? '' : `, best ${pool.best}`;
+    lines.push(
+      `${label('pool', c)}${pool.members.length} member${pool.members.length === 1 ? '' : 's'}${best}; merges: ${describeMerges(pool.merges)}`,
     );
   }
   lines.push(

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/built-cli.js';
+import { POOL_RUN_ID, writePoolRun } from '../helpers/fixture-pool.js';
 import { FIXTURE_RUN_ID, writeFixtureRun } from '../helpers/fixture-run.js';
 import { type CliCopy, describeResult, runCli, snapshotCli } from '../kill/support/cli.js';
 import { createProject, FIXTURE, type Project } from '../kill/support/project.js';
@@ -18,7 +19,8 @@ import { createProject, FIXTURE, type Project } from '../kill/support/project.js
 const WIDTHS = [80, 120] as const;
 const HEIGHT = 50;
 const PHASE_LINE = /… (iteration \d+:|final check)/;
-const ROW = /^\s{0,3}\d+ {2}(baseline|keep|discard|gate_fail|holdout_fail|duplicate|error|interrupted)\b/;
+const ROW =
+  /^\s{0,3}\d+ {2}(baseline|keep|pooled|discard|gate_fail|holdout_fail|duplicate|error|interrupted)\b/;
 
 let cli: CliCopy;
 let project: Project;
@@ -33,6 +35,7 @@ beforeAll(async () => {
   project = await createProject();
   fixtureRunsDir = await mkdtemp(join(tmpdir(), 'ar-screen-'));
   await writeFixtureRun(fixtureRunsDir);
+  await writePoolRun(fixtureRunsDir);
   // A real sim run (written without a terminal) for `show`: its header carries the simulated label.
   const made = await runCli(cli.main, ['run', FIXTURE, '--provider', 'sim', '--iterations', '2'], {
     cwd: project.dir,
@@ -40,7 +43,8 @@ beforeAll(async () => {
   });
   expect(made.exitCode, describeResult(made)).toBe(0);
   simRunId = (await project.onlyRun()).id;
-});
+  // A whole sim run: more than the default hook time on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   await project?.cleanup();
@@ -190,6 +194,8 @@ describe.each(WIDTHS)('a real terminal %i columns wide', (width) => {
     for (const [runsDir, id] of [
       [project.runsDir, simRunId],
       [fixtureRunsDir, FIXTURE_RUN_ID],
+      // A pareto run (SPEC 14): its pool table and the candidates' rows fit too.
+      [fixtureRunsDir, POOL_RUN_ID],
     ] as const) {
       // The same view with room to spare: every word whole, nothing cut.
       const wide = await openScreen(400, ['show', id], { AUTORESEARCH_RUNS_DIR: runsDir });

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { readCalibration } from '../../calibrate/read-calibration.js';
 import { buildOverview } from '../../report/overview.js';
+import { minEffectOf, reviewPool } from '../../report/pool-view.js';
 import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
+import { readManifestOrNull } from '../../run/manifest.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { formatCalibration } from '../../ui/format-calibration.js';
@@ -38,15 +40,18 @@ export default async function showCommand(
   if (calibration !== null) {
     term.out(
       options.json
-        ? formatShowJson(overview, state.iterations, calibration)
+        ? formatShowJson(overview, state.iterations, { calibration })
         : formatCalibration(calibration, { colors: term.colors }),
     );
     return 0;
   }
+  // A pareto run (SPEC 14): its front is drawn at the run's min_effect, which the manifest holds.
+  const pool =
+    state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
   term.out(
     options.json
-      ? formatShowJson(overview, state.iterations)
-      : formatShow(overview, state.iterations, { width: term.width, colors: term.colors }),
+      ? formatShowJson(overview, state.iterations, { pool })
+      : formatShow(overview, state.iterations, { width: term.width, colors: term.colors }, pool),
   );
   return 0;
 }

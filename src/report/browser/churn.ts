@@ -18,7 +18,13 @@ function direction(c: PairedCase): 'up' | 'down' | 'tie' {
 const MARK = { up: '▲', down: '▼', tie: '=' } as const;
 
 export function renderChurn(it: IterationView): HTMLElement {
-  const against = it.parent === null ? 'the incumbent' : 'iteration ' + it.parent;
+  // A pareto candidate (SPEC 14) is compared with the member it came from.
+  const member = it.lineage?.from[0];
+  const against = member
+    ? member + (it.parent === null ? '' : ' (iteration ' + it.parent + ')')
+    : it.parent === null
+      ? 'the incumbent'
+      : 'iteration ' + it.parent;
   const box = el(
     'div',
     'churn',

@@ -8,6 +8,7 @@ import type { IterationView, PanelView, PromptDiffView } from '../report-data.js
 import { renderChurn } from './churn.js';
 import { type Child, el, pill } from './dom.js';
 import { alpha, bounds, isNum, score, screenMean, signed, sortedEntries } from './format.js';
+import { renderCandidates } from './pool.js';
 
 /** Who sat on the panel, how their scores were combined and how far they agreed, per criterion too. */
 function describePanel(panel: PanelView): Child[] {
@@ -48,10 +49,19 @@ export function renderDetail(it: IterationView): HTMLElement {
   const failed = it.errorKind || it.status === 'error';
   kv(facts, 'Error', failed ? [it.errorKind, it.message].filter(Boolean).join(': ') || 'error' : null);
   kv(facts, 'Note', !failed && it.message && it.message !== it.reason ? it.message : null);
+  // A pareto run (SPEC 14): the member(s) it came from, not an incumbent.
+  kv(
+    facts,
+    'Lineage',
+    it.lineage
+      ? (it.lineage.from.length ? 'from ' + it.lineage.from.join(' + ') : 'the root of the pool') +
+          (it.lineage.member ? ' → ' + it.lineage.member : ', not pooled')
+      : null,
+  );
   kv(
     facts,
     'Compared with',
-    it.parent === null
+    it.parent === null || it.lineage
       ? null
       : 'iteration ' +
           it.parent +
@@ -78,15 +88,19 @@ export function renderDetail(it: IterationView): HTMLElement {
   );
   kv(facts, 'Judge panel', it.panel ? describePanel(it.panel) : null);
   box.appendChild(facts);
-  if (it.proposals.length > 1) box.appendChild(renderProposals(it));
+  const candidates = renderCandidates(it.iteration);
+  if (candidates) box.appendChild(candidates);
+  else if (it.proposals.length > 1) box.appendChild(renderProposals(it));
   if (it.paired) box.appendChild(renderChurn(it));
   if (it.diff) {
     box.appendChild(
       el(
         'h3',
         null,
-        'Prompt change against iteration ' +
-          it.diff.parent +
+        'Prompt change against ' +
+          (it.diff.parentMember
+            ? it.diff.parentMember + ' (iteration ' + it.diff.parent + ')'
+            : 'iteration ' + it.diff.parent) +
           (it.diff.identical ? '' : ' (+' + it.diff.added + ' −' + it.diff.removed + ' lines)'),
       ),
     );

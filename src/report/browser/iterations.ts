@@ -41,7 +41,11 @@ export function renderTable(): HTMLElement {
   const paired = data.iterations.some((it) => it.paired || it.screen);
   // A judge panel (SPEC 15): how far its members agreed on each evaluation.
   const panel = data.iterations.some((it) => it.panel || isNum(it.judgeAlpha));
-  const head = ['', '#', 'Status', 'Train', 'Holdout', 'Δ'].concat(
+  // A pareto run (SPEC 14): the member the decided candidate came from and the one it became.
+  const pareto = data.pool !== null;
+  const head = ['', '#', 'Status'].concat(
+    pareto ? ['Lineage'] : [],
+    ['Train', 'Holdout', 'Δ'],
     paired ? ['Interval', 'Cases'] : [],
     signals.map((s) => (s === 'expectations' ? 'Expect.' : s)),
     panel ? ['Alpha'] : [],
@@ -69,10 +73,13 @@ export function renderTable(): HTMLElement {
       el('td', 'twisty', '▸'),
       el('td', 'r it', (it.iteration === bestIteration ? '★ ' : '') + it.iteration),
       el('td', null, pill(it.status)),
+    ];
+    if (pareto) cells.push(el('td', 'mono lineage', describeLineage(it)));
+    cells.push(
       el('td', 'r', score(it.train)),
       el('td', 'r', score(it.holdout)),
       el('td', 'r', deltaNode(it.delta)),
-    ];
+    );
     if (paired) cells.push(intervalCell(it), el('td', 'r', it.paired ? tally(it.paired) : ''));
     for (const s of signals) cells.push(el('td', 'r', score(it.signals[s])));
     if (panel) cells.push(el('td', 'r', alpha(it.judgeAlpha)));
@@ -102,6 +109,14 @@ export function renderTable(): HTMLElement {
   table.appendChild(body);
   box.appendChild(el('div', 'tablewrap', table));
   return box;
+}
+
+/** `p1 → p4`, `p1 + p3 → p4` for a merge, `p0` for the baseline, `p2 →` when not pooled. */
+function describeLineage(it: (typeof data.iterations)[number]): string {
+  const l = it.lineage;
+  if (!l) return '';
+  if (l.from.length === 0) return l.member ?? '';
+  return l.from.join(' + ') + ' → ' + (l.member ?? '');
 }
 
 function intervalCell(it: (typeof data.iterations)[number]): HTMLTableCellElement {

@@ -9,6 +9,7 @@ import { add } from './dom.js';
 import { openIteration, renderTable } from './iterations.js';
 import { renderChart, renderHeader } from './overview.js';
 import { data, LIVE } from './page-data.js';
+import { renderPool } from './pool.js';
 import { renderBest, renderFooter, renderReview, renderTrends } from './review.js';
 
 const app = document.getElementById('app');
@@ -16,6 +17,7 @@ if (app) {
   add(app, [
     renderHeader(),
     renderChart(),
+    renderPool(),
     renderTable(),
     renderTrends(),
     renderReview(),

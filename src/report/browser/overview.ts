@@ -103,6 +103,15 @@ function renderCards(o: RunOverview): HTMLElement {
       (counts || 'none finished yet') +
         (o.callsSaved > 0 ? ' · screening saved ' + o.callsSaved + ' calls' : ''),
     ),
+    o.merges
+      ? card(
+          'Merges',
+          String(o.merges.attempted),
+          o.merges.attempted === 0
+            ? 'none attempted yet'
+            : o.merges.pooled + ' pooled · ' + o.merges.best + ' became the best',
+        )
+      : null,
     card('Cost', usd(o.costUsd), o.calls + ' calls' + (roles ? ' · ' + roles : '')),
     card('Active time', duration(o.activeSeconds), span(o.startedAt, o.endedAt)),
     card(
@@ -118,7 +127,11 @@ function renderCards(o: RunOverview): HTMLElement {
     card(
       'Branch',
       o.branch || 'none',
-      o.branch ? 'one commit per keep' : 'commits are off (not a git repository)',
+      o.branch
+        ? o.merges
+          ? 'one commit per new best'
+          : 'one commit per keep'
+        : 'commits are off (not a git repository)',
       'wide',
     ),
   ]);
@@ -172,7 +185,9 @@ export function renderChart(): HTMLElement {
       'note',
       'Train score of each iteration (its decided candidate). Hover a point for details; click it to open the iteration.' +
         (c.intervals.length
-          ? ' A whisker is a paired decision’s interval of the train mean difference, drawn from the incumbent’s score it was compared with: wholly above the best-so-far line is a clear gain.'
+          ? data.pool
+            ? ' A whisker is a paired decision’s interval of the train mean difference against the parent member, drawn from that member’s score: wholly above it is a clear gain over the parent.'
+            : ' A whisker is a paired decision’s interval of the train mean difference, drawn from the incumbent’s score it was compared with: wholly above the best-so-far line is a clear gain.'
           : ''),
     ),
   );
