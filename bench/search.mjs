@@ -72,6 +72,7 @@ function createRunProject(landscape, { seed, strategy, iterations }) {
 function readRun(events) {
   let loopCalls = 0;
   let finalCalls = 0;
+  const byRole = {};
   const callsByIteration = new Map();
   const trajectory = [];
   let best = null;
@@ -82,7 +83,10 @@ function readRun(events) {
   for (const event of events) {
     if (event.type === 'spend') {
       if (event.phase === 'final') finalCalls += event.calls;
-      else loopCalls += event.calls;
+      else {
+        loopCalls += event.calls;
+        byRole[event.role] = (byRole[event.role] ?? 0) + event.calls;
+      }
     } else if (event.type === 'parent_chosen') {
       pareto = true;
     } else if (event.type === 'candidate_decided' && event.kind === 'merge') {
@@ -100,6 +104,7 @@ function readRun(events) {
   }
   return {
     loopCalls,
+    byRole,
     finalCalls,
     trajectory,
     best,
@@ -193,6 +198,15 @@ function summarise(landscape, bySeed, interval) {
     seeds: bySeed.length,
     pareto: pareto.every((r) => r.pareto),
     calls: { greedy: mean(greedy.map((r) => r.loopCalls)), pareto: mean(pareto.map((r) => r.loopCalls)) },
+    roles: Object.fromEntries(
+      [...new Set([...greedy, ...pareto].flatMap((r) => Object.keys(r.byRole)))].map((role) => [
+        role,
+        {
+          greedy: mean(greedy.map((r) => r.byRole[role] ?? 0)),
+          pareto: mean(pareto.map((r) => r.byRole[role] ?? 0)),
+        },
+      ]),
+    ),
     train: { greedy: mean(greedy.map((r) => r.best ?? 0)), pareto: mean(pareto.map((r) => r.best ?? 0)) },
     test: { greedy: interval(tests(greedy)), pareto: interval(tests(pareto)) },
     testDiff: interval(testDiffs),
@@ -292,6 +306,16 @@ await runBenchmark(
         'that got there, and how many did). "pareto\'s calls to greedy\'s final score" is, per seed, the calls pareto ' +
         "needed to reach greedy's final best train score divided by greedy's calls for the whole run.",
     ];
+    findings.push(
+      `Calls per run by role (greedy / pareto, mean): ${summaries
+        .map(
+          (s) =>
+            `${s.landscape.key}: ${Object.entries(s.roles)
+              .map(([role, c]) => `${role} ${Math.round(c.greedy)} / ${Math.round(c.pareto)}`)
+              .join(', ')}`,
+        )
+        .join('; ')}.`,
+    );
     const wall = summaries.map((s) => `${s.landscape.key} ${(s.wallMs / 1000).toFixed(0)} s`).join(', ');
     const text = [
       ...method,
