@@ -30,8 +30,8 @@ const TEST_SHARE = 0.25;
 /** The issue's target on the stuck landscape: pareto reaches greedy's final score with ≤ 60% of its calls. */
 const TARGET_CALL_SHARE = 0.6;
 const REACH_SHARE = 0.9;
+// The cheap landscapes (checks only) first, the one with a judge last.
 const LANDSCAPES = [
-  { key: 'cold-email', example: 'cold-email', label: 'cold-email (one kind)' },
   { key: 'inbox-replies', example: 'inbox-replies', label: 'inbox-replies (two kinds: stuck)', stuck: true },
   {
     key: 'inbox-quick',
@@ -39,6 +39,7 @@ const LANDSCAPES = [
     label: 'inbox-quick (one kind)',
     keep: (c) => c.vars?.kind === 'quick question',
   },
+  { key: 'cold-email', example: 'cold-email', label: 'cold-email (one kind)' },
 ];
 /** Runs side by side: each is one process doing mostly CPU work. */
 const PARALLEL = 2;
@@ -233,12 +234,15 @@ await runBenchmark(
     for (const landscape of LANDSCAPES)
       for (let seed = 1; seed <= seeds; seed++)
         for (const strategy of STRATEGIES)
-          jobs.push(async () => ({
-            landscape: landscape.key,
-            seed,
-            strategy,
-            run: await runOne(landscape, { seed, strategy, iterations }),
-          }));
+          jobs.push(async () => {
+            const run = await runOne(landscape, { seed, strategy, iterations });
+            // Progress, one line per run, so a long benchmark shows where it is.
+            console.log(
+              `  ${landscape.key} ${strategy} seed ${seed}: best train ${score(run.best)}, test ${score(run.test)}, ` +
+                `${run.loopCalls} calls, ${(run.wallMs / 1000).toFixed(0)} s`,
+            );
+            return { landscape: landscape.key, seed, strategy, run };
+          });
     const results = await runAll(jobs);
     const summaries = LANDSCAPES.map((landscape) => {
       const bySeed = [];
