@@ -22,6 +22,7 @@ const COMMANDS = {
   grade: () => import('./commands/grade.js'),
   init: () => import('./commands/init.js'),
   judge: () => import('./commands/judge.js'),
+  prune: () => import('./commands/prune.js'),
   report: () => import('./commands/report.js'),
   resume: () => import('./commands/resume.js'),
   run: () => import('./commands/run.js'),
@@ -185,10 +186,10 @@ export function buildProgram(): Command {
 
   program
     .command('diff')
-    .description('prompt diff between two iterations (default: baseline -> best)')
+    .description('prompt diff between two iterations or pool members (default: baseline -> best)')
     .argument('<run-id>', 'run id (or a unique prefix)')
-    .argument('[a]', 'iteration number, or "baseline" / "best"')
-    .argument('[b]', 'iteration number, or "baseline" / "best"')
+    .argument('[a]', 'iteration number, pool member (p3), or "baseline" / "best"')
+    .argument('[b]', 'iteration number, pool member (p3), or "baseline" / "best"')
     .option('--word', 'word diff instead of a line diff')
     .option('--json', 'machine-readable output')
     .action(lazy('diff'));
@@ -209,10 +210,17 @@ export function buildProgram(): Command {
 
   program
     .command('apply')
-    .description("write the run's best prompt into the working tree")
+    .description("write the run's best prompt (or a pool member's) into the working tree")
     .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('[member]', 'a pool member of a pareto run (p3) instead of the best')
     .option('--force', 'overwrite even if the working-tree prompt changed after the run started')
     .action(lazy('apply'));
+
+  program
+    .command('prune')
+    .description("delete a run's pool refs (refs/autoresearch/<experiment>/<run-id>/pool/*)")
+    .argument('<run-id>', 'run id (or a unique prefix)')
+    .action(lazy('prune'));
 
   program
     .command('judge')

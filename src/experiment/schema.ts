@@ -126,10 +126,6 @@ export const SEARCH_STRATEGIES = ['pareto', 'greedy'] as const;
 export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
 
 export const Search = z.strictObject({
-  /** Absent: pareto under paired acceptance, greedy under margin (see searchStrategyOf). */
-  strategy: z.enum(SEARCH_STRATEGIES).optional(),
-  /** pareto: iterations between two merges of complementary front members (SPEC 14). */
-  merge_every: positiveInt.default(5),
   /** pareto: proposals per iteration, each from its own parent; greedy: proposals against the incumbent. */
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
@@ -157,6 +153,10 @@ export const Search = z.strictObject({
   bold_after: positiveInt.default(3),
   guidance: z.string().default(''),
   seed: z.number().int().default(1),
+  /** Absent: pareto under paired acceptance, greedy under margin (see searchStrategyOf). */
+  strategy: z.enum(SEARCH_STRATEGIES).optional(),
+  /** pareto: iterations between two merges of complementary front members (SPEC 14). */
+  merge_every: positiveInt.default(5),
 });
 export type Search = z.infer<typeof Search>;
 

@@ -26,9 +26,9 @@ export function validateAcceptance(
   cases: readonly Pick<Case, 'split' | 'source'>[] | null,
   where: AcceptanceWhere,
 ): Problem[] {
-  if (acceptanceOf(search) !== 'paired') return [];
-  const problems: Problem[] = [];
   const at = (path: KeyPath) => ({ file: where.file, ...where.locate(path) });
+  if (acceptanceOf(search) !== 'paired') return marginProblems(search, at);
+  const problems: Problem[] = [];
   const train = cases === null ? null : cases.filter((c) => c.split === 'train').length;
   // No train case at all is already an error of the split (place-cases.ts).
   if (train === 1) {
@@ -72,4 +72,19 @@ export function validateAcceptance(
     });
   }
   return problems;
+}
+
+/** Under `acceptance: margin` the pool has no admission rule: a pareto search needs paired statistics (SPEC 14). */
+function marginProblems(search: Search, at: (path: KeyPath) => Problem['location']): Problem[] {
+  if (search.strategy !== 'pareto') return [];
+  return [
+    {
+      severity: 'error',
+      location: at(['search', 'strategy']),
+      keyPath: 'search.strategy',
+      message:
+        'the pareto search admits a candidate into its pool by paired statistics against its parent, and this experiment uses `acceptance: margin`',
+      hint: 'remove `acceptance: margin` (and a numeric min_improvement), or set `strategy: greedy`',
+    },
+  ];
 }

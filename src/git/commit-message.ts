@@ -9,6 +9,8 @@ export const TRAILER = {
   score: 'Autoresearch-Score',
   /** Several optimised parts (SPEC 12): the parts the keep changed. */
   parts: 'Autoresearch-Parts',
+  /** A pareto run (SPEC 14): the pool member a keep or a pool commit holds. */
+  pool: 'Autoresearch-Pool',
 } as const;
 
 export function formatRunBranch(experiment: string, runId: string): string {
@@ -46,6 +48,8 @@ export interface KeepMessageInput {
   hypothesis: string;
   /** Several optimised parts: the names of the parts this keep changes. */
   parts?: readonly string[];
+  /** A pareto run: the pool member that became the best (`p5`). */
+  member?: string;
 }
 
 export function formatKeepMessage(input: KeepMessageInput): string {
@@ -60,7 +64,48 @@ export function formatKeepMessage(input: KeepMessageInput): string {
     `${TRAILER.run}: ${input.runId}`,
     `${TRAILER.iteration}: ${input.iteration}`,
     `${TRAILER.score}: ${formatMilli(to)}`,
+    ...(input.member === undefined ? [] : [`${TRAILER.pool}: ${input.member}`]),
     ...(input.parts === undefined ? [] : [`${TRAILER.parts}: ${input.parts.join(', ')}`]),
+    '',
+  ].join('\n');
+}
+
+export interface PoolMessageInput {
+  experiment: string;
+  runId: string;
+  member: string;
+  iteration: number;
+  kind: 'seed' | 'mutation' | 'merge';
+  /** The parent members (none for the seed, two for a merge). */
+  parents: readonly string[];
+  /** The member's train score, when it has one. */
+  train: number | null;
+  /** The proposal's hypothesis; null for the seed. */
+  hypothesis: string | null;
+}
+
+/** The message of a pool member's commit (SPEC 14): which member, made how, at which iteration. */
+export function formatPoolMessage(input: PoolMessageInput): string {
+  const how =
+    input.kind === 'seed'
+      ? 'the baseline'
+      : input.kind === 'merge'
+        ? `merge of ${input.parents.join(' and ')}`
+        : `from ${input.parents.join(', ')}`;
+  const score = input.train === null ? '' : ` ${formatScore(input.train)}`;
+  const hypothesis =
+    input.kind === 'seed'
+      ? 'The prompt the run started from.'
+      : collapseToParagraph(input.hypothesis ?? '') || '(no hypothesis stated)';
+  return [
+    `autoresearch(${input.experiment}): pool ${input.member}, iter ${input.iteration}, ${how}${score}`,
+    '',
+    hypothesis,
+    '',
+    `${TRAILER.run}: ${input.runId}`,
+    `${TRAILER.iteration}: ${input.iteration}`,
+    ...(input.train === null ? [] : [`${TRAILER.score}: ${formatScore(input.train)}`]),
+    `${TRAILER.pool}: ${input.member}`,
     '',
   ].join('\n');
 }

@@ -13,6 +13,8 @@ export interface RunCommit {
   iteration: number;
   /** The `Autoresearch-Score` trailer; null on the baseline commit, which has none. */
   score: number | null;
+  /** The `Autoresearch-Pool` trailer (a pareto run's keep: the member that became the best). */
+  pool: string | null;
 }
 
 export interface FindRunCommitsInput {
@@ -52,7 +54,12 @@ export async function findRunCommits(input: FindRunCommitsInput): Promise<RunCom
     const page = parseTrailerLog(log.stdout);
     for (const { sha, trailers } of page) {
       if (trailers.runId !== runId || trailers.iteration === undefined) return found.reverse();
-      found.push({ sha, iteration: trailers.iteration, score: trailers.score ?? null });
+      found.push({
+        sha,
+        iteration: trailers.iteration,
+        score: trailers.score ?? null,
+        pool: trailers.pool ?? null,
+      });
     }
     if (page.length < PAGE) return found.reverse();
   }

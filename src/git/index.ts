@@ -17,8 +17,14 @@
  *       One commit changing only the prompt (with `partPaths`, several optimised parts: only
  *       the changed parts' files; changedParts names them); BranchMovedError when the branch
  *       is not at expectedHead. `message` comes from formatKeepMessage.
- *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis, parts? }) → string (pure)
- *   findRunCommits({ repo, branch, runId? }) → [{ sha, iteration, score }] oldest first
+ *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis, parts?, member? }) → string (pure)
+ *       `member` (a pareto run, SPEC 14): the `Autoresearch-Pool: p<n>` trailer.
+ *   findRunCommits({ repo, branch, runId? }) → [{ sha, iteration, score, pool }] oldest first
+ *   syncPoolRefs(deps, state) → member ids created        (pool-refs.ts, SPEC 14)
+ *       Each journaled pool member without one gets refs/autoresearch/<experiment>/<run-id>/pool/p<n>:
+ *       a commit of the run's start tree with the member's prompt file(s), parents = its parent
+ *       members' commits (p0: the run start). Idempotent; a ref pointing elsewhere is E_GIT.
+ *   listPoolRefs(repo, experiment, runId) / deletePoolRefs(repo, experiment, runId) → refs / count
  *   branchHead({ repo, branch })             → sha | null
  *   readFileAt({ repo, sha, path }) / readPromptAt({ repo, sha, promptPath }) → string | null
  *   readWorkingPrompt(path), checkPromptDrift(path, startSha256), writePromptAtomically(path, text)
@@ -31,6 +37,7 @@ export {
   collapseToParagraph,
   formatBaselineMessage,
   formatKeepMessage,
+  formatPoolMessage,
   formatRunBranch,
   formatScore,
   type KeepMessageInput,
@@ -50,5 +57,15 @@ export {
   writePromptAtomically,
 } from './prompt-file.js';
 export { changedParts, type PromptFile, type PromptLocation, promptFiles } from './prompt-files.js';
+export {
+  deletePoolRefs,
+  listPoolRefs,
+  type PoolRef,
+  type PoolRefsDeps,
+  type PoolRefsState,
+  poolRef,
+  poolRefPrefix,
+  syncPoolRefs,
+} from './pool-refs.js';
 export { readFileAt, readPromptAt } from './read-at.js';
 export { branchHead } from './refs.js';

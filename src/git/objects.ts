@@ -109,6 +109,43 @@ export interface FileText {
 }
 
 /**
+ * The tree of `base` with `files` holding their texts (a file `base` already holds exactly is
+ * left alone). `changed` lists the paths that differ; with none, `tree` is `base`'s own tree.
+ */
+export async function treeWithFiles(
+  repo: GitRepo,
+  base: string,
+  files: readonly FileText[],
+): Promise<{ tree: string; changed: string[] }> {
+  const entries: { mode: string; oid: string; path: string }[] = [];
+  for (const { relativePath, text } of files) {
+    const entry = await readEntry(repo, base, relativePath);
+    const mode = fileMode(entry, relativePath);
+    const blob = await hashBlob(repo, relativePath, text, { write: true });
+    if (entry?.oid !== blob) entries.push({ mode, oid: blob, path: relativePath });
+  }
+  const tree =
+    entries.length === 0
+      ? (await repo.git(['rev-parse', '--verify', '--end-of-options', `${base}^{tree}`])).stdout.trim()
+      : await writeTreeWithBlobs(repo, base, entries);
+  return { tree, changed: entries.map((e) => e.path) };
+}
+
+/** A commit of `tree` with these parents (none: a root commit), by the repository's identity. No ref moves. */
+export async function commitTree(
+  repo: GitRepo,
+  options: { tree: string; parents: readonly string[]; message: string },
+): Promise<string> {
+  // Unattended commits cannot answer a signing passphrase prompt, so they are never signed.
+  const parents = options.parents.flatMap((parent) => ['-p', parent]);
+  const commit = await repo.git(['commit-tree', '--no-gpg-sign', ...parents, options.tree], {
+    input: options.message,
+    config: identityConfig(repo.identity),
+  });
+  return commit.stdout.trim();
+}
+
+/**
  * A commit on top of `parent` whose only changes are `files` holding their texts (a file the
  * parent already holds exactly is left alone); when nothing differs, no commit is made and
  * `sha` is the parent. `changed` lists the paths the commit changes. No ref moves.
@@ -118,19 +155,8 @@ export async function commitFiles(
   options: { parent: string; files: readonly FileText[]; message: string },
 ): Promise<{ sha: string; changed: string[] }> {
   const { parent } = options;
-  const entries: { mode: string; oid: string; path: string }[] = [];
-  for (const { relativePath, text } of options.files) {
-    const entry = await readEntry(repo, parent, relativePath);
-    const mode = fileMode(entry, relativePath);
-    const blob = await hashBlob(repo, relativePath, text, { write: true });
-    if (entry?.oid !== blob) entries.push({ mode, oid: blob, path: relativePath });
-  }
-  if (entries.length === 0) return { sha: parent, changed: [] };
-  const tree = await writeTreeWithBlobs(repo, parent, entries);
-  // Unattended commits cannot answer a signing passphrase prompt, so they are never signed.
-  const commit = await repo.git(['commit-tree', '--no-gpg-sign', '-p', parent, tree], {
-    input: options.message,
-    config: identityConfig(repo.identity),
-  });
-  return { sha: commit.stdout.trim(), changed: entries.map((e) => e.path) };
+  const { tree, changed } = await treeWithFiles(repo, parent, options.files);
+  if (changed.length === 0) return { sha: parent, changed: [] };
+  const sha = await commitTree(repo, { tree, parents: [parent], message: options.message });
+  return { sha, changed };
 }

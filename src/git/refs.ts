@@ -67,3 +67,30 @@ export async function moveBranch(
     throw error;
   }
 }
+
+/**
+ * Create `ref` at `sha`; it must not exist yet (`update-ref` refuses otherwise, and nothing is
+ * written). For refs outside refs/heads/ (the pool refs): HEAD and branches are never named.
+ */
+export async function createRef(
+  repo: GitRepo,
+  options: { ref: string; sha: string; reason: string },
+): Promise<void> {
+  await repo.git(['update-ref', '-m', options.reason, '--stdin'], {
+    input: `create ${options.ref} ${options.sha}\n`,
+  });
+}
+
+/**
+ * Delete every ref given, each only if it still points where it was read: one transaction,
+ * so either all go or none does.
+ */
+export async function deleteRefs(
+  repo: GitRepo,
+  refs: readonly { ref: string; sha: string }[],
+): Promise<void> {
+  if (refs.length === 0) return;
+  await repo.git(['update-ref', '--stdin'], {
+    input: refs.map(({ ref, sha }) => `delete ${ref} ${sha}\n`).join(''),
+  });
+}

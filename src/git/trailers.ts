@@ -11,6 +11,8 @@ export interface RunTrailers {
   runId: string | undefined;
   iteration: number | undefined;
   score: number | undefined;
+  /** `Autoresearch-Pool` (SPEC 14): the pool member, on a pareto run's keep and pool commits. */
+  pool: string | undefined;
 }
 
 export interface LoggedCommit {
@@ -31,10 +33,12 @@ export function parseRunTrailers(block: string): RunTrailers {
     values.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   const runId = values.get(TRAILER.run.toLowerCase());
+  const pool = values.get(TRAILER.pool.toLowerCase());
   return {
     runId: runId === '' ? undefined : runId,
     iteration: parseNumber(values.get(TRAILER.iteration.toLowerCase()), /^\d+$/),
     score: parseNumber(values.get(TRAILER.score.toLowerCase()), /^-?\d+(\.\d+)?$/),
+    pool: pool !== undefined && /^p(0|[1-9]\d*)$/.test(pool) ? pool : undefined,
   };
 }
 

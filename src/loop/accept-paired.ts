@@ -67,6 +67,11 @@ export interface PairedIterationInput {
   iteration: number;
   incumbent: IncumbentView;
   proposals: readonly Proposal[];
+  /**
+   * Where the incumbent's retest goes (default: the iteration's `incumbent-retest/`). The pareto
+   * search decides each candidate against its own parent, concurrently: each gets its own folder.
+   */
+  incumbentRetestDir?: string;
 }
 
 export async function evaluateAndDecidePaired(
@@ -201,7 +206,14 @@ export async function evaluateAndDecidePaired(
   let retestNote = '';
   if (current.decision.status === 'retest') {
     looks = 2;
-    const retest = await retestBoth(deps, { iteration, chosen, incumbent, cases });
+    const retest = await retestBoth(deps, {
+      iteration,
+      chosen,
+      incumbent,
+      cases,
+      incumbentDir:
+        input.incumbentRetestDir ?? join(iterationPaths(deps.runDir, iteration).dir, 'incumbent-retest'),
+    });
     if (retest.ok) {
       current = look(
         poolCaseMeans(lead.means, retest.candidate),
@@ -255,13 +267,19 @@ export async function evaluateAndDecidePaired(
 /** Both sides once more with `search.retest` fresh samples per case, in folders of their own. */
 async function retestBoth(
   deps: LoopRun,
-  input: { iteration: number; chosen: PairedCandidate; incumbent: IncumbentView; cases: readonly Case[] },
+  input: {
+    iteration: number;
+    chosen: PairedCandidate;
+    incumbent: IncumbentView;
+    cases: readonly Case[];
+    incumbentDir: string;
+  },
 ): Promise<
   | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
   | { ok: false; message: string }
 > {
   const { search } = deps.experiment.config;
-  const { iteration, chosen, incumbent, cases } = input;
+  const { iteration, chosen, incumbent, cases, incumbentDir } = input;
   await deps.recorder.emit({
     type: 'phase',
     iteration,
@@ -284,7 +302,7 @@ async function retestBoth(
       candidate: incumbent.candidate,
       prompt: incumbent.prompt,
       journal: false,
-      paths: candidatePathsAt(join(iterationPaths(deps.runDir, iteration).dir, 'incumbent-retest')),
+      paths: candidatePathsAt(incumbentDir),
     }),
   ]);
   if (!candidate.ok) return { ok: false, message: candidate.message };
@@ -330,7 +348,7 @@ function differences(
   return pairCases(ids, caseMeansOf(scores, samples), against).map((p) => p.d);
 }
 
-function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losses: number; ties: number } {
+export function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losses: number; ties: number } {
   let wins = 0;
   let losses = 0;
   for (const p of pairs) {
@@ -340,7 +358,7 @@ function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losses: numb
   return { wins, losses, ties: pairs.length - wins - losses };
 }
 
-function toRecord(interval: PairedInterval): PairedInterval {
+export function toRecord(interval: PairedInterval): PairedInterval {
   return { n: interval.n, mean: interval.mean, sd: interval.sd, lo: interval.lo, hi: interval.hi };
 }
 

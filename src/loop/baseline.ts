@@ -14,7 +14,9 @@ import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
 import { measureJudgeNoise } from './judge-anchors.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor } from './loop-state.js';
+import { acceptanceFor, modeField, searchFor } from './loop-state.js';
+import { seedMemberEvent } from '../search/pool-member.js';
+import { nextMemberId } from '../search/pool.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
@@ -26,7 +28,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   const acceptance = acceptanceFor(deps);
   const repeats = baselineRepeats(search, acceptance);
 
-  await recorder.emit({ type: 'iteration_started', iteration, strategy: 'focused' });
+  await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, 'focused') });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
   const outcomes = await Promise.all(
     Array.from({ length: repeats }, (_, repeat) =>
@@ -74,6 +76,18 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
+  // The pareto search (SPEC 14): the baseline is the pool's seed, p0 (a rebaseline's seed takes the next id).
+  const seed =
+    searchFor(deps) === 'pareto' && first?.ok === true
+      ? [
+          seedMemberEvent({
+            member: nextMemberId(recorder.state().pool?.members ?? []),
+            iteration,
+            promptSha256: hashPrompt(prompt),
+            evaluated: first,
+          }),
+        ]
+      : [];
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
   await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
     status: 'baseline',
@@ -95,7 +109,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
     },
     // Paired acceptance measures noise per decision: no margin to journal.
     acceptance === 'paired'
-      ? anchors
+      ? [...seed, ...anchors]
       : [
           ...anchors,
           {

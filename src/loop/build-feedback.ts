@@ -1,18 +1,21 @@
 /**
  * What the mutator learns about the incumbent (issue 5, item 2): its train scores, the train
  * cases that fail most, how often each check fails, the attempts so far and the user's
- * guidance, as the shared `MutatorFeedback` shape. Holdout cases never reach the mutator: this
- * function takes train results only and throws when handed a holdout case, so a wiring mistake
- * fails loudly instead of leaking. Every field is copied explicitly, so extra fields on the
- * inputs (a holdout score, say) cannot slip through.
+ * guidance, as the shared `MutatorFeedback` shape. Under the pareto search (SPEC 14) the same
+ * shape describes the parent being revised, with traces: the failing cases of the iteration's
+ * minibatch with whole outputs and reasons (cut only past `traceChars`), and the attempts of its
+ * lineage (src/search/parent-feedback.ts builds that input). Holdout and test cases never reach
+ * the mutator: this function takes train results only and throws when handed any other case,
+ * so a wiring mistake fails loudly instead of leaking. Every field is copied explicitly, so
+ * extra fields on the inputs (a holdout score, say) cannot slip through.
  */
 import { splitPromptText } from '../experiment/part-texts.js';
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
-import type { PromptPart, PromptShape } from '../experiment/types.js';
+import type { PromptPart, PromptShape, Split } from '../experiment/types.js';
 import type { Attribute } from './attribute-failure.js';
 import { MUTATOR_FEEDBACK_FORMAT, type MutatorFeedback } from '../protocol/mutation.js';
 import type { Strategy } from './strategy.js';
-import { countChars, cutText } from './text.js';
+import { countChars, cutMarked, cutText } from './text.js';
 
 /** Train-split score of a prompt: the total and each signal present. */
 export interface SignalScores {
@@ -53,7 +56,8 @@ export interface SampleResult {
 
 export interface CaseResult {
   id: string;
-  split: 'train' | 'holdout';
+  /** Only `train` may reach the mutator; any other split makes buildMutatorFeedback throw. */
+  split: Split;
   vars: Record<string, string>;
   /** The case's own score, 0..1 (the same weighting as the candidate score). */
   score: number;
@@ -66,6 +70,12 @@ export interface AttemptSummary {
   /** Train score of the candidate; null when it never got one (error, duplicate). */
   trainScore: number | null;
   hypothesis: string;
+  /** Pareto (SPEC 14): the candidate within its iteration, the member(s) it was made from, the member it became. */
+  candidate?: number;
+  parents?: string[];
+  member?: string | null;
+  /** Pareto: mean per-case train difference against its (first) parent; a screened-out one's on its minibatch. */
+  delta?: number | null;
 }
 
 /** Prompt parts (SPEC 12): which parts the mutator changes (in request order) and the fixed ones around them. */
@@ -83,11 +93,21 @@ export interface BuildFeedbackInput {
   trainCases: readonly CaseResult[];
   history: readonly AttemptSummary[];
   guidance: string;
+  /** The mutation mode (focused or bold): written as both `mode` and, for older readers, `strategy`. */
   strategy: Strategy;
   maxGrowth: number;
   maxFailingCases?: number;
   excerptChars?: number;
   maxHistory?: number;
+  /** Pareto: the member being revised (the `incumbent` above) and its ancestors, nearest first. */
+  parent?: { member: string; ancestors: string[] };
+  /** Failing cases only from these train cases (the iteration's minibatch), in any order. */
+  failingFrom?: readonly string[];
+  /**
+   * Traces: outputs, check reasons, judge reasoning and grader evidence whole, cut only past
+   * this many characters (the cut marked in the text); without it, short excerpts.
+   */
+  traceChars?: number;
 }
 
 const REASON_CHARS = 300;
@@ -96,9 +116,9 @@ const KEEP_OPEN = '<!-- keep -->';
 const KEEP_CLOSE = '<!-- /keep -->';
 
 export class HoldoutLeakError extends Error {
-  constructor(caseId: string) {
+  constructor(caseId: string, split: Split = 'holdout') {
     super(
-      `case "${caseId}" is a holdout case and was passed to the mutator feedback; holdout cases never reach the mutator`,
+      `case "${caseId}" is a ${split} case and was passed to the mutator feedback; holdout and test cases never reach the mutator`,
     );
     this.name = 'HoldoutLeakError';
   }
@@ -120,15 +140,19 @@ export function partsContextOf(shape: PromptShape): PartsContext | undefined {
 }
 
 export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback {
-  for (const c of input.trainCases) if (c.split !== 'train') throw new HoldoutLeakError(c.id);
+  for (const c of input.trainCases) if (c.split !== 'train') throw new HoldoutLeakError(c.id, c.split);
   const { prompt } = input.incumbent;
-  const excerptChars = input.excerptChars ?? 600;
+  const cut = cutterOf(input);
   const optimised = input.parts?.optimised ?? [];
   const several = optimised.length > 1;
   const attribute = several ? input.attribute : undefined;
   return {
     format: MUTATOR_FEEDBACK_FORMAT,
     strategy: input.strategy,
+    mode: input.strategy,
+    ...(input.parent
+      ? { parent: { member: input.parent.member, ancestors: [...input.parent.ancestors] } }
+      : {}),
     incumbent: {
       ...(optimised.length === 1 ? { part: (optimised[0] as { name: string }).name } : {}),
       prompt,
@@ -141,8 +165,9 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
     },
     ...(input.parts ? { fixed_parts: input.parts.fixed.map((p) => ({ ...p })) } : {}),
     max_chars: maxCharsFor(prompt, input.maxGrowth),
-    failing_cases: selectFailingCases(input.trainCases, input.maxFailingCases ?? 4).map((c) =>
-      describeCase(c, excerptChars, attribute),
+    ...(input.traceChars === undefined ? {} : { trace_chars: input.traceChars }),
+    failing_cases: selectFailingCases(failingPool(input), input.maxFailingCases ?? 4).map((c) =>
+      describeCase(c, cut, attribute),
     ),
     check_failures: countCheckFailures(input.trainCases).map((c) =>
       attribute ? { ...c, part: attribute(c) } : c,
@@ -152,7 +177,44 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
   };
 }
 
-function keepBlocksOf(text: string): string[] {
+/** How texts shown to the mutator are cut: short excerpts, or (traces) whole up to `traceChars`. */
+interface Cutter {
+  /** Outputs and var values. */
+  text: (text: string) => string;
+  /** Check reasons, judge reasoning, grader evidence, generation errors. */
+  reason: (text: string) => string;
+  traced: boolean;
+}
+
+function cutterOf(input: BuildFeedbackInput): Cutter {
+  const { traceChars } = input;
+  const excerptChars = input.excerptChars ?? 600;
+  if (traceChars === undefined)
+    return {
+      text: (text) => cutText(text, excerptChars),
+      reason: (text) => cutText(text, REASON_CHARS),
+      traced: false,
+    };
+  const whole = (text: string) => cutMarked(text, traceChars);
+  return { text: whole, reason: whole, traced: true };
+}
+
+/** The train cases failing cases are chosen from: the minibatch when one is named (each must be a train case given). */
+function failingPool(input: BuildFeedbackInput): readonly CaseResult[] {
+  if (input.failingFrom === undefined) return input.trainCases;
+  const byId = new Map(input.trainCases.map((c) => [c.id, c]));
+  return input.failingFrom.map((id) => {
+    const found = byId.get(id);
+    if (found === undefined)
+      throw new Error(
+        `minibatch case "${id}" is not among the train cases given to the mutator feedback; only train cases reach the mutator`,
+      );
+    return found;
+  });
+}
+
+/** The keep blocks of a text, markers included, as the mutator is shown them. */
+export function keepBlocksOf(text: string): string[] {
   return extractKeepBlocks(text).blocks.map((block) => `${KEEP_OPEN}${block}${KEEP_CLOSE}`);
 }
 
@@ -198,31 +260,30 @@ function selectFailingCases(cases: readonly CaseResult[], max: number): CaseResu
 
 type FailingCase = MutatorFeedback['failing_cases'][number];
 
-// One sample stands for the case, the worst one, so its excerpt, failed checks, judge
+// One sample stands for the case, the worst one, so its output, failed checks, judge
 // reasoning and grader evidence all describe the same output.
-function describeCase(c: CaseResult, excerptChars: number, attribute: Attribute | undefined): FailingCase {
+function describeCase(c: CaseResult, cut: Cutter, attribute: Attribute | undefined): FailingCase {
   const sample = worstSample(c.samples);
   return {
     case_id: c.id,
-    vars: Object.fromEntries(
-      Object.entries(c.vars).map(([name, value]) => [name, cutText(value, excerptChars)]),
-    ),
+    vars: Object.fromEntries(Object.entries(c.vars).map(([name, value]) => [name, cut.text(value)])),
     score: c.score,
-    output_excerpt: sample ? excerptOf(sample, excerptChars) : '',
+    output_excerpt: sample ? outputOf(sample, cut) : '',
+    ...(cut.traced && sample?.output != null ? { output_chars: countChars(sample.output) } : {}),
     failed_checks: (sample?.checks ?? [])
       .filter((check) => !check.pass)
       .map((check) => ({
         name: check.name,
         type: check.type,
-        reason: cutText(check.reason, REASON_CHARS),
+        reason: cut.reason(check.reason),
         ...(attribute ? { part: attribute(check) } : {}),
       })),
     judge: sample?.judge
-      ? { criteria: { ...sample.judge.criteria }, reasoning: cutText(sample.judge.reasoning, REASON_CHARS) }
+      ? { criteria: { ...sample.judge.criteria }, reasoning: cut.reason(sample.judge.reasoning) }
       : null,
     failed_expectations: (sample?.expectations ?? [])
       .filter((e) => !e.passed)
-      .map((e) => ({ text: e.text, evidence: cutText(e.evidence, REASON_CHARS) })),
+      .map((e) => ({ text: e.text, evidence: cut.reason(e.evidence) })),
   };
 }
 
@@ -248,10 +309,9 @@ function badnessOf(sample: SampleResult): number {
   return failedChecks + failedExpectations + judgeShortfall;
 }
 
-function excerptOf(sample: SampleResult, excerptChars: number): string {
-  if (sample.output === null)
-    return `[generation failed: ${cutText(sample.error ?? 'no output', REASON_CHARS)}]`;
-  return cutText(sample.output, excerptChars);
+function outputOf(sample: SampleResult, cut: Cutter): string {
+  if (sample.output === null) return `[generation failed: ${cut.reason(sample.error ?? 'no output')}]`;
+  return cut.text(sample.output);
 }
 
 function countCheckFailures(cases: readonly CaseResult[]): MutatorFeedback['check_failures'] {
@@ -271,17 +331,28 @@ function countCheckFailures(cases: readonly CaseResult[]): MutatorFeedback['chec
 }
 
 // The most recent attempts are the ones worth showing (they include the latest failures the
-// mutator must not repeat); among them, best first so what worked stands out.
+// mutator must not repeat); among them, best first so what worked stands out: by the gain over
+// their parent where attempts carry one (pareto), then by score.
 function summariseHistory(history: readonly AttemptSummary[], max: number): MutatorFeedback['history'] {
   return [...history]
-    .sort((a, b) => b.iteration - a.iteration)
+    .sort((a, b) => b.iteration - a.iteration || (b.candidate ?? 0) - (a.candidate ?? 0))
     .slice(0, Math.max(0, max))
-    .sort((a, b) => compareScores(b.trainScore, a.trainScore) || b.iteration - a.iteration)
+    .sort(
+      (a, b) =>
+        compareScores(b.delta ?? null, a.delta ?? null) ||
+        compareScores(b.trainScore, a.trainScore) ||
+        b.iteration - a.iteration ||
+        (a.candidate ?? 0) - (b.candidate ?? 0),
+    )
     .map((attempt) => ({
       iteration: attempt.iteration,
       status: attempt.status,
       score: attempt.trainScore,
       hypothesis: cutText(attempt.hypothesis, HYPOTHESIS_CHARS),
+      ...(attempt.candidate === undefined ? {} : { candidate: attempt.candidate }),
+      ...(attempt.parents === undefined ? {} : { parents: [...attempt.parents] }),
+      ...(attempt.member === undefined ? {} : { member: attempt.member }),
+      ...(attempt.delta === undefined ? {} : { delta: attempt.delta }),
     }));
 }
 

@@ -8,11 +8,7 @@ import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-
 import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
-import { buildMutatorFeedback, partsContextOf } from './build-feedback.js';
-import { hasSeveralParts } from '../experiment/part-texts.js';
-import { findPlaceholders } from '../experiment/template.js';
-import { attributorFor } from './attribute-failure.js';
-import { trainCaseResults } from './case-results.js';
+import { feedbackFor, proposalPartsOf } from './incumbent-feedback.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
 import { evaluateProposal } from './evaluate-proposal.js';
 import { finishIteration, type IterationEnd } from './finish-iteration.js';
@@ -22,7 +18,7 @@ import { type Proposal, proposeCandidates } from './propose.js';
 import { recordKeep } from './record-keep.js';
 import { replayStrategy } from './strategy.js';
 import { countChars } from './text.js';
-import { acceptanceFor, currentMargin, historyOf } from './loop-state.js';
+import { acceptanceFor, currentMargin, historyOf, modeField } from './loop-state.js';
 import { evaluateAndDecidePaired } from './accept-paired.js';
 import { checkJudgeDrift } from './judge-anchors.js';
 
@@ -46,45 +42,18 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     search.bold_after,
   ).strategy;
 
-  await recorder.emit({ type: 'iteration_started', iteration, strategy });
+  await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, strategy) });
   await recorder.emit({ type: 'phase', iteration, phase: 'mutating' });
 
-  const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
-  const parts = partsContextOf(experiment.shape);
-  const feedback = buildMutatorFeedback({
-    ...(parts ? { parts } : {}),
-    ...(hasSeveralParts(experiment.shape) ? { attribute: attributorFor(experiment, incumbent.prompt) } : {}),
-    incumbent: {
-      prompt: incumbent.prompt,
-      score: {
-        total: incumbent.trainScore.total ?? 0,
-        ...optional('checks', incumbent.trainScore.checks),
-        ...optional('judge', incumbent.trainScore.judge),
-        ...optional('expectations', incumbent.trainScore.expectations),
-      },
-      criteria: incumbent.trainScore.criteria,
-    },
-    trainCases: trainCaseResults(incumbent.evaluation, incumbent.trainScore, vars),
-    history: historyOf(state),
-    guidance: search.guidance,
-    strategy,
-    maxGrowth: search.max_growth,
-  });
+  const feedback = feedbackFor(experiment, incumbent, historyOf(state), strategy);
+  const parts = proposalPartsOf(experiment);
   const attempts = await proposeCandidates({
     feedback,
     incumbent: incumbent.prompt,
     triedHashes: recorder.triedPrompts(incumbent.prompt),
     count: search.candidates,
     maxGrowth: search.max_growth,
-    ...(parts
-      ? {
-          parts: {
-            optimised: parts.optimised.map((p) => p.name),
-            fixed: parts.fixed.map((p) => p.name),
-            placeholders: experiment.shape.parts.flatMap((p) => findPlaceholders(p.text)),
-          },
-        }
-      : {}),
+    ...(parts ? { parts } : {}),
     client: deps.pool.client('mutator'),
     signal: deps.signal,
   });
@@ -331,8 +300,4 @@ function averageSides(a: DecisionSide, b: DecisionSide): DecisionSide {
     eligible: a.eligible && b.eligible,
     chars: a.chars,
   };
-}
-
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

@@ -9,9 +9,9 @@
  * from the loop: `proposed` (the proposals journaled, none evaluated yet) and `generated`
  * (after each finished generation).
  *
- * Points, in run order: started, baseline, iteration_started, mutating, proposed, generating,
- * generated, checking, judging, grading, scoring, evaluated, finished, recorded, decided,
- * committing, committed, final, final_done.
+ * Points, in run order: started, baseline, iteration_started, parent_chosen (pareto), mutating,
+ * proposed, generating, generated, checking, judging, grading, scoring, evaluated, finished,
+ * recorded, decided, pooled (pareto), committing, committed, final, final_done.
  */
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
@@ -51,6 +51,8 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
     matches: (event, state) =>
       event.type === 'iteration_started' && state.baseline !== null && !state.pendingRebaseline,
   },
+  /** Pareto (SPEC 14): the iteration's parent choices journaled, the mutator not asked yet. */
+  parent_chosen: { moment: 'appended', matches: (event) => event.type === 'parent_chosen' },
   mutating: { moment: 'appended', matches: phase('mutating') },
   generating: { moment: 'appended', matches: phase('generating') },
   checking: { moment: 'appended', matches: phase('checking') },
@@ -72,6 +74,11 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
     moment: 'derived',
     matches: (event) =>
       event.type === 'iteration_finished' && (event.status === 'keep' || isNonImproving(event.status)),
+  },
+  /** Pareto: an iteration whose members entered the pool without moving the best, results.tsv written. */
+  pooled: {
+    moment: 'derived',
+    matches: (event) => event.type === 'iteration_finished' && event.status === 'pooled',
   },
   committing: { moment: 'appended', matches: phase('committing') },
   /** The git commit made, its `commit` event not yet journaled. */

@@ -1,10 +1,11 @@
 /** Small readings of the run state the loop needs: margins, the attempt history, tried prompts. */
-import { acceptanceOf } from '../experiment/acceptance.js';
-import type { Acceptance } from '../experiment/schema.js';
+import { acceptanceOf, searchStrategyOf } from '../experiment/acceptance.js';
+import type { Acceptance, SearchStrategy } from '../experiment/schema.js';
 import type { RunEvent } from '../run/events.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
 import type { AttemptSummary } from './build-feedback.js';
+import type { Strategy } from './strategy.js';
 import { type Margin, MIN_AUTO_MARGIN } from './decide.js';
 import { hashPrompt } from './prompt-hash.js';
 
@@ -21,6 +22,26 @@ export function currentMargin(state: RunState, minImprovement: number | 'auto'):
 export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): Acceptance {
   if (deps.recorder.version < 2) return 'margin';
   return acceptanceOf(deps.experiment.config.search);
+}
+
+/**
+ * The search of this run (SPEC 14): the experiment's, except that a run started under record
+ * version 4 or earlier keeps the greedy search to its end (its journal has no pool).
+ */
+export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
+  if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';
+  return searchStrategyOf(deps.experiment.config.search);
+}
+
+/**
+ * The mutation mode as `iteration_started` carries it: `mode` from record version 5 on,
+ * `strategy` before (a run resumed under its own older version keeps writing what it began with).
+ */
+export function modeField(
+  deps: Pick<LoopDeps, 'recorder'>,
+  mode: Strategy,
+): { mode: Strategy } | { strategy: Strategy } {
+  return deps.recorder.version >= 5 ? { mode } : { strategy: mode };
 }
 
 export function historyOf(state: RunState): AttemptSummary[] {

@@ -9,6 +9,7 @@ import type { ChatMessage } from '../providers/types.js';
 import { fence } from '../protocol/delimit.js';
 import { formatFeedbackBlock, type MutatorFeedback } from '../protocol/mutation.js';
 import { UNKNOWN_PART } from './attribute-failure.js';
+import { signed } from './decide.js';
 
 export const PROMPT_LABEL = 'PROMPT';
 export const OUTPUT_LABEL = 'OUTPUT';
@@ -46,9 +47,12 @@ const PARTS_RULES = [
   'Reply with exactly one JSON object and nothing else: {"hypothesis": "<one or two sentences>", "edits": {"<part name>": "<the complete new text of that part>"}}. Name only the parts you change; each value holds that part’s whole text, not a diff or an excerpt. You may wrap the object in a single ```json fence.',
 ];
 
-const SYSTEM_INTRO = [
-  'You improve a prompt for a language model by running experiments on it. A fixed evaluator runs the prompt on a set of test cases; deterministic checks, a judge scoring against a rubric and a grader testing expectations turn the outputs into one score from 0 to 1. Each round you propose one revision of the current best prompt. It is evaluated on the same cases and kept only if it scores clearly higher. Further cases that you never see are scored as well, so a change tailored to the cases shown to you will be rejected: aim for changes that would help any input of this kind.',
-  '',
+const EVALUATOR =
+  'You improve a prompt for a language model by running experiments on it. A fixed evaluator runs the prompt on a set of test cases; deterministic checks, a judge scoring against a rubric and a grader testing expectations turn the outputs into one score from 0 to 1.';
+const UNSEEN =
+  'Further cases that you never see are scored as well, so a change tailored to the cases shown to you will be rejected: aim for changes that would help any input of this kind.';
+
+const HOW_TO_WORK = [
   'How to work:',
   '- Study the failing cases and the reasons the checks, the judge and the grader give. Find the most likely single cause of the lost points and address that cause.',
   '- Make one change: one idea you could name in a sentence. Several unrelated edits at once make it impossible to tell which of them helped.',
@@ -58,8 +62,30 @@ const SYSTEM_INTRO = [
   '',
 ];
 
+const SYSTEM_INTRO = [
+  `${EVALUATOR} Each round you propose one revision of the current best prompt. It is evaluated on the same cases and kept only if it scores clearly higher. ${UNSEEN}`,
+  '',
+  ...HOW_TO_WORK,
+];
+
+// The pareto search (SPEC 14): the prompt revised is a parent drawn from a pool, not the best.
+const POOL_INTRO = [
+  `${EVALUATOR} This run keeps a pool of prompts, each kept because it beat the prompt it was made from, and each the best on some of the cases. Each round you propose one revision of one of them, the parent. It is evaluated on the same cases and joins the pool only if it scores clearly higher than its parent. ${UNSEEN}`,
+  '',
+  ...HOW_TO_WORK,
+];
+
 export const MUTATOR_SYSTEM_PROMPT = [...SYSTEM_INTRO, ...SINGLE_RULES].join('\n');
 export const MUTATOR_PARTS_SYSTEM_PROMPT = [...SYSTEM_INTRO, ...PARTS_RULES].join('\n');
+export const MUTATOR_POOL_SYSTEM_PROMPT = [...POOL_INTRO, ...SINGLE_RULES].join('\n');
+export const MUTATOR_POOL_PARTS_SYSTEM_PROMPT = [...POOL_INTRO, ...PARTS_RULES].join('\n');
+
+function systemPromptFor(feedback: MutatorFeedback): string {
+  const several = feedback.incumbent.parts !== undefined;
+  if (feedback.parent !== undefined)
+    return several ? MUTATOR_POOL_PARTS_SYSTEM_PROMPT : MUTATOR_POOL_SYSTEM_PROMPT;
+  return several ? MUTATOR_PARTS_SYSTEM_PROMPT : MUTATOR_SYSTEM_PROMPT;
+}
 
 /** The reply's shape, as the request and every retry state it. */
 const SINGLE_REPLY = '{"hypothesis": "...", "prompt": "..."}';
@@ -83,7 +109,7 @@ export function buildMutatorRequest(
     messages.push({ role: 'assistant', content: reply });
     messages.push({ role: 'user', content: buildRetryMessage(problem, several) });
   }
-  return { system: several ? MUTATOR_PARTS_SYSTEM_PROMPT : MUTATOR_SYSTEM_PROMPT, messages };
+  return { system: systemPromptFor(feedback), messages };
 }
 
 export function buildRetryMessage(problem: string, several = false): string {
@@ -95,13 +121,26 @@ export function buildRetryMessage(problem: string, several = false): string {
   ].join('\n');
 }
 
+/** What each mutation mode asks for, in a phrase (the task section says it in full). */
+const MODE_SUMMARY: Record<MutatorFeedback['strategy'], string> = {
+  focused: 'one targeted change aimed at the largest loss',
+  bold: 'the last attempts were all rejected, so one bolder change rather than another small patch',
+};
+
+/** The mutation mode: `mode`, or `strategy` in feedback written before the word changed (the same value). */
+function modeOf(feedback: MutatorFeedback): MutatorFeedback['strategy'] {
+  return feedback.mode ?? feedback.strategy;
+}
+
 export function buildMutatorUserMessage(feedback: MutatorFeedback): string {
+  const mode = modeOf(feedback);
   return [
-    `Propose the next revision of the prompt below. Strategy for this round: ${feedback.strategy}.`,
+    `Propose the next revision of the prompt below. Mode for this round: ${mode} (${MODE_SUMMARY[mode]}).`,
     '',
     'The same information as the rest of this message, as JSON for programs:',
     formatFeedbackBlock(feedback),
     '',
+    ...describeParent(feedback),
     ...describeIncumbent(feedback),
     ...describeScores(feedback),
     ...describeCheckFailures(feedback),
@@ -110,6 +149,21 @@ export function buildMutatorUserMessage(feedback: MutatorFeedback): string {
     ...describeGuidance(feedback),
     ...describeTask(feedback),
   ].join('\n');
+}
+
+/** Pareto: which pool member this round revises, and where it comes from. */
+function describeParent(feedback: MutatorFeedback): string[] {
+  const { parent } = feedback;
+  if (parent === undefined) return [];
+  const lineage =
+    parent.ancestors.length === 0
+      ? 'the starting prompt'
+      : `its ancestors, nearest first: ${parent.ancestors.join(', ')}`;
+  return [
+    '## The prompt this round revises',
+    `Pool member ${parent.member} (${lineage}). Your revision joins the pool if it scores clearly higher than ${parent.member} on the training cases; the run’s best prompt changes only when a pool member beats it.`,
+    '',
+  ];
 }
 
 function describeIncumbent(feedback: MutatorFeedback): string[] {
@@ -196,12 +250,27 @@ function describeCheckFailures(feedback: MutatorFeedback): string[] {
 }
 
 function describeFailingCases(feedback: MutatorFeedback): string[] {
+  const traced = feedback.trace_chars !== undefined;
+  const sample = traced && feedback.parent !== undefined ? ' of this round’s sample' : '';
   if (feedback.failing_cases.length === 0)
-    return ['## Cases losing points', 'Every training case scored the maximum.', ''];
-  const lines = ['## Training cases losing the most points (worst first)'];
+    return ['## Cases losing points', `Every training case${sample} scored the maximum.`, ''];
+  const lines = [
+    traced
+      ? `## Training cases${sample} losing points (worst first)`
+      : '## Training cases losing the most points (worst first)',
+  ];
+  if (traced)
+    lines.push(
+      `Each output is shown whole, with every failed check’s reason, the judge’s reasoning and the grader’s evidence in full (a text longer than ${feedback.trace_chars} characters is cut, and the cut is marked). Read them closely: the cause of lost points is often in a detail of the output.`,
+    );
   for (const c of feedback.failing_cases) {
     lines.push('', `### Case ${c.case_id}: score ${fixed(c.score)}`, `Vars: ${JSON.stringify(c.vars)}`);
-    lines.push('Output excerpt (written by the model under test):', fence(OUTPUT_LABEL, c.output_excerpt));
+    lines.push(
+      traced
+        ? `Output (written by the model under test, ${c.output_chars ?? c.output_excerpt.length} characters):`
+        : 'Output excerpt (written by the model under test):',
+      fence(OUTPUT_LABEL, c.output_excerpt),
+    );
     if (c.failed_checks.length > 0) {
       lines.push('Failed checks:');
       for (const check of c.failed_checks)
@@ -224,6 +293,7 @@ function describeFailingCases(feedback: MutatorFeedback): string[] {
 }
 
 function describeHistory(feedback: MutatorFeedback): string[] {
+  if (feedback.parent !== undefined) return describeLineage(feedback, feedback.parent);
   if (feedback.history.length === 0)
     return ['## Earlier attempts', 'None yet: this is the first proposal.', ''];
   return [
@@ -231,6 +301,35 @@ function describeHistory(feedback: MutatorFeedback): string[] {
     ...feedback.history.map((a) => {
       const score = a.score === null ? 'no score' : fixed(a.score);
       return `- iteration ${a.iteration}, ${a.status}, ${score}: ${JSON.stringify(a.hypothesis)}`;
+    }),
+    '',
+  ];
+}
+
+/** Pareto: the attempts made from the parent and its ancestors, with what came of each. */
+function describeLineage(
+  feedback: MutatorFeedback,
+  parent: NonNullable<MutatorFeedback['parent']>,
+): string[] {
+  const from = [parent.member, ...parent.ancestors].join(', ');
+  if (feedback.history.length === 0) return [`## Attempts already made from ${from}`, 'None yet.', ''];
+  return [
+    `## Attempts already made from ${from} (best gain over their own parent first)`,
+    '"pooled" joined the pool; "keep" joined it and became the run’s best; every other status was not kept. Do not repeat what failed; build on what was pooled.',
+    ...feedback.history.map((a) => {
+      const where =
+        a.candidate === undefined
+          ? `iteration ${a.iteration}`
+          : `iteration ${a.iteration}, candidate ${a.candidate}`;
+      const parents =
+        a.parents === undefined || a.parents.length === 0 ? '' : `, from ${a.parents.join(' + ')}`;
+      const became = a.member ? ` as ${a.member}` : '';
+      const gain =
+        a.delta === undefined || a.delta === null
+          ? ''
+          : `, ${signed(a.delta)} against ${a.parents?.[0] ?? 'its parent'}${a.status === 'screened_out' ? ' on its minibatch' : ''}`;
+      const score = a.score === null ? '' : `, train ${fixed(a.score)}`;
+      return `- ${where}${parents}: ${a.status}${became}${gain}${score}: ${JSON.stringify(a.hypothesis)}`;
     }),
     '',
   ];
@@ -267,7 +366,7 @@ function describeTask(feedback: MutatorFeedback): string[] {
   ];
   return [
     '## Your task',
-    feedback.strategy === 'bold' ? BOLD_TASK : FOCUSED_TASK,
+    modeOf(feedback) === 'bold' ? BOLD_TASK : FOCUSED_TASK,
     'Then state your hypothesis: what you expect to change in which signal or criterion, on which cases.',
     '',
     '## Rules for the new prompt',
@@ -294,7 +393,7 @@ function describePartsTask(
   });
   return [
     '## Your task',
-    feedback.strategy === 'bold' ? BOLD_TASK : FOCUSED_TASK,
+    modeOf(feedback) === 'bold' ? BOLD_TASK : FOCUSED_TASK,
     'Then state your hypothesis: what you expect to change in which signal or criterion, on which cases.',
     '',
     '## Rules for each part you change',

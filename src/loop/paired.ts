@@ -137,7 +137,7 @@ export function decidePaired(input: PairedInput): PairedDecision {
 }
 
 /** Holdout must not be clearly worse: mean ≥ −min_effect and the upper bound ≥ 0. */
-function holdoutHolds(holdout: Interval | null, minEffect: number): boolean {
+export function holdoutHolds(holdout: Interval | null, minEffect: number): boolean {
   if (holdout === null || holdout.n === 0) return true;
   if (holdout.mean < -minEffect - SCORE_EPSILON) return false;
   return holdout.hi === null || holdout.hi >= -SCORE_EPSILON;

@@ -60,15 +60,35 @@ export function parseProposal(reply: string, options: ParseProposalOptions): Pro
   const before = several ? splitPromptText(options.incumbent, names) : { '': options.incumbent };
   const after = several ? changed : { '': prompt };
   for (const [name, text] of Object.entries(after)) {
-    const old = before[name] as string;
-    const problem =
-      checkMarkers(text, several) ??
-      checkPlaceholders(old, text, several ? (options.parts?.placeholders ?? []) : []) ??
-      checkKeepBlocks(old, text) ??
-      checkLength(old, text, options.maxGrowth);
+    const problem = checkChangedText(before[name] as string, text, {
+      several,
+      known: several ? (options.parts?.placeholders ?? []) : [],
+      maxGrowth: options.maxGrowth,
+    });
     if (problem !== undefined) return invalid(several ? `in part \`${name}\`: ${problem}` : problem);
   }
   return { ok: true, hypothesis, prompt, hash };
+}
+
+/** What a changed text (one part, or the single prompt) is held to against the text it replaces. */
+export interface TextRules {
+  /** Several optimisable parts: no part-marker line, and the `known` placeholders may be taken up. */
+  several: boolean;
+  known: readonly string[];
+  maxGrowth: number;
+  /** The text whose length × max_growth is the limit, and how a message names it; default the text replaced. */
+  lengthBase?: { text: string; name: string };
+}
+
+/** The first rule `text` breaks (markers, placeholders, keep blocks, length), as a message for the mutator. */
+export function checkChangedText(old: string, text: string, rules: TextRules): string | undefined {
+  const base = rules.lengthBase ?? { text: old, name: 'the current' };
+  return (
+    checkMarkers(text, rules.several) ??
+    checkPlaceholders(old, text, rules.known) ??
+    checkKeepBlocks(old, text) ??
+    checkLength(base, text, rules.maxGrowth)
+  );
 }
 
 const SINGLE_FORM = '{"hypothesis": "...", "prompt": "..."}';
@@ -208,11 +228,15 @@ function checkKeepBlocks(incumbent: string, prompt: string): string | undefined 
   return undefined;
 }
 
-function checkLength(incumbent: string, prompt: string, maxGrowth: number): string | undefined {
-  const max = maxCharsFor(incumbent, maxGrowth);
+function checkLength(
+  base: { text: string; name: string },
+  prompt: string,
+  maxGrowth: number,
+): string | undefined {
+  const max = maxCharsFor(base.text, maxGrowth);
   const chars = countChars(prompt);
   if (chars <= max) return undefined;
-  return `your prompt has ${chars} characters and the limit is ${max} (${maxGrowth} × the current ${countChars(incumbent)}); make it shorter`;
+  return `your prompt has ${chars} characters and the limit is ${max} (${maxGrowth} × ${base.name} ${countChars(base.text)}); make it shorter`;
 }
 
 function preview(text: string): string {

@@ -6,7 +6,13 @@
 import { partPaths } from '../experiment/part-texts.js';
 import { changedParts, commitKeep, findRunCommits, formatKeepMessage, promptFiles } from '../git/index.js';
 import { writeBest } from '../run/records.js';
+import type { Experiment } from '../experiment/types.js';
 import type { LoopDeps } from './loop-deps.js';
+
+/** What a keep reads of the loop's deps. */
+export type KeepDeps = Pick<LoopDeps, 'recorder' | 'runDir' | 'runId' | 'git'> & {
+  experiment: Pick<Experiment, 'name' | 'shape'>;
+};
 
 export interface KeepRecord {
   iteration: number;
@@ -14,9 +20,11 @@ export interface KeepRecord {
   from: number;
   to: number;
   hypothesis: string;
+  /** A pareto run (SPEC 14): the pool member that became the best; the commit's `Autoresearch-Pool` trailer. */
+  member?: string;
 }
 
-export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void> {
+export async function recordKeep(deps: KeepDeps, keep: KeepRecord): Promise<void> {
   const { recorder } = deps;
   await writeBest(deps.runDir, keep.prompt);
   if (deps.git) {
@@ -44,6 +52,7 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
         to: keep.to,
         hypothesis: keep.hypothesis,
         ...(parts ? { parts } : {}),
+        ...(keep.member === undefined ? {} : { member: keep.member }),
       }),
     });
     await recorder.emit({ type: 'commit', iteration: keep.iteration, sha });
@@ -55,7 +64,7 @@ export async function recordKeep(deps: LoopDeps, keep: KeepRecord): Promise<void
  * journaled but never committed is committed. Either way exactly one commit per keep.
  */
 export async function reconcileLastKeep(
-  deps: LoopDeps,
+  deps: KeepDeps,
   prompt: string,
 ): Promise<'ok' | 'journaled' | 'committed'> {
   const state = deps.recorder.state();
@@ -77,6 +86,8 @@ export async function reconcileLastKeep(
     from: record.incumbentBefore ?? 0,
     to: record.train ?? 0,
     hypothesis: record.hypothesis ?? '',
+    // A pareto keep made its member the best: the same trailer as the lost commit would have had.
+    ...(state.pool?.best ? { member: state.pool.best } : {}),
   });
   return 'committed';
 }

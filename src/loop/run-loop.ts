@@ -24,7 +24,9 @@ import type { LoopDeps, LoopRun } from './loop-deps.js';
 import { createSpendMeter } from './spend.js';
 import { reconcileLastKeep } from './record-keep.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor } from './loop-state.js';
+import { acceptanceFor, searchFor } from './loop-state.js';
+import { runParetoIteration } from '../search/pareto-iteration.js';
+import { syncPoolRefs } from '../git/index.js';
 
 export interface LoopEnd {
   reason: StopReason;
@@ -67,6 +69,8 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   }
   let incumbent = await loadIncumbent(deps.runDir, recorder.state());
   await reconcileLastKeep(deps, incumbent.prompt);
+  // The pareto search's pool refs (SPEC 14): idempotent, so a crash before a sync loses none.
+  await syncPoolRefs(deps, recorder.state());
 
   for (;;) {
     if (deps.signal.aborted) throw deps.signal.reason ?? new Error('aborted');
@@ -82,7 +86,10 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
         exitCode: verdict.reason === 'errors' ? 1 : 0,
       };
     }
-    incumbent = await runIteration(deps, incumbent);
+    incumbent =
+      recorder.state().pool !== null && searchFor(deps) === 'pareto'
+        ? await runParetoIteration(deps, incumbent)
+        : await runIteration(deps, incumbent);
   }
 }
 

@@ -24,3 +24,18 @@ export function cutText(text: string, max: number): string {
 export function toOneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * `text` whole when it has at most `max` code points; otherwise its first `max` and a line
+ * saying how much was cut, so a reader (the mutator) can tell an output that stops from one
+ * we stopped showing.
+ */
+export function cutMarked(text: string, max: number): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return `${points.slice(0, Math.max(0, max)).join('')}\n${cutMarker(points.length - max)}`;
+}
+
+export function cutMarker(hidden: number): string {
+  return `[… cut here: ${hidden} more characters not shown]`;
+}

@@ -35,8 +35,12 @@ const Signals = z.object({
 
 export const MutatorFeedback = z.object({
   format: z.literal(MUTATOR_FEEDBACK_FORMAT),
-  /** `bold` after `bold_after` discards in a row: restructure rather than patch. */
+  /** `bold` after `bold_after` discards in a row: restructure rather than patch. Kept for readers of v1; `mode` holds the same. */
   strategy: z.enum(['focused', 'bold']),
+  /** The mutation mode (SPEC 14 names it so; "strategy" now names the search strategy): the same value as `strategy`. */
+  mode: z.enum(['focused', 'bold']).optional(),
+  /** Pareto search (SPEC 14): `incumbent` is this pool member, revised as a parent; its ancestors, nearest first. */
+  parent: z.object({ member: z.string(), ancestors: z.array(z.string()) }).optional(),
   incumbent: z.object({
     /** Prompt parts (SPEC 12): the name of the part `prompt` is; absent for a path prompt. */
     part: z.string().optional(),
@@ -57,13 +61,21 @@ export const MutatorFeedback = z.object({
   fixed_parts: z.array(z.object({ name: z.string(), role: Role, text: z.string() })).optional(),
   /** The new prompt may be at most this long (max_growth × incumbent). */
   max_chars: z.number().int(),
-  /** Train cases that fail most, worst first. */
+  /**
+   * Traces (pareto): outputs, check reasons, judge reasoning and grader evidence are whole, cut
+   * only past this many characters, where a line `[… cut here: N more characters not shown]` follows.
+   */
+  trace_chars: z.number().int().optional(),
+  /** Train cases that fail most, worst first (pareto: those of the iteration's minibatch). */
   failing_cases: z.array(
     z.object({
       case_id: z.string(),
       vars: z.record(z.string(), z.string()),
       score: z.number(),
+      /** The output of the case's worst sample: an excerpt, or with `trace_chars` the whole output. */
       output_excerpt: z.string(),
+      /** With `trace_chars`: the whole output's length, cut or not. */
+      output_chars: z.number().int().optional(),
       failed_checks: z.array(
         z.object({ name: z.string(), type: z.string(), reason: z.string() }).extend(Attribution.shape),
       ),
@@ -77,13 +89,21 @@ export const MutatorFeedback = z.object({
       .object({ name: z.string(), type: z.string(), failed: z.number(), total: z.number() })
       .extend(Attribution.shape),
   ),
-  /** Recent attempts, best score first. */
+  /**
+   * Recent attempts, best first. Pareto: the attempts made from the parent and its ancestors,
+   * best gain over their own parent first, each with the member(s) it was made from (`parents`),
+   * the member it became (`member`, null when not pooled) and that gain (`delta`).
+   */
   history: z.array(
     z.object({
       iteration: z.number().int(),
       status: z.string(),
       score: z.number().nullable(),
       hypothesis: z.string(),
+      candidate: z.number().int().optional(),
+      parents: z.array(z.string()).optional(),
+      member: z.string().nullable().optional(),
+      delta: z.number().nullable().optional(),
     }),
   ),
   guidance: z.string(),

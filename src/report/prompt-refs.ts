@@ -1,13 +1,20 @@
 /**
  * The prompts `autoresearch diff` compares, named the way people think of them: `baseline`,
- * `best`, or an iteration number. Pure: from the run state to where the prompt text lives
- * (an iteration's decided candidate, or best.md).
+ * `best`, an iteration number, or a pareto run's pool member (`p3`, SPEC 14). Pure: from the
+ * run state to where the prompt text lives (an iteration's decided candidate, a member's
+ * candidate, or best.md).
  */
+import { suggestNearest } from '../did-you-mean.js';
 import { AutoresearchError } from '../errors.js';
-import type { RunState } from '../run/run-state.js';
+import type { PoolMemberRecord, RunState } from '../run/run-state.js';
 import { findParents } from './lineage.js';
 
-export type PromptRef = 'baseline' | 'best' | number;
+export type PromptRef = 'baseline' | 'best' | number | { member: string };
+
+/** `p0`, `p12`: how pool members are named everywhere (SPEC 14). */
+export function isMemberName(text: string): boolean {
+  return /^p(0|[1-9]\d*)$/.test(text.trim().toLowerCase());
+}
 
 export interface PromptTarget {
   ref: PromptRef;
@@ -26,12 +33,60 @@ export function parsePromptRef(text: string): PromptRef {
   const value = text.trim().toLowerCase();
   if (value === 'baseline' || value === 'best') return value;
   if (/^\d+$/.test(value)) return Number(value);
+  if (isMemberName(value)) return { member: value };
   throw new AutoresearchError('E_USAGE', `"${text}" does not name a prompt`, {
-    hint: 'use an iteration number (as in `autoresearch show`), "baseline" or "best"',
+    hint: 'use an iteration number (as in `autoresearch show`), "baseline", "best" or a pool member (p3)',
   });
 }
 
+/**
+ * The pool member `name` names; an unknown one is a usage error listing the members (and the
+ * nearest, when it looks like a typo), a run without a pool one saying members are pareto's.
+ */
+export function locateMember(state: RunState, name: string): PoolMemberRecord {
+  const id = name.trim().toLowerCase();
+  const runId = state.start?.runId ?? 'this run';
+  const members = state.pool?.members ?? [];
+  if (members.length === 0) {
+    throw new AutoresearchError('E_USAGE', `run ${runId} has no pool member ${id}: it has no pool`, {
+      hint:
+        state.pool === null
+          ? 'pool members (p0, p1, …) exist in runs of the pareto search only; name iterations instead (see `autoresearch show`)'
+          : 'no member has entered the pool yet; p0 enters with the baseline',
+    });
+  }
+  const found = members.find((m) => m.id === id);
+  if (found !== undefined) return found;
+  const ids = members.map((m) => m.id);
+  const near = suggestNearest(id, ids);
+  const listed =
+    ids.length <= 20 ? ids.join(', ') : `${ids.slice(0, 20).join(', ')}, … (${ids.length} in all)`;
+  throw new AutoresearchError('E_USAGE', `run ${runId} has no pool member ${id}`, {
+    hint: `${near === undefined ? '' : `did you mean ${near}? `}its members are ${listed}`,
+  });
+}
+
+function locateMemberPrompt(ref: { member: string }, state: RunState): PromptTarget {
+  const member = locateMember(state, ref.member);
+  const how =
+    member.kind === 'seed'
+      ? 'the baseline'
+      : member.kind === 'merge'
+        ? `merge of ${member.parents.join(' and ')}`
+        : `from ${member.parents.join(', ')}`;
+  const best = state.pool?.best === member.id ? ', the best' : '';
+  return {
+    ref,
+    label: `${member.id} (iteration ${member.iteration}, ${how}${best})`,
+    iteration: member.iteration,
+    candidate: member.candidate,
+    bestFile: false,
+    sameAs: [],
+  };
+}
+
 export function locatePrompt(ref: PromptRef, state: RunState): PromptTarget {
+  if (typeof ref === 'object') return locateMemberPrompt(ref, state);
   if (ref === 'baseline') {
     const iteration = state.baseline?.iteration ?? 0;
     return {
@@ -83,7 +138,8 @@ export function locatePrompt(ref: PromptRef, state: RunState): PromptTarget {
 
 /**
  * The two prompts to compare. No argument: baseline → best. One iteration number: that
- * iteration against its parent (the incumbent it was compared with). Two: a → b.
+ * iteration against its parent (the incumbent it was compared with). One pool member: it
+ * against its (first) parent member. Two: a → b.
  */
 export function choosePair(
   state: RunState,
@@ -91,6 +147,20 @@ export function choosePair(
   b: PromptRef | undefined,
 ): [PromptRef, PromptRef] {
   if (a !== undefined && b !== undefined) return [a, b];
+  if (typeof a === 'object') {
+    const member = locateMember(state, a.member);
+    const parent = member.parents[0];
+    if (parent === undefined) {
+      throw new AutoresearchError(
+        'E_USAGE',
+        `${member.id} is the baseline: it has no parent to compare with`,
+        {
+          hint: `name a second prompt, e.g. \`autoresearch diff <run> ${member.id} best\``,
+        },
+      );
+    }
+    return [{ member: parent }, a];
+  }
   if (a === undefined || typeof a !== 'number') return ['baseline', 'best'];
   locatePrompt(a, state);
   const parent =

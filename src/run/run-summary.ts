@@ -6,6 +6,7 @@
 import type { RunKind, SpendRole, StopReason } from './events.js';
 import type { LockStatus } from './lock.js';
 import type { RunState } from './run-state.js';
+import { type PoolSummary, summarizePool } from './pool-summary.js';
 
 export type RunStatus = 'running' | 'stopped' | 'finished' | 'crashed';
 
@@ -22,6 +23,8 @@ export interface RunSummary {
   baseline: number | null;
   best: number | null;
   costUsd: number;
+  /** The pareto search's pool (SPEC 14): members and merges; null for a greedy run. */
+  pool: PoolSummary | null;
   /** A `calibrate` run's headline: labels and the lowest kappa (SPEC 15). */
   calibration: RunState['calibration'];
   startedAt: string | null;
@@ -56,6 +59,7 @@ export function summarizeRun({ id, dir, state, lock, manifest, problems }: Summa
     baseline: state.baseline?.train ?? null,
     best: state.incumbent?.train ?? null,
     costUsd: state.spend.usd,
+    pool: state.pool === null ? null : summarizePool(state.pool),
     calibration: state.calibration,
     startedAt: state.start?.startedAt ?? manifest?.createdAt ?? null,
     stopReason: state.stop?.reason ?? null,

@@ -127,9 +127,12 @@ export function ancestorsOf(members: readonly PoolMemberView[], id: string): Map
 }
 
 /**
- * The nearest common ancestor of two members by pool lineage: the common ancestor with the
- * smallest summed distance to both; ties go to the lower id (p2 before p10). Null only when the
- * two share no ancestor (never in one run: every member descends from p0).
+ * The nearest common ancestor of two members by pool lineage. Only lowest common ancestors
+ * qualify (no other common ancestor descends from them): with merges in the lineage an older
+ * ancestor can be fewer steps away through the other parent, and a three-way merge from it would
+ * see the edits both sides inherited as edits of their own. Among those, the smallest summed
+ * distance to both; ties go to the lower id (p2 before p10). Null only when the two share no
+ * ancestor (never in one run: every member descends from p0).
  */
 export function nearestCommonAncestor(
   members: readonly PoolMemberView[],
@@ -138,11 +141,15 @@ export function nearestCommonAncestor(
 ): string | null {
   const fromA = ancestorsOf(members, a);
   const fromB = ancestorsOf(members, b);
+  const common = [...fromA.keys()].filter((id) => fromB.has(id));
+  // A common ancestor that is a proper ancestor of another one is not lowest.
+  const older = new Set<string>();
+  for (const id of common)
+    for (const above of ancestorsOf(members, id).keys()) if (above !== id) older.add(above);
   let best: { id: string; distance: number } | null = null;
-  for (const [id, da] of fromA) {
-    const db = fromB.get(id);
-    if (db === undefined) continue;
-    const distance = da + db;
+  for (const id of common) {
+    if (older.has(id)) continue;
+    const distance = (fromA.get(id) as number) + (fromB.get(id) as number);
     if (
       best === null ||
       distance < best.distance ||
@@ -182,8 +189,10 @@ export function chooseMergePair(
       const onlyA = [...leadsA].some((c) => !leadsB.has(c));
       const onlyB = [...leadsB].some((c) => !leadsA.has(c));
       if (!onlyA || !onlyB) continue;
+      // A member descending from the other already holds its edits: nothing to merge.
+      if (ancestorsOf(members, a).has(b) || ancestorsOf(members, b).has(a)) continue;
       const ancestor = nearestCommonAncestor(members, a, b);
-      if (ancestor === null || ancestor === a || ancestor === b) continue;
+      if (ancestor === null) continue;
       const union = new Set([...leadsA, ...leadsB]).size;
       if (best === null || union > best.union) best = { a, b, ancestor, union };
     }

@@ -8,6 +8,7 @@ import type { IterationStatus } from '../run/events.js';
 import { ITERATION_STATUSES } from '../run/events.js';
 import { countChars, cutText, toOneLine } from '../loop/text.js';
 import { formatField, visibleWidth, wrapWords } from './fit-text.js';
+import { describePool, type PoolSummary } from '../run/pool-summary.js';
 
 type Paint = (text: string) => string;
 
@@ -102,6 +103,8 @@ export interface RunSummary {
   branch: string | null;
   reportPath: string;
   simulated: boolean;
+  /** The pareto search's pool (SPEC 14); absent for a greedy run. */
+  pool?: PoolSummary;
 }
 
 // Every status but the baseline's, in the journal's order.
@@ -133,6 +136,7 @@ export function formatRunSummary(
       'iterations',
       `${iterations}${counts === '' ? '' : `: ${counts}`}${summary.callsSaved > 0 ? `; screening saved ${summary.callsSaved} calls` : ''}`,
     ],
+    ...(summary.pool ? [['pool', describePool(summary.pool)] as [string, string]] : []),
     ['cost', cost(summary.totalCostUsd)],
     ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
     ['report', summary.reportPath],

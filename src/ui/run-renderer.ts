@@ -11,6 +11,7 @@ import {
   SUMMARY_LABEL_WIDTH,
 } from './progress-line.js';
 import { callsSavedByScreening } from '../report/overview.js';
+import { poolCallsSaved, summarizePool } from '../run/pool-summary.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
@@ -87,7 +88,8 @@ export function summarizeForTerminal(
         : null,
     during: { baseline, best },
     counts,
-    callsSaved: callsSavedByScreening(state.iterations),
+    callsSaved: state.pool ? poolCallsSaved(state.pool) : callsSavedByScreening(state.iterations),
+    ...(state.pool ? { pool: summarizePool(state.pool) } : {}),
     totalCostUsd: state.spend.usd,
     stop: { reason: state.stop?.reason ?? 'crashed', message: state.stop?.message ?? '' },
     branch: state.start?.git?.branch ?? null,

@@ -24,7 +24,7 @@ import { type LoopEnd, runLoop } from '../../src/loop/run-loop.js';
 import { createRunRecorder, type RunRecorder } from '../../src/loop/run-recorder.js';
 import { createModelPool, type ModelPool } from '../../src/providers/model-pool.js';
 import { sha256Json } from '../../src/sha256.js';
-import type { RunEvent } from '../../src/run/events.js';
+import { modeOf, type RunEvent } from '../../src/run/events.js';
 import { readJournal } from '../../src/run/journal.js';
 import {
   createScriptedProviders,
@@ -220,7 +220,7 @@ export function timelineOf(events: readonly RunEvent[]): string[] {
       case 'run_started':
         return ['run_started'];
       case 'iteration_started':
-        return [`start ${event.iteration} ${event.strategy}`];
+        return [`start ${event.iteration} ${modeOf(event)}`];
       case 'proposal':
         return [`proposal ${event.iteration}/${event.candidate}`];
       case 'candidate_evaluated': {

@@ -134,12 +134,12 @@ describe('findRunCommits', () => {
     const two = await keep(git, temp, run, one, 8, 0.7684);
 
     expect(await findRunCommits({ repo: git, branch: run.branch })).toEqual([
-      { sha: run.head, iteration: 0, score: null },
-      { sha: one, iteration: 3, score: 0.612 },
-      { sha: two, iteration: 8, score: 0.768 },
+      { sha: run.head, iteration: 0, score: null, pool: null },
+      { sha: one, iteration: 3, score: 0.612, pool: null },
+      { sha: two, iteration: 8, score: 0.768, pool: null },
     ]);
     expect(await findRunCommits({ repo: git, branch: earlier.branch })).toEqual([
-      { sha: earlierKeep, iteration: 4, score: 0.4 },
+      { sha: earlierKeep, iteration: 4, score: 0.4, pool: null },
     ]);
   });
 

@@ -2,10 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitKeep, createRunBranch, formatKeepMessage, openRepo } from '../../src/git/index.js';
+import { syncPoolRefs } from '../../src/git/pool-refs.js';
+import { type PoolRunMember, writePoolRun } from '../helpers/pool-run.js';
 import { createTempRepo, readTreeBytes, type TempRepo } from '../helpers/temp-repo.js';
 
 const PROMPT = 'experiments/cold-email/prompt.md';
 const RUN_ID = '20261129-2230-cold-email-k3f9';
+const WORKING_PROMPT = 'Working-tree prompt for {{name}}.\n';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {
@@ -22,33 +25,59 @@ async function snapshotCheckout(r: TempRepo) {
   const stagedEntries = await r.git(['ls-files', '--stage']);
   const head = await r.git(['rev-parse', 'HEAD']);
   const checkedOut = await r.git(['symbolic-ref', 'HEAD']);
+  // The run's own refs: its branch and (a pareto run, SPEC 14) its pool refs.
   const otherRefs = (await r.git(['for-each-ref', '--format=%(refname) %(objectname)']))
     .split('\n')
-    .filter((line) => !line.startsWith('refs/heads/autoresearch/'));
+    .filter((line) => !line.startsWith('refs/heads/autoresearch/') && !line.startsWith('refs/autoresearch/'));
   const files = await readTreeBytes(r.dir);
   return { indexBytes, headFile, status, stagedEntries, head, checkedOut, otherRefs, files };
 }
 
+/**
+ * A checkout mid-work: unstaged edits, a staged change with further unstaged edits on top, an
+ * untracked file, and a prompt whose staged and working-tree versions both differ from HEAD.
+ */
+async function createDirtyCheckout(): Promise<TempRepo> {
+  const r = await createTempRepo({
+    files: {
+      'README.md': '# project\n',
+      'src/app.ts': 'export const a = 1;\n',
+      [PROMPT]: 'Write a cold email to {{name}}.\n',
+    },
+  });
+  await r.write('README.md', '# project\n\nwork in progress\n');
+  await r.write('src/app.ts', 'export const a = 2;\n');
+  await r.git(['add', 'src/app.ts']);
+  await r.write('src/app.ts', 'export const a = 3;\n');
+  await r.write(PROMPT, 'Staged prompt for {{name}}.\n');
+  await r.git(['add', PROMPT]);
+  await r.write(PROMPT, WORKING_PROMPT);
+  await r.write('notes.txt', 'untracked scratch\n');
+  return r;
+}
+
+type Checkout = Awaited<ReturnType<typeof snapshotCheckout>>;
+
+async function expectUntouched(r: TempRepo, before: Checkout): Promise<void> {
+  const after = await snapshotCheckout(r);
+  expect(after.indexBytes.equals(before.indexBytes)).toBe(true);
+  expect(after.headFile).toBe(before.headFile);
+  expect(after.status).toBe(before.status);
+  expect(after.stagedEntries).toBe(before.stagedEntries);
+  expect(after.head).toBe(before.head);
+  expect(after.checkedOut).toBe('refs/heads/main');
+  expect(after.otherRefs).toEqual(before.otherRefs);
+  expect([...after.files.keys()]).toEqual([...before.files.keys()]);
+  for (const [file, bytes] of before.files) expect(after.files.get(file)?.equals(bytes), file).toBe(true);
+  expect(await r.git(['stash', 'list'])).toBe('');
+  expect((await r.git(['worktree', 'list', '--porcelain'])).trim()).toBe(
+    `worktree ${r.dir}\nHEAD ${before.head}\nbranch refs/heads/main`,
+  );
+}
+
 describe('git safety: the user checkout is never touched', () => {
   it('leaves working tree, index, HEAD and branch byte-identical and commits one change per keep', async () => {
-    repo = await createTempRepo({
-      files: {
-        'README.md': '# project\n',
-        'src/app.ts': 'export const a = 1;\n',
-        [PROMPT]: 'Write a cold email to {{name}}.\n',
-      },
-    });
-    // Unstaged edits, a staged change (with further unstaged edits on top), an untracked file,
-    // and a prompt whose staged and working-tree versions both differ from HEAD.
-    await repo.write('README.md', '# project\n\nwork in progress\n');
-    await repo.write('src/app.ts', 'export const a = 2;\n');
-    await repo.git(['add', 'src/app.ts']);
-    await repo.write('src/app.ts', 'export const a = 3;\n');
-    await repo.write(PROMPT, 'Staged prompt for {{name}}.\n');
-    await repo.git(['add', PROMPT]);
-    await repo.write(PROMPT, 'Working-tree prompt for {{name}}.\n');
-    await repo.write('notes.txt', 'untracked scratch\n');
-
+    repo = await createDirtyCheckout();
     const before = await snapshotCheckout(repo);
     expect(before.status).toContain('?? notes.txt');
     expect(before.status).toContain('MM src/app.ts');
@@ -62,7 +91,7 @@ describe('git safety: the user checkout is never touched', () => {
       experiment: 'cold-email',
       runId: RUN_ID,
       promptPath,
-      promptText: 'Working-tree prompt for {{name}}.\n',
+      promptText: WORKING_PROMPT,
     });
     expect(start.branch).toBe(`autoresearch/cold-email/${RUN_ID}`);
     expect(start.base).toBe(before.head);
@@ -94,20 +123,7 @@ describe('git safety: the user checkout is never touched', () => {
       shas.push(head);
     }
 
-    const after = await snapshotCheckout(repo);
-    expect(after.indexBytes.equals(before.indexBytes)).toBe(true);
-    expect(after.headFile).toBe(before.headFile);
-    expect(after.status).toBe(before.status);
-    expect(after.stagedEntries).toBe(before.stagedEntries);
-    expect(after.head).toBe(before.head);
-    expect(after.checkedOut).toBe('refs/heads/main');
-    expect(after.otherRefs).toEqual(before.otherRefs);
-    expect([...after.files.keys()]).toEqual([...before.files.keys()]);
-    for (const [file, bytes] of before.files) expect(after.files.get(file)?.equals(bytes), file).toBe(true);
-    expect(await repo.git(['stash', 'list'])).toBe('');
-    expect((await repo.git(['worktree', 'list', '--porcelain'])).trim()).toBe(
-      `worktree ${repo.dir}\nHEAD ${before.head}\nbranch refs/heads/main`,
-    );
+    await expectUntouched(repo, before);
 
     // Baseline commit, then exactly one commit per keep, each touching only the prompt.
     const onBranch = (await repo.git(['rev-list', '--reverse', `${start.base}..${start.branch}`])).split(
@@ -147,5 +163,74 @@ describe('git safety: the user checkout is never touched', () => {
       `Autoresearch-Run: ${RUN_ID}\nAutoresearch-Iteration: 0`,
       '',
     ]);
+  });
+
+  it('leaves it byte-identical while a pareto run makes its pool refs and a keep with its member', async () => {
+    repo = await createDirtyCheckout();
+    const before = await snapshotCheckout(repo);
+    // The run folder lives outside the work tree, as a runs/ ignored by the user would.
+    const members: PoolRunMember[] = [
+      { id: 'p0', iteration: 0, candidate: 0, kind: 'seed', parents: [], text: WORKING_PROMPT },
+      {
+        id: 'p1',
+        iteration: 1,
+        candidate: 0,
+        kind: 'mutation',
+        parents: ['p0'],
+        text: 'One for {{name}}.\n',
+      },
+      {
+        id: 'p2',
+        iteration: 1,
+        candidate: 1,
+        kind: 'mutation',
+        parents: ['p0'],
+        text: 'Two for {{name}}.\n',
+      },
+      {
+        id: 'p3',
+        iteration: 2,
+        candidate: 0,
+        kind: 'merge',
+        parents: ['p1', 'p2'],
+        text: 'Both for {{name}}.\n',
+      },
+    ];
+    const run = await writePoolRun({ repo, runsDir: path.join(repo.home, 'runs'), runId: RUN_ID, members });
+    const head = await commitKeep({
+      repo: run.git,
+      branch: run.branch.branch,
+      expectedHead: run.branch.head,
+      promptPath: repo.path(PROMPT),
+      promptText: 'Both for {{name}}.\n',
+      message: formatKeepMessage({
+        experiment: 'cold-email',
+        runId: RUN_ID,
+        iteration: 2,
+        from: 0.5,
+        to: 0.6,
+        hypothesis: 'Merge.',
+        member: 'p3',
+      }),
+    });
+    expect(await syncPoolRefs(run.deps, run.recorder.state())).toEqual(['p0', 'p1', 'p2', 'p3']);
+    expect(await syncPoolRefs(run.deps, run.recorder.state())).toEqual([]);
+
+    await expectUntouched(repo, before);
+    // The run branch: the baseline commit, then the keep — linear, the pool beside it.
+    expect(
+      (await repo.git(['rev-list', '--reverse', `${run.branch.base}..${run.branch.branch}`])).split('\n'),
+    ).toEqual([run.branch.head, head]);
+    const poolRefs = (await repo.git(['for-each-ref', '--format=%(refname)', 'refs/autoresearch/'])).split(
+      '\n',
+    );
+    expect(poolRefs).toEqual(
+      ['p0', 'p1', 'p2', 'p3'].map((m) => `refs/autoresearch/cold-email/${RUN_ID}/pool/${m}`),
+    );
+    // Each pool commit changes only the prompt against the run start.
+    for (const ref of poolRefs)
+      expect(await repo.git(['diff', '--name-only', run.branch.head, ref])).toBe(
+        ref.endsWith('/p0') ? '' : PROMPT,
+      );
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `autoresearch apply <run>`: write the run's best prompt into the working tree (SPEC 9) —
- * with several optimised parts (SPEC 12), each changed part into its own file. It refuses,
+ * `autoresearch apply <run> [p<n>]`: write the run's best prompt — or a pareto run's pool member
+ * (SPEC 14) — into the working tree (SPEC 9); with several optimised parts (SPEC 12), each
+ * changed part into its own file. It refuses,
  * unless --force, when a working-tree prompt file changed after the run started (the user's
  * own edits are never overwritten silently), or when it is a symlink that leaves the
  * repository (the write would land elsewhere on the machine).
@@ -11,44 +12,43 @@ import type { Command } from 'commander';
 import { AutoresearchError, EXIT, type ExitCode } from '../../errors.js';
 import { splitPromptText } from '../../experiment/part-texts.js';
 import { checkPromptDrift, readWorkingPrompt, writePromptAtomically } from '../../git/index.js';
+import { isMemberName, locateMember } from '../../report/prompt-refs.js';
 import { readJournal } from '../../run/journal.js';
 import { type Manifest, readManifest } from '../../run/manifest.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
+import type { RunState } from '../../run/run-state.js';
 import { resolveRunId } from '../../run/run-id.js';
+import { readMemberPrompt } from '../../search/member-prompt.js';
 import { terminal } from '../../ui/terminal.js';
 import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
 export default async function applyCommand(
   id: string,
+  member: string | undefined,
   flags: { force?: boolean },
   command: Command,
 ): Promise<ExitCode> {
   const term = terminal();
+  if (member !== undefined && !isMemberName(member)) {
+    throw new AutoresearchError('E_USAGE', `"${member}" does not name a pool member`, {
+      hint: 'name a member of a pareto run as p<n> (p0 is the baseline; `autoresearch show` lists them), or leave it out to apply the best',
+    });
+  }
   const runsDir = runsDirOf(command, process.env);
   const run = await resolveRunId(runsDir, id);
   const manifest = await readManifest(run.dir);
   const state = reduceRun((await readJournal(run.dir)).events);
-  const incumbent = state.incumbent;
-  if (!incumbent) {
-    throw new AutoresearchError('E_USAGE', `run ${run.id} has no evaluated prompt yet`, {
-      hint: `resume it first: autoresearch resume ${run.id}`,
-    });
-  }
-  const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
-  const best = await readFile(
-    candidatePaths(run.dir, incumbent.iteration, record?.candidate ?? 0).prompt,
-    'utf8',
-  ).catch(() => readFile(runPaths(run.dir).best, 'utf8'));
-  const files = targetsOf(manifest, best);
+  const chosen = member === undefined ? await readBest(run, state) : await readMember(run.dir, state, member);
+  const files = targetsOf(manifest, chosen.text);
   const root = await repositoryRootOf(manifest.projectRoot);
   for (const file of files) {
     const drift = await checkPromptDrift(file.target, file.sha256);
     if (drift.status !== 'unchanged' && !flags.force) {
       const what = drift.status === 'missing' ? 'no longer exists' : 'was edited after the run started';
       throw new AutoresearchError('E_USAGE', `${file.shown} ${what}; not overwriting it`, {
-        hint: `compare with \`autoresearch diff ${run.id}\`, then use --force to replace it anyway`,
+        hint: `compare with \`autoresearch diff ${run.id}${member === undefined ? '' : ` ${member} best`}\`, then use --force to replace it anyway`,
       });
     }
     const outside = await realPathOutside(file.target, root);
@@ -67,19 +67,51 @@ export default async function applyCommand(
     await writePromptAtomically(file.target, file.text);
     written.push(file.part === undefined ? file.shown : `${file.shown} (${file.part})`);
   }
-  const score = incumbent.train === null ? '' : ` (train ${incumbent.train.toFixed(3)})`;
+  const score = chosen.train === null ? '' : ` (train ${chosen.train.toFixed(3)})`;
+  const what = `${chosen.name} of ${run.id} — ${chosen.from}${score} —`;
+  term.out(
+    written.length > 0
+      ? `wrote ${what} to ${written.join(', ')}`
+      : `${what} is already in ${files.map((f) => f.shown).join(', ')}`,
+  );
+  if (state.journalStatus === 'open' && member === undefined)
+    term.err(term.colors.yellow('note: the run is still going; a later keep may replace this best'));
+  return EXIT.ok;
+}
+
+interface Chosen {
+  /** `the best prompt`, `pool member p3`. */
+  name: string;
+  /** `the baseline`, `iteration 4`. */
+  from: string;
+  train: number | null;
+  text: string;
+}
+
+async function readBest(run: { id: string; dir: string }, state: RunState): Promise<Chosen> {
+  const incumbent = state.incumbent;
+  if (!incumbent) {
+    throw new AutoresearchError('E_USAGE', `run ${run.id} has no evaluated prompt yet`, {
+      hint: `resume it first: autoresearch resume ${run.id}`,
+    });
+  }
+  const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
+  const text = await readFile(
+    candidatePaths(run.dir, incumbent.iteration, record?.candidate ?? 0).prompt,
+    'utf8',
+  ).catch(() => readFile(runPaths(run.dir).best, 'utf8'));
   const from =
     incumbent.iteration === (state.baseline?.iteration ?? 0)
       ? 'the baseline'
       : `iteration ${incumbent.iteration}`;
-  term.out(
-    written.length > 0
-      ? `wrote the best prompt of ${run.id} — ${from}${score} — to ${written.join(', ')}`
-      : `the best prompt of ${run.id} — ${from}${score} — is already in ${files.map((f) => f.shown).join(', ')}`,
-  );
-  if (state.journalStatus === 'open')
-    term.err(term.colors.yellow('note: the run is still going; a later keep may replace this best'));
-  return EXIT.ok;
+  return { name: 'the best prompt', from, train: incumbent.train, text };
+}
+
+async function readMember(dir: string, state: RunState, name: string): Promise<Chosen> {
+  const member = locateMember(state, name);
+  const text = await readMemberPrompt(dir, member);
+  const from = member.kind === 'seed' ? 'the baseline' : `iteration ${member.iteration}`;
+  return { name: `pool member ${member.id}`, from, train: member.train, text };
 }
 
 interface Target {

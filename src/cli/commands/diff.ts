@@ -86,7 +86,9 @@ async function readPrompt(dir: string, id: string, target: PromptTarget): Promis
   if (target.bestFile) files.push(runPaths(dir).best);
   if (target.iteration !== null) {
     files.push(candidatePaths(dir, target.iteration, target.candidate).prompt);
-    if (target.candidate !== 0) files.push(candidatePaths(dir, target.iteration, 0).prompt);
+    // A pool member is exactly its own candidate; an iteration's record may name a candidate whose files a retry replaced.
+    if (target.candidate !== 0 && typeof target.ref !== 'object')
+      files.push(candidatePaths(dir, target.iteration, 0).prompt);
   }
   for (const same of target.sameAs) files.push(candidatePaths(dir, same.iteration, same.candidate).prompt);
   for (const file of files) {

@@ -1,11 +1,12 @@
 /**
  * The simulated model as a pure function: it recognises its role from the request (the
- * judge's, grader's and mutator's fixed request formats; anything else is a generation) and
- * answers deterministically for (model, system, messages, temperature, sampleIndex, and the
- * output schema and tools when a request has them).
+ * judge's, grader's and mutator's fixed request formats, the mutator's merge request among
+ * them; anything else is a generation) and answers deterministically for (model, system,
+ * messages, temperature, sampleIndex, and the output schema and tools when a request has them).
  */
 import { parseGraderUserMessage } from '../../protocol/grading.js';
 import { parseJudgeUserMessage } from '../../protocol/judge-call.js';
+import { extractMergeBlock } from '../../protocol/merge-request.js';
 import { extractFeedbackBlock } from '../../protocol/mutation.js';
 import type { ChatMessage, StructuredOutput, ToolCall, ToolDefinition, Usage } from '../types.js';
 import { createRng, type Rng, seedFrom } from './prng.js';
@@ -13,6 +14,7 @@ import { generateOutput } from './roles/generator.js';
 import { generateTurn } from './roles/generator-turn.js';
 import { gradeCase } from './roles/grader.js';
 import { judgeOutput } from './roles/judge.js';
+import { resolveMergeConflicts } from './roles/merger.js';
 import { proposeMutation } from './roles/mutator.js';
 import { proposePartsMutation } from './roles/mutator-parts.js';
 
@@ -58,6 +60,8 @@ function answerProtocol(message: string, rng: Rng): Answer | undefined {
   if (judge) return { role: 'judge', text: JSON.stringify(judgeOutput(judge, rng.fork('judge'))) };
   const grader = parseGraderUserMessage(message);
   if (grader) return { role: 'grader', text: JSON.stringify(gradeCase(grader)) };
+  const merge = extractMergeBlock(message);
+  if (merge) return { role: 'mutator', text: JSON.stringify(resolveMergeConflicts(merge)) };
   const feedback = extractFeedbackBlock(message);
   if (!feedback) return undefined;
   const reply = feedback.incumbent.parts

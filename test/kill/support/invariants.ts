@@ -233,6 +233,9 @@ export function redoneIterations(events: readonly RunEvent[]): string[] {
       event.type === 'proposal' ||
       event.type === 'candidate_evaluated' ||
       event.type === 'iteration_finished' ||
+      event.type === 'parent_chosen' ||
+      event.type === 'candidate_decided' ||
+      event.type === 'pool_member' ||
       (event.type === 'phase' && event.phase !== 'committing' && event.phase !== 'final');
     if (work && done.has(iteration)) {
       problems.push(`event ${index} (${event.type}) redoes iteration ${iteration}, already finished`);
@@ -259,5 +262,7 @@ export function decisionsOf(state: RunState) {
       screen: it.screen,
     })),
     finalEvaluation: state.finalEvaluation,
+    // The pareto search (SPEC 14): members, parent choices, every candidate's outcome; null otherwise.
+    pool: state.pool,
   };
 }

@@ -332,6 +332,14 @@ describe('loadExperiment and the acceptance rule (SPEC 13)', () => {
     expect((await attempt('  confirm: true\n  min_improvement: 0.02\n', THREE)).problems).toEqual([]);
   });
 
+  it('refuses the pareto search under margin acceptance, and takes greedy there', async () => {
+    const { problems, dir } = await attempt('  acceptance: margin\n  strategy: pareto\n', THREE);
+    expect(brief(problems, dir)).toEqual([['error', 'experiment.yaml', 9, 'search.strategy']]);
+    expect(problems[0]?.hint).toContain('strategy: greedy');
+    expect((await attempt('  acceptance: margin\n  strategy: greedy\n', THREE)).problems).toEqual([]);
+    expect((await attempt('  strategy: pareto\n', THREE)).problems).toEqual([]);
+  });
+
   it('warns that a numeric min_improvement belongs to margin when paired is written out', async () => {
     const { problems, dir } = await attempt('  acceptance: paired\n  min_improvement: 0.03\n', THREE);
     expect(brief(problems, dir)).toEqual([['warning', 'experiment.yaml', 9, 'search.min_improvement']]);

@@ -3,6 +3,7 @@ import {
   collapseToParagraph,
   formatBaselineMessage,
   formatKeepMessage,
+  formatPoolMessage,
   formatRunBranch,
   formatScore,
 } from '../../../src/git/commit-message.js';
@@ -71,6 +72,25 @@ describe('formatKeepMessage', () => {
     });
     expect(message.split('\n')[2]).toBe('(no hypothesis stated)');
   });
+
+  it('names the pool member of a pareto keep before the parts', () => {
+    const message = formatKeepMessage({
+      experiment: 'x',
+      runId: 'r',
+      iteration: 4,
+      from: 0.5,
+      to: 0.6,
+      hypothesis: 'h',
+      member: 'p7',
+      parts: ['system'],
+    });
+    expect(message.split('\n').slice(-4)).toEqual([
+      'Autoresearch-Score: 0.600',
+      'Autoresearch-Pool: p7',
+      'Autoresearch-Parts: system',
+      '',
+    ]);
+  });
 });
 
 describe('helpers', () => {
@@ -98,5 +118,56 @@ describe('helpers', () => {
     expect(formatBaselineMessage({ experiment: 'demo', runId: 'r1', reason: 'modified' })).toContain(
       'differed from HEAD',
     );
+  });
+});
+
+describe('formatPoolMessage', () => {
+  const base = { experiment: 'x', runId: 'r', train: null, hypothesis: null } as const;
+
+  it('says which member, made how, at which iteration', () => {
+    expect(formatPoolMessage({ ...base, member: 'p0', iteration: 0, kind: 'seed', parents: [] })).toBe(
+      [
+        'autoresearch(x): pool p0, iter 0, the baseline',
+        '',
+        'The prompt the run started from.',
+        '',
+        'Autoresearch-Run: r',
+        'Autoresearch-Iteration: 0',
+        'Autoresearch-Pool: p0',
+        '',
+      ].join('\n'),
+    );
+    const merge = formatPoolMessage({
+      ...base,
+      member: 'p9',
+      iteration: 10,
+      kind: 'merge',
+      parents: ['p2', 'p5'],
+      train: 0.71249,
+      hypothesis: 'Both\n\nlineages.',
+    });
+    expect(merge.split('\n')).toEqual([
+      'autoresearch(x): pool p9, iter 10, merge of p2 and p5 0.712',
+      '',
+      'Both lineages.',
+      '',
+      'Autoresearch-Run: r',
+      'Autoresearch-Iteration: 10',
+      'Autoresearch-Score: 0.712',
+      'Autoresearch-Pool: p9',
+      '',
+    ]);
+    const mutation = formatPoolMessage({
+      ...base,
+      member: 'p3',
+      iteration: 2,
+      kind: 'mutation',
+      parents: ['p1'],
+    });
+    expect(mutation.split('\n').slice(0, 3)).toEqual([
+      'autoresearch(x): pool p3, iter 2, from p1',
+      '',
+      '(no hypothesis stated)',
+    ]);
   });
 });

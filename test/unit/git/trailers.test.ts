@@ -10,6 +10,19 @@ describe('parseRunTrailers', () => {
     ).toEqual({ runId: 'r-1', iteration: 12, score: 0.768 });
   });
 
+  it('reads the pool member of a pareto run, only when it is a member id', () => {
+    expect(
+      parseRunTrailers('Autoresearch-Run: r\nAutoresearch-Iteration: 3\nautoresearch-pool: p12\n'),
+    ).toEqual({
+      runId: 'r',
+      iteration: 3,
+      score: undefined,
+      pool: 'p12',
+    });
+    expect(parseRunTrailers('Autoresearch-Pool: p01').pool).toBeUndefined();
+    expect(parseRunTrailers('Autoresearch-Pool: best').pool).toBeUndefined();
+  });
+
   it('leaves malformed or missing values undefined', () => {
     expect(
       parseRunTrailers('Autoresearch-Run: \nAutoresearch-Iteration: 1.5\nAutoresearch-Score: high'),

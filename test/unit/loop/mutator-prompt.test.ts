@@ -67,9 +67,11 @@ describe('buildMutatorRequest', () => {
     expect(request.system).toContain('<!-- keep -->');
   });
 
-  it('asks for a bolder change under the bold strategy', () => {
+  it('asks for a bolder change in the bold mode, named `mode` and (for older readers) `strategy`', () => {
     const bold = buildMutatorUserMessage(buildMutatorFeedback(feedbackInput({ strategy: 'bold' })));
-    expect(bold).toContain('Strategy for this round: bold.');
+    expect(bold).toContain('Mode for this round: bold (the last attempts were all rejected');
+    expect(bold).toContain('"strategy": "bold"');
+    expect(bold).toContain('"mode": "bold"');
     expect(bold).toContain('make one bolder change');
     expect(bold).toContain('restructure');
     expect(bold).toContain('one coherent idea');

@@ -19,7 +19,8 @@ import { lastUserMessage, mutatorScript, type ScriptedHandler } from '../../help
 
 afterAll(cleanUpScriptedRuns);
 
-const paired = { acceptance: 'paired', min_effect: 0.01, confidence: 0.9, retest: 1 };
+// The incumbent's own decisions (decision.json, incumbent-retest/): the greedy search, pinned.
+const paired = { strategy: 'greedy', acceptance: 'paired', min_effect: 0.01, confidence: 0.9, retest: 1 };
 
 async function readDecision(runDir: string, iteration: number): Promise<Record<string, any>> {
   return JSON.parse(await readFile(iterationPaths(runDir, iteration).decision, 'utf8'));

@@ -275,10 +275,11 @@ describe('runLoop: the mutator strategy', () => {
       'finish 5 discard',
     ]);
     const requests = run.scripted.callsTo('mut').map((c) => firstUserMessage(c.request));
-    const strategies = requests.map((text) => /Strategy for this round: (\w+)/.exec(text)?.[1]);
+    const strategies = requests.map((text) => /Mode for this round: (\w+)/.exec(text)?.[1]);
     expect(strategies).toEqual(['focused', 'focused', 'bold', 'bold', 'bold', 'bold', 'focused']);
     expect(requests[5]).toContain(BOLD_TASK_MARKER);
     expect(requests[5]).toContain('"strategy": "bold"');
+    expect(requests[5]).toContain('"mode": "bold"');
     expect(requests[6]).not.toContain(BOLD_TASK_MARKER);
   });
 });

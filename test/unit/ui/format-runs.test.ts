@@ -17,6 +17,7 @@ function summary(partial: Partial<RunSummary>): RunSummary {
     baseline: 0.6123,
     best: 0.7449,
     costUsd: 1.234,
+    pool: null,
     calibration: null,
     startedAt: '2026-11-29T22:30:00.000Z',
     stopReason: 'patience',

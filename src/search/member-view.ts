@@ -1,0 +1,40 @@
+/**
+ * A pool member as the loop works with it (SPEC 14): its prompt, scores and last evaluation,
+ * read back from the member's own record (iteration, candidate) exactly as the greedy loop reads
+ * its incumbent — so a parent after a resume is the parent before it. Also which members are
+ * live: a rebaseline journals a new seed, and only members from the latest seed on share its
+ * scale (the ones before it were scored under another setup).
+ */
+import { readFile } from 'node:fs/promises';
+import { type IncumbentView, loadCandidateEvaluation } from '../loop/incumbent.js';
+import { candidatePaths } from '../run/paths.js';
+import type { PoolMemberRecord, PoolState } from '../run/run-state.js';
+
+export async function loadMemberView(runDir: string, member: PoolMemberRecord): Promise<IncumbentView> {
+  const prompt = await readFile(candidatePaths(runDir, member.iteration, member.candidate).prompt, 'utf8');
+  const stored = await loadCandidateEvaluation(runDir, member.iteration, member.candidate);
+  return {
+    iteration: member.iteration,
+    candidate: member.candidate,
+    prompt,
+    train: member.train ?? stored.scores.train.total ?? 0,
+    holdout: member.holdout,
+    eligible: member.eligible,
+    evaluation: stored.evaluation,
+    trainScore: stored.scores.train,
+    scores: stored.scores,
+  };
+}
+
+/** Members from the latest seed on (the whole pool unless the run was rebaselined). */
+export function liveMembers(pool: PoolState): PoolMemberRecord[] {
+  const seed = pool.members.findLastIndex((m) => m.kind === 'seed');
+  return pool.members.slice(Math.max(0, seed));
+}
+
+/** The member with this id; a pool read from its own journal always has it. */
+export function memberById(pool: PoolState, id: string): PoolMemberRecord {
+  const member = pool.members.find((m) => m.id === id);
+  if (!member) throw new Error(`the pool has no member ${id}`);
+  return member;
+}
