@@ -17,6 +17,7 @@ export const SECTIONS = [
     title: '7. Acceptance: paired statistics vs version 1 (issue 18)',
     script: 'bench/acceptance.mjs',
   },
+  { key: 'search', title: '8. Search: pareto vs greedy (issue 19)', script: 'bench/search.mjs' },
 ];
 
 const HEADER = `# Benchmarks
@@ -26,8 +27,9 @@ how it compares with promptfoo on the same evaluation, and how often its accepta
 a change that is not really better. Every figure below is written by a script in \`bench/\`; none
 is typed by hand.
 
-- \`npm run build && npm run bench\` runs all seven (under ten minutes; promptfoo is compared
-  only when it is installed: \`npm run bench -- --with-promptfoo\` installs it first).
+- \`npm run build && npm run bench\` runs all eight (the first seven in under ten minutes; section
+  8 runs sixty whole loops and says how long they took; promptfoo is compared only when it
+  is installed: \`npm run bench -- --with-promptfoo\` installs it first).
 - \`node bench/<name>.mjs\` runs one and rewrites only its section of this file.
 - \`--smoke\` runs a tiny version of each in seconds (CI uses it so the scripts keep working;
   its figures mean nothing and it never writes here).
@@ -40,8 +42,10 @@ medians over several runs; where two things are compared, both are measured side
 interleaved, in one process run. Each section says when it was measured, on what, and how
 busy the machine was (load average above the CPU count means other work shared the CPUs,
 which inflates wall times; CPU times are given beside them where that matters).
-Section 7 is the exception: it times nothing, and calls the product's decision functions
-(from \`dist/\`) on per-case scores drawn from a simulated truth the benchmark controls.
+Sections 7 and 8 are exceptions: they time nothing. Section 7 calls the product's decision
+functions (from \`dist/\`) on per-case scores drawn from a simulated truth the benchmark controls;
+section 8 compares two search strategies by the scores and model calls of whole simulated runs
+(its run time is given only so the benchmark can be planned).
 
 Fixed in the product while measuring (profiles with \`node --cpu-prof\`, allocation sampling,
 heap snapshots):

@@ -45,7 +45,8 @@ export function obeyProbability(rule: { firm: boolean }): number {
   return rule.firm ? FIRM_OBEY_PROBABILITY : OBEY_PROBABILITY;
 }
 
-const FIRM =
+/** Wording that states a rule firmly: a sentence, or a list header, holding it is obeyed more reliably. */
+export const FIRM =
   /\b(?:must|always|never|strictly|important|required|requirement|hard (?:rule|limit)|without exception)\b/i;
 const NUMBER_WORDS: Record<string, number> = {
   one: 1,

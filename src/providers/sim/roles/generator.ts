@@ -4,8 +4,9 @@
  * instructions the output is mediocre: generic, 150–250 words, often jargon, no subject line,
  * no closing question.
  */
-import { type Instructions, obeyProbability, parseInstructions } from '../instructions.js';
+import { type Instructions, obeyProbability } from '../instructions.js';
 import type { Rng } from '../prng.js';
+import { parseScopedInstructions } from '../scopes.js';
 import { countWords, lowerFirst } from '../text.js';
 import { FILLER } from '../vocabulary.js';
 import { buildJsonAnswer, describeJsonLoosely } from './generator-json.js';
@@ -177,9 +178,9 @@ function writeProse(obeyed: Obeyed, details: PromptDetails, rng: Rng): string {
   return [opening, hello, ...blocks, bye].filter((p) => p !== undefined).join('\n\n');
 }
 
-/** The output for a rendered prompt; instructions may also come from a system prompt. */
+/** The output for a rendered prompt; instructions may also come from a system prompt, some scoped to the case's kind. */
 export function generateOutput(prompt: string, rng: Rng, system = ''): string {
-  const instructions = parseInstructions(system === '' ? prompt : `${system}\n${prompt}`);
+  const instructions = parseScopedInstructions(system === '' ? prompt : `${system}\n${prompt}`);
   const details = extractDetails(prompt);
   const obeyed = decideObedience(instructions, rng.fork('obey'));
   if (instructions.json) {

@@ -4,6 +4,7 @@
  */
 import { findPlaceholders } from '../../../experiment/template.js';
 import { parseInstructions, statedFamilies } from '../instructions.js';
+import { scopeMatches, scopeOf } from '../scopes.js';
 import { capitalise } from '../text.js';
 
 export interface PromptLine {
@@ -50,6 +51,27 @@ export function instructionLines(lines: PromptLine[]): number[] {
 export function appendLine(prompt: string, text: string): string {
   const trailing = /\n*$/.exec(prompt)?.[0] ?? '';
   return `${prompt.slice(0, prompt.length - trailing.length)}\n${text}${trailing}`;
+}
+
+/**
+ * A line scoped to one kind goes at the end of the paragraph that already speaks of that kind
+ * ("For setup requests: …"), else at the end: lines for different kinds land in different
+ * places, so two lineages that each scoped a rule to their kind merge without overlapping.
+ */
+export function insertForKind(prompt: string, kind: string, text: string): string {
+  const lines = toLines(prompt);
+  const own = lines
+    .map((line, i) => ({ line, i }))
+    .filter(({ line }) => {
+      const scope = scopeOf(line.text);
+      return scope !== undefined && scopeMatches(scope.scope, kind);
+    });
+  const last = own.at(-1);
+  if (last === undefined) return appendLine(prompt, text);
+  let end = last.i;
+  while (end + 1 < lines.length && lines[end + 1]?.text.trim() !== '' && !lines[end + 1]?.frozen) end++;
+  lines.splice(end + 1, 0, { text, frozen: false });
+  return fromLines(lines);
 }
 
 export function replaceLine(prompt: string, index: number, text: string): string {

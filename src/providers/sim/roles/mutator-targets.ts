@@ -2,11 +2,14 @@
  * What the simulated mutator could fix, most common failure first: failing checks (by how
  * often they fail), then weak judge criteria, then failed expectations. Each target carries
  * the instruction that should fix it, a shorter wording for tight length budgets, and the
- * falsifiable claim that goes into the hypothesis.
+ * falsifiable claim that goes into the hypothesis. A check whose shown failures are all of one
+ * kind of case (a prompt with a "Kind: {{kind}}" line), while a shown case of another kind
+ * passes it, names that kind, so its instruction can be scoped to it.
  */
 import type { MutatorFeedback } from '../../../protocol/mutation.js';
 import type { Family } from '../instructions.js';
 import type { Rng } from '../prng.js';
+import { kindOf } from '../scopes.js';
 import { escapeRegExp } from '../text.js';
 import { checkTargets } from './check-targets.js';
 import { familyFor } from './judge-heuristics.js';
@@ -112,7 +115,33 @@ function expectationTargets(feedback: MutatorFeedback): Target[] {
   });
 }
 
+/** The var a prompt's kind line fills ("Kind: {{kind}}" → kind), when the prompt has kinds. */
+function kindVar(prompt: string): string | undefined {
+  const kind = kindOf(prompt);
+  return kind === undefined ? undefined : /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(kind)?.[1];
+}
+
+/**
+ * The kind of case a check fails on, when the cases shown say so: every shown case failing it
+ * is of that kind, and a shown case of another kind fails something else but not this.
+ */
+function kindOfFailures(
+  feedback: MutatorFeedback,
+  check: string,
+  name: string | undefined,
+): string | undefined {
+  if (name === undefined) return undefined;
+  const kindOfCase = (c: MutatorFeedback['failing_cases'][number]) => c.vars[name] ?? '';
+  const failing = feedback.failing_cases.filter((c) => c.failed_checks.some((f) => f.name === check));
+  const kinds = new Set(failing.map(kindOfCase));
+  const [only] = kinds;
+  if (kinds.size !== 1 || only === undefined || only === '') return undefined;
+  const contrast = feedback.failing_cases.some((c) => kindOfCase(c) !== only && !failing.includes(c));
+  return contrast ? only : undefined;
+}
+
 export function rankTargets(feedback: MutatorFeedback, rng: Rng): Target[] {
+  const kindName = kindVar(feedback.incumbent.prompt);
   const checks = [...feedback.check_failures]
     .filter((check) => check.failed > 0)
     .sort((a, b) => b.failed - a.failed)
@@ -120,7 +149,9 @@ export function rankTargets(feedback: MutatorFeedback, rng: Rng): Target[] {
       const reasons = feedback.failing_cases.flatMap((c) =>
         c.failed_checks.filter((f) => f.name === check.name).map((f) => f.reason),
       );
-      return checkTargets(check, reasons, rng.fork(check.name));
+      const kind = kindOfFailures(feedback, check.name, kindName);
+      const targets = checkTargets(check, reasons, rng.fork(check.name));
+      return kind === undefined ? targets : targets.map((target) => ({ ...target, kind }));
     });
   const criteria = Object.entries(feedback.incumbent.criteria)
     .filter(([, average]) => average < WEAK_CRITERION)

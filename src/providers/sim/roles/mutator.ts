@@ -7,9 +7,11 @@
 import type { MutatorFeedback, MutatorReply } from '../../../protocol/mutation.js';
 import { type Family, type Instructions, parseInstructions, statedFamilies } from '../instructions.js';
 import type { Rng } from '../prng.js';
+import { pluralKind } from '../scopes.js';
 import { lowerFirst, normaliseSpace } from '../text.js';
 import {
   appendLine,
+  insertForKind,
   instructionLines,
   isValidEdit,
   removeLine,
@@ -23,6 +25,8 @@ import { rankTargets, type Target } from './mutator-targets.js';
 export const TWEAK_PROBABILITY = 0.2;
 /** Share of focused proposals that go for the second most common failure, so candidates differ. */
 export const SECOND_TARGET_PROBABILITY = 0.25;
+/** Share of new instructions aimed at one kind of case that are scoped to that kind. */
+export const SCOPE_PROBABILITY = 0.5;
 
 const USELESS = [
   'Make the message memorable.',
@@ -92,17 +96,42 @@ function isFirm(target: Target, stated: Instructions): boolean {
   return statedFamilies(stated).get(target.family) === true;
 }
 
-/** A new instruction, or a firmer restatement of one the prompt states but the model keeps ignoring. */
-function fixFor(target: Target, feedback: MutatorFeedback): Proposal | undefined {
+/** The instruction scoped to the one kind of case its failures are: "For setup requests, write …". */
+function scopedFix(target: Target, kind: string, feedback: MutatorFeedback): Proposal | undefined {
+  const prompt = feedback.incumbent.prompt;
+  const scope = pluralKind(kind);
+  return propose(
+    feedback,
+    `Scoping "${target.short}" to ${scope}`,
+    target.effect,
+    [target.instruction, target.short].map((line) =>
+      insertForKind(prompt, kind, `For ${scope}, ${lowerFirst(line)}`),
+    ),
+  );
+}
+
+/**
+ * A new instruction, or a firmer restatement of one the prompt states but the model keeps
+ * ignoring. A new instruction whose failures are all of one kind is scoped to that kind with
+ * probability SCOPE_PROBABILITY. The prompt is read without scopes: a family stated for one
+ * kind counts as stated, so the other kind gets a restatement, never a rule of its own.
+ */
+function fixFor(target: Target, feedback: MutatorFeedback, rng: Rng): Proposal | undefined {
   const prompt = feedback.incumbent.prompt;
   const stated = parseInstructions(prompt);
-  if (!alreadyStated(target, stated))
+  if (!alreadyStated(target, stated)) {
+    const scoped =
+      target.kind !== undefined && rng.fork('scope').chance(SCOPE_PROBABILITY)
+        ? scopedFix(target, target.kind, feedback)
+        : undefined;
+    if (scoped) return scoped;
     return propose(
       feedback,
       target.action,
       target.effect,
       [target.instruction, target.short].map((line) => appendLine(prompt, line)),
     );
+  }
   if (isFirm(target, stated)) return undefined;
   const firm = `Important: ${lowerFirst(target.instruction)}`;
   const lines = toLines(prompt);
@@ -151,7 +180,7 @@ function focused(feedback: MutatorFeedback, targets: Target[], rng: Rng): Propos
       ? [targets[1] as Target, targets[0] as Target, ...targets.slice(2)]
       : targets;
   for (const target of ordered) {
-    const proposal = fixFor(target, feedback);
+    const proposal = fixFor(target, feedback, rng);
     if (proposal) return proposal;
   }
   return undefined;

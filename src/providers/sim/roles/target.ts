@@ -7,6 +7,8 @@ export interface Target {
   words?: string[];
   /** Item to mention (mention family). */
   item?: string;
+  /** The one kind of case every shown failure behind it is (scopes.ts), so it can be scoped to it. */
+  kind?: string;
   instruction: string;
   short: string;
   /** The change, as the hypothesis starts ("Adding an explicit 120-word limit"). */

@@ -1,0 +1,341 @@
+#!/usr/bin/env node
+/**
+ * 8. Search (issue 19): the pareto pool against the greedy single incumbent, as a user runs
+ * them: `autoresearch run <example> --provider sim` through the built CLI, in a fresh temporary
+ * project per run, on three simulated landscapes —
+ *
+ *   cold-email     the example as shipped (one kind of case; checks and the judge),
+ *   inbox-replies  two kinds of case that want opposite lengths: a single lineage gets stuck
+ *                  and a merge of specialists does better (docs/sim.md),
+ *   inbox-quick    inbox-replies with its quick questions alone (one kind: nothing to merge).
+ *
+ * Every run gets the same iteration budget, a sealed test share (search.test, set in the copy
+ * only) and neither patience nor a target stops it early. What is read back is the run's own
+ * record: model calls from its spend events (every generator, judge, grader and mutator call
+ * the ledger counted), the best's train score after each iteration (the trajectory), and the
+ * final evaluation's test score. Both strategies run the same seeds, interleaved.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { cleanEnv, expectExit, latestRunDir, readEvents, runCli } from './lib/cli.mjs';
+import { runBenchmark } from './lib/harness.mjs';
+import { distModule, REPO } from './lib/paths.mjs';
+import { median, pct, ratio } from './lib/stats.mjs';
+import { markdownTable, textTable } from './lib/table.mjs';
+
+const STRATEGIES = ['greedy', 'pareto'];
+const TEST_SHARE = 0.25;
+/** The issue's target on the stuck landscape: pareto reaches greedy's final score with ≤ 60% of its calls. */
+const TARGET_CALL_SHARE = 0.6;
+const REACH_SHARE = 0.9;
+// The cheap landscapes (checks only) first, the one with a judge last.
+const LANDSCAPES = [
+  { key: 'inbox-replies', example: 'inbox-replies', label: 'inbox-replies (two kinds: stuck)', stuck: true },
+  {
+    key: 'inbox-quick',
+    example: 'inbox-replies',
+    label: 'inbox-quick (one kind)',
+    keep: (c) => c.vars?.kind === 'quick question',
+  },
+  { key: 'cold-email', example: 'cold-email', label: 'cold-email (one kind)' },
+];
+/** Runs side by side: each is one process doing mostly CPU work. */
+const PARALLEL = 2;
+
+/** A fresh project holding a copy of the example, set for one run. */
+function createRunProject(landscape, { seed, strategy, iterations }) {
+  const dir = mkdtempSync(join(tmpdir(), 'ar-bench-search-'));
+  const source = join(REPO, 'experiments', landscape.example);
+  const target = join(dir, 'experiments', landscape.example);
+  cpSync(source, target, { recursive: true });
+  const file = join(target, 'experiment.yaml');
+  const experiment = parse(readFileSync(file, 'utf8'));
+  if (typeof experiment.rubric === 'string') {
+    const rubric = resolve(target, experiment.rubric);
+    mkdirSync(dirname(rubric), { recursive: true });
+    cpSync(resolve(source, experiment.rubric), rubric);
+  }
+  if (landscape.keep) {
+    const casesFile = join(target, experiment.cases);
+    writeFileSync(casesFile, stringify(parse(readFileSync(casesFile, 'utf8')).filter(landscape.keep)));
+  }
+  experiment.search = { ...experiment.search, seed, strategy, test: TEST_SHARE };
+  // The same budget for both: every iteration is run, none stops the run early.
+  experiment.budget = { ...experiment.budget, iterations, patience: iterations + 1, target: 1 };
+  delete experiment.budget.usd;
+  writeFileSync(file, stringify(experiment));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** What a run's journal says: calls, the best's train score after each iteration, the final test score. */
+function readRun(events) {
+  let loopCalls = 0;
+  let finalCalls = 0;
+  const byRole = {};
+  const callsByIteration = new Map();
+  const trajectory = [];
+  let best = null;
+  let final = null;
+  const statuses = {};
+  let pareto = false;
+  const merges = { tried: 0, pooled: 0 };
+  for (const event of events) {
+    if (event.type === 'spend') {
+      if (event.phase === 'final') finalCalls += event.calls;
+      else {
+        loopCalls += event.calls;
+        byRole[event.role] = (byRole[event.role] ?? 0) + event.calls;
+      }
+    } else if (event.type === 'parent_chosen') {
+      pareto = true;
+    } else if (event.type === 'candidate_decided' && event.kind === 'merge') {
+      merges.tried++;
+      if (event.member !== null) merges.pooled++;
+    } else if (event.type === 'iteration_finished') {
+      statuses[event.status] = (statuses[event.status] ?? 0) + 1;
+      if ((event.status === 'baseline' || event.status === 'keep') && event.train !== null)
+        best = event.train;
+      callsByIteration.set(event.iteration, loopCalls);
+      if (best !== null) trajectory.push({ calls: loopCalls, best });
+    } else if (event.type === 'final_evaluation') {
+      final = event;
+    }
+  }
+  return {
+    loopCalls,
+    byRole,
+    finalCalls,
+    trajectory,
+    best,
+    test: final?.best?.test ?? null,
+    statuses,
+    pareto,
+    merges,
+  };
+}
+
+/** Calls until the best's train score first reached `score` (null: never). */
+function callsToReach(trajectory, score) {
+  return trajectory.find((point) => point.best >= score - 1e-12)?.calls ?? null;
+}
+
+async function runOne(landscape, setting) {
+  const project = createRunProject(landscape, setting);
+  try {
+    const result = await runCli(['run', landscape.example, '--provider', 'sim'], {
+      cwd: project.dir,
+      env: cleanEnv(),
+    });
+    expectExit(result, [0], `run ${landscape.key} ${setting.strategy} seed ${setting.seed}`);
+    return { ...readRun(readEvents(latestRunDir(project.dir))), wallMs: result.wallMs };
+  } finally {
+    project.remove();
+  }
+}
+
+/** Runs the jobs `PARALLEL` at a time, in order. */
+async function runAll(jobs) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, jobs.length) }, worker));
+  return results;
+}
+
+function mean(values) {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function score(value) {
+  return Number.isFinite(value) ? value.toFixed(3) : 'n/a';
+}
+
+/** "0.712 ± 0.034": the mean and the half-width of its 95% Student-t interval. */
+function withInterval(interval) {
+  if (interval.n === 0) return 'n/a';
+  if (interval.lo === null) return score(interval.mean);
+  return `${score(interval.mean)} ± ${(interval.hi - interval.mean).toFixed(3)}`;
+}
+
+function signedInterval(interval) {
+  if (interval.lo === null) return score(interval.mean);
+  const sign = (v) => (v >= 0 ? `+${v.toFixed(3)}` : v.toFixed(3));
+  return `${sign(interval.mean)} [${sign(interval.lo)}, ${sign(interval.hi)}]`;
+}
+
+/** Median calls over the seeds that got there, and how many did. */
+function reachCell(values) {
+  const reached = values.filter((v) => v !== null);
+  return `${reached.length > 0 ? Math.round(median(reached)) : 'n/a'} (${reached.length}/${values.length})`;
+}
+
+/** The figures of one landscape from its runs, paired by seed. */
+function summarise(landscape, bySeed, interval) {
+  const greedy = bySeed.map((s) => s.greedy);
+  const pareto = bySeed.map((s) => s.pareto);
+  const tests = (runs) => runs.map((r) => r.test).filter((t) => t !== null);
+  const testDiffs = bySeed
+    .filter((s) => s.greedy.test !== null && s.pareto.test !== null)
+    .map((s) => s.pareto.test - s.greedy.test);
+  const reach = { greedy: [], pareto: [] };
+  const shares = [];
+  for (const { greedy: g, pareto: p } of bySeed) {
+    const goal = REACH_SHARE * Math.max(g.best ?? 0, p.best ?? 0);
+    reach.greedy.push(callsToReach(g.trajectory, goal));
+    reach.pareto.push(callsToReach(p.trajectory, goal));
+    const needed = g.best === null ? null : callsToReach(p.trajectory, g.best);
+    shares.push(needed === null ? null : needed / g.loopCalls);
+  }
+  const reachedShares = shares.filter((s) => s !== null);
+  return {
+    landscape,
+    seeds: bySeed.length,
+    pareto: pareto.every((r) => r.pareto),
+    calls: { greedy: mean(greedy.map((r) => r.loopCalls)), pareto: mean(pareto.map((r) => r.loopCalls)) },
+    roles: Object.fromEntries(
+      [...new Set([...greedy, ...pareto].flatMap((r) => Object.keys(r.byRole)))].map((role) => [
+        role,
+        {
+          greedy: mean(greedy.map((r) => r.byRole[role] ?? 0)),
+          pareto: mean(pareto.map((r) => r.byRole[role] ?? 0)),
+        },
+      ]),
+    ),
+    train: { greedy: mean(greedy.map((r) => r.best ?? 0)), pareto: mean(pareto.map((r) => r.best ?? 0)) },
+    test: { greedy: interval(tests(greedy)), pareto: interval(tests(pareto)) },
+    testDiff: interval(testDiffs),
+    reach,
+    shares,
+    shareMedian: reachedShares.length === bySeed.length ? median(reachedShares) : NaN,
+    shareMet: shares.filter((s) => s !== null && s <= TARGET_CALL_SHARE).length,
+    merges: {
+      tried: pareto.reduce((n, r) => n + r.merges.tried, 0),
+      pooled: pareto.reduce((n, r) => n + r.merges.pooled, 0),
+    },
+    wallMs: [...greedy, ...pareto].reduce((n, r) => n + r.wallMs, 0),
+  };
+}
+
+await runBenchmark(
+  { key: 'search', script: 'bench/search.mjs', title: '8. Search: pareto vs greedy (issue 19)' },
+  async ({ smoke }) => {
+    const { pairedInterval } = await import(distModule('loop/paired.js'));
+    const interval = (values) => pairedInterval(values, 0.975);
+    const seeds = smoke ? 1 : 10;
+    const iterations = smoke ? 1 : 20;
+    const jobs = [];
+    for (const landscape of LANDSCAPES)
+      for (let seed = 1; seed <= seeds; seed++)
+        for (const strategy of STRATEGIES)
+          jobs.push(async () => {
+            const run = await runOne(landscape, { seed, strategy, iterations });
+            // Progress, one line per run, so a long benchmark shows where it is.
+            console.log(
+              `  ${landscape.key} ${strategy} seed ${seed}: best train ${score(run.best)}, test ${score(run.test)}, ` +
+                `${run.loopCalls} calls, ${(run.wallMs / 1000).toFixed(0)} s`,
+            );
+            return { landscape: landscape.key, seed, strategy, run };
+          });
+    const results = await runAll(jobs);
+    const summaries = LANDSCAPES.map((landscape) => {
+      const bySeed = [];
+      for (let seed = 1; seed <= seeds; seed++) {
+        const of = (strategy) =>
+          results.find((r) => r.landscape === landscape.key && r.seed === seed && r.strategy === strategy)
+            ?.run;
+        bySeed.push({ greedy: of('greedy'), pareto: of('pareto') });
+      }
+      return summarise(landscape, bySeed, interval);
+    });
+
+    const header = [
+      'landscape',
+      'loop calls per run (greedy / pareto)',
+      'final test, greedy',
+      'final test, pareto',
+      'pareto − greedy (test, 95% CI)',
+      'best train (greedy / pareto)',
+      `calls to ${pct(REACH_SHARE)} of the best either found (greedy / pareto)`,
+      "pareto's calls to greedy's final score ÷ greedy's calls (median)",
+      'merges pooled / tried',
+    ];
+    const rows = summaries.map((s) => [
+      s.landscape.label,
+      `${Math.round(s.calls.greedy)} / ${Math.round(s.calls.pareto)}`,
+      withInterval(s.test.greedy),
+      withInterval(s.test.pareto),
+      signedInterval(s.testDiff),
+      `${score(s.train.greedy)} / ${score(s.train.pareto)}`,
+      `${reachCell(s.reach.greedy)} / ${reachCell(s.reach.pareto)}`,
+      `${ratio(s.shareMedian)} (${s.shareMet}/${s.seeds} ≤ ${TARGET_CALL_SHARE})`,
+      `${s.merges.pooled} / ${s.merges.tried}`,
+    ]);
+    const stuck = summaries.find((s) => s.landscape.stuck);
+    const others = summaries.filter((s) => !s.landscape.stuck);
+    const notPareto = summaries.filter((s) => !s.pareto).map((s) => s.landscape.key);
+    const findings = [];
+    if (notPareto.length > 0)
+      findings.push(
+        `NOT A COMPARISON: the runs set to \`search.strategy: pareto\` journaled no parent choice on ${notPareto.join(', ')}: ` +
+          'this build does not run the pareto loop, so both columns measure the greedy loop.',
+      );
+    findings.push(
+      `Stuck landscape (${stuck.landscape.key}): pareto reached greedy's final best train score with a median ` +
+        `${ratio(stuck.shareMedian)} of greedy's calls (${stuck.shareMet} of ${stuck.seeds} seeds at ≤ ${TARGET_CALL_SHARE}); ` +
+        `target ≤ ${TARGET_CALL_SHARE}: ${stuck.shareMedian <= TARGET_CALL_SHARE ? 'met' : 'MISSED'}.`,
+      ...others.map(
+        (s) =>
+          `${s.landscape.key}: pareto − greedy on the test split ${signedInterval(s.testDiff)}; never worse beyond noise ` +
+          `(the interval reaches 0 or above): ${s.testDiff.hi === null || s.testDiff.hi >= 0 ? 'met' : 'MISSED'}.`,
+      ),
+    );
+    const method = [
+      `${seeds} seed${seeds === 1 ? '' : 's'} per landscape and strategy (search.seed 1–${seeds}; the same seed gives both ` +
+        'strategies the same train/holdout/test split), each run `autoresearch run <example> --provider sim` in a fresh ' +
+        `temporary project, ${iterations} iterations, search.test ${TEST_SHARE}, patience and target off, ` +
+        `the examples' other settings as shipped (candidates 1, merge_every 5, paired acceptance); ${PARALLEL} runs at a time.`,
+      "Calls: every model call of the baseline and the iterations from the run's spend events (the ledger: generator, " +
+        'judge, grader and mutator; cache hits included), the final evaluation apart. Both strategies get the same ' +
+        "iterations; the calls each spent are shown beside the scores. Final test: the final evaluation of the run's " +
+        'best on the sealed test cases, mean over seeds ± the 95% Student-t half-width; the difference is paired by seed. ' +
+        `Trajectory: the best's train score after each iteration; "calls to ${pct(REACH_SHARE)}" counts until it first ` +
+        `reaches ${REACH_SHARE} × the higher of the two runs' final best train score on that seed (median over the seeds ` +
+        'that got there, and how many did). "pareto\'s calls to greedy\'s final score" is, per seed, the calls pareto ' +
+        "needed to reach greedy's final best train score divided by greedy's calls for the whole run.",
+    ];
+    findings.push(
+      `Calls per run by role (greedy / pareto, mean): ${summaries
+        .map(
+          (s) =>
+            `${s.landscape.key}: ${Object.entries(s.roles)
+              .map(([role, c]) => `${role} ${Math.round(c.greedy)} / ${Math.round(c.pareto)}`)
+              .join(', ')}`,
+        )
+        .join('; ')}.`,
+    );
+    const wall = summaries.map((s) => `${s.landscape.key} ${(s.wallMs / 1000).toFixed(0)} s`).join(', ');
+    const text = [
+      ...method,
+      '',
+      textTable(header, rows),
+      '',
+      ...findings,
+      `Run time (all runs, summed): ${wall}.`,
+    ].join('\n');
+    const markdown = [
+      ...method.flatMap((m) => [m, '']),
+      markdownTable(header, rows),
+      '',
+      ...findings.flatMap((f) => [f, '']),
+      `Run time of the runs, summed: ${wall}.`,
+    ].join('\n');
+    return { text, markdown };
+  },
+);
