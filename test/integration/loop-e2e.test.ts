@@ -75,7 +75,15 @@ async function expectRunRecords(runDir: string, caseIds: readonly string[], judg
   const manifest = JSON.parse(await readFile(join(runDir, 'manifest.json'), 'utf8'));
   expect(manifest).toMatchObject({ kind: 'run', experiment: { name: 'cold-email' } });
   const tsv = (await readFile(join(runDir, 'results.tsv'), 'utf8')).trim().split('\n');
-  expect(tsv[0]?.split('\t').slice(0, 3)).toEqual(['iteration', 'commit', 'score']);
+  // The pareto search (the default): one row per candidate (SPEC 14).
+  expect(tsv[0]?.split('\t').slice(0, 6)).toEqual([
+    'iteration',
+    'candidate',
+    'parents',
+    'member',
+    'commit',
+    'score',
+  ]);
 }
 
 async function readState(runDir: string) {
@@ -174,7 +182,7 @@ describe('npm start', () => {
     const iterationLines = result.stdout
       .split('\n')
       .filter((line) =>
-        /^\s*\d+\s+(baseline|keep|discard|gate_fail|holdout_fail|inconclusive|screened_out|duplicate|error)\b/.test(
+        /^\s*\d+\s+(baseline|keep|pooled|discard|gate_fail|holdout_fail|inconclusive|screened_out|duplicate|error)\b/.test(
           line,
         ),
       );

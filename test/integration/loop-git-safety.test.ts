@@ -37,7 +37,8 @@ async function snapshotCheckout(r: TempRepo) {
   const head = await r.git(['rev-parse', 'HEAD']);
   const otherRefs = (await r.git(['for-each-ref', '--format=%(refname) %(objectname)']))
     .split('\n')
-    .filter((line) => !line.startsWith('refs/heads/autoresearch/'));
+    // The run's branch and its pool refs (SPEC 14) are checked below; every other ref must stay.
+    .filter((line) => !line.startsWith('refs/heads/autoresearch/') && !line.startsWith('refs/autoresearch/'));
   const files = await readTreeBytes(r.dir);
   return { indexBytes, headFile, status, stagedEntries, head, otherRefs, files };
 }
@@ -111,6 +112,15 @@ describe('git safety for a whole run', () => {
     expect(result.stderr).toContain(`branch ${git?.branch}`);
     const keeps = state.iterations.filter((it) => it.status === 'keep');
     expect(keeps.length).toBeGreaterThan(0);
+    // The pareto search (the default): one pool ref per member, under the run's own prefix only.
+    const poolRefs = (await repo.git(['for-each-ref', '--format=%(refname)', 'refs/autoresearch/'])).split(
+      '\n',
+    );
+    expect(poolRefs.sort()).toEqual(
+      state.pool?.members.map((m) => `refs/autoresearch/cold-email/${runId}/pool/${m.id}`).sort(),
+    );
+    const memberOf = (iteration: number) =>
+      state.pool?.decisions.find((d) => d.iteration === iteration && d.best?.moved === true)?.member;
     expect(state.commits.map((c) => c.iteration)).toEqual(keeps.map((k) => k.iteration));
 
     // The baseline commit (the working-tree prompt, not the staged one), then one per keep.
@@ -139,7 +149,7 @@ describe('git safety for a whole run', () => {
       );
       expect(message).toContain(keep.hypothesis?.replace(/\s+/g, ' ').trim());
       expect((await repo.git(['log', '-1', '--format=%(trailers:only,unfold)', sha])).trim()).toBe(
-        `Autoresearch-Run: ${runId}\nAutoresearch-Iteration: ${keep.iteration}\nAutoresearch-Score: ${to}`,
+        `Autoresearch-Run: ${runId}\nAutoresearch-Iteration: ${keep.iteration}\nAutoresearch-Score: ${to}\nAutoresearch-Pool: ${memberOf(keep.iteration)}`,
       );
       const kept = await readFile(candidatePaths(runDir, keep.iteration, keep.candidate ?? 0).prompt, 'utf8');
       expect(await repo.git(['show', `${sha}:${PROMPT}`])).toBe(kept.trimEnd());
