@@ -58,7 +58,7 @@ describe('createCostLedger', () => {
     expect(snap.byRole.mutator).toMatchObject({ unpricedCalls: 1, usd: 0 });
   });
 
-  it('counts the prompt cache's writes and reads and the batch calls; a response-cache hit adds no tokens', () => {
+  it("counts the prompt cache's writes and reads and the batch calls; a response-cache hit adds no tokens", () => {
     const ledger = createCostLedger();
     ledger.record(call({ inputTokens: 2000, cacheWriteTokens: 1500, outputTokens: 10 }));
     ledger.record(call({ inputTokens: 2000, cacheReadTokens: 1500, outputTokens: 10, batch: true }));
