@@ -22,6 +22,8 @@ export interface RunSummary {
   baseline: number | null;
   best: number | null;
   costUsd: number;
+  /** The ledger (SPEC 16): the run's calls and tokens by kind, in total and per role. */
+  ledger: RunState['spend'];
   /** A `calibrate` run's headline: labels and the lowest kappa (SPEC 15). */
   calibration: RunState['calibration'];
   startedAt: string | null;
@@ -56,6 +58,7 @@ export function summarizeRun({ id, dir, state, lock, manifest, problems }: Summa
     baseline: state.baseline?.train ?? null,
     best: state.incumbent?.train ?? null,
     costUsd: state.spend.usd,
+    ledger: state.spend,
     calibration: state.calibration,
     startedAt: state.start?.startedAt ?? manifest?.createdAt ?? null,
     stopReason: state.stop?.reason ?? null,

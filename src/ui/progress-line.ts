@@ -97,6 +97,8 @@ export interface RunSummary {
   /** Model calls screening spared (SPEC 13). */
   callsSaved: number;
   totalCostUsd: number | null;
+  /** The ledger per role (SPEC 16), one line per role that made calls (format-ledger.ts). */
+  ledger?: string[];
   stop: { reason: string; message: string };
   /** null when commits are off (not a git repository). */
   branch: string | null;
@@ -134,6 +136,7 @@ export function formatRunSummary(
       `${iterations}${counts === '' ? '' : `: ${counts}`}${summary.callsSaved > 0 ? `; screening saved ${summary.callsSaved} calls` : ''}`,
     ],
     ['cost', cost(summary.totalCostUsd)],
+    ...(summary.ledger ?? []).map((line, i): [string, string] => [i === 0 ? 'ledger' : '', line]),
     ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
     ['report', summary.reportPath],
   ];

@@ -7,6 +7,7 @@
  */
 import { add } from './dom.js';
 import { openIteration, renderTable } from './iterations.js';
+import { renderLedger } from './ledger.js';
 import { renderChart, renderHeader } from './overview.js';
 import { data, LIVE } from './page-data.js';
 import { renderBest, renderFooter, renderReview, renderTrends } from './review.js';
@@ -17,6 +18,7 @@ if (app) {
     renderHeader(),
     renderChart(),
     renderTable(),
+    renderLedger(),
     renderTrends(),
     renderReview(),
     renderBest(),

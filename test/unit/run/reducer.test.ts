@@ -83,8 +83,11 @@ describe('reduceRun', () => {
         iteration: 0,
       }) as const;
     const state = reduceRun(
-      new JournalBuilder().start().push(ledger('generator', 1)).push(ledger('generator', 2)).push(ledger('judge', 1))
-        .events,
+      new JournalBuilder()
+        .start()
+        .push(ledger('generator', 1))
+        .push(ledger('generator', 2))
+        .push(ledger('judge', 1)).events,
     );
     expect(state.spend.byRole.generator).toEqual({
       usd: expect.closeTo(0.03, 10),
