@@ -72,3 +72,24 @@ describe('the ledger per role as text', () => {
     ]);
   });
 });
+
+describe('spend alerts in watch', () => {
+  const plain = {
+    ...Object.fromEntries(['green', 'red', 'yellow', 'cyan', 'dim', 'bold'].map((k) => [k, String])),
+  };
+  it('prints an alert as it is journaled and keeps the latest in the frame', async () => {
+    const { describeEvents, renderWatchFrame } = await import('../../../src/ui/watch-view.js');
+    const state = reduceRun(journal.events);
+    const alert = journal.events.at(-1);
+    if (alert === undefined) throw new Error('no event');
+    const options = { width: 120, colors: plain as never, history: false, lastPhase: new Map() };
+    expect(describeEvents([alert], state, options)).toEqual([
+      'spend alert: 50% of budget.usd reached ($0.51 of $1.00) at iteration 3',
+    ]);
+    const frame = renderWatchFrame('r', state, new Date('2026-11-29T23:00:00.000Z'), {
+      width: 120,
+      colors: plain as never,
+    });
+    expect(frame).toContain('spend alert: 50% of budget.usd reached ($0.51 of $1.00) at iteration 3');
+  });
+});
