@@ -1,8 +1,8 @@
 /**
  * The imperative shell around the loop, shared by `run` and `resume`: the model pool, the
  * signals (first Ctrl-C aborts in-flight calls and journals the iteration as interrupted,
- * a second exits at once), the stop flag file, the terminal renderer, the lock, and the
- * closing summary.
+ * a second exits at once), the stop flag file, the terminal renderer, the lock, the
+ * closing summary and the experiment's `on_finish` program.
  */
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
@@ -20,6 +20,7 @@ import type { RunEvent } from '../run/events.js';
 import type { RunLock } from '../run/lock.js';
 import { runPaths } from '../run/paths.js';
 import { clearStopRequest, isStopRequested } from './stop-request.js';
+import { finishSummary, runOnFinish } from './on-finish.js';
 import { attachRunRenderer, renderNote, renderRunSummary } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
 
@@ -142,6 +143,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
         simulated: simulatedRoles(experiment).length > 0,
       }),
     );
+    await notifyFinish(input);
     return end.exitCode;
   } finally {
     process.off('SIGINT', onSignal);
@@ -150,4 +152,17 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     await clearStopRequest(runDir).catch(() => undefined);
     await input.lock.release().catch(() => undefined);
   }
+}
+
+/** `on_finish` (SPEC 16): its failure is journaled (and so printed) as a warning, never the run's. */
+async function notifyFinish(input: SessionInput): Promise<void> {
+  const argv = input.experiment.config.on_finish;
+  if (argv === undefined) return;
+  const summary = finishSummary(input.recorder.state(), {
+    runId: input.runId,
+    reportPath: runPaths(input.runDir).report,
+  });
+  const warning = await runOnFinish(argv, summary, { cwd: input.experiment.dir, env: input.env });
+  if (warning !== null)
+    await input.recorder.emit({ type: 'warning', message: warning }).catch(() => undefined);
 }

@@ -3,8 +3,18 @@
  * and each role's max_tokens as the output size, priced with the built-in table or the
  * entry's own `price:`. It is an upper-leaning guess for budgeting, never a bill; a role
  * without a known price makes the total unknown instead of a wrong number.
+ *
+ * The night (SPEC 16) is estimated four ways: interactive, with the stable prefix of each
+ * role's calls served by the provider's prompt cache (one write per evaluation, reads after,
+ * when it reaches the provider's minimum), with generator, judge and grader calls through the
+ * batch API at its discount, and with both. Every way counts the same calls: retests, drift
+ * anchors and screening (every iteration at its most).
  */
+import { batchPriceFactor, cacheMinimumTokens } from '../providers/discounts.js';
 import { costOf, estimatePrice } from '../providers/prices.js';
+import { GRADER_SYSTEM_PROMPT } from '../grader/grader-prompt.js';
+import { JUDGE_SYSTEM_PROMPT } from '../judge/judge-prompt.js';
+import type { ModelEntry } from './schema.js';
 import { type CallCounts, type RoleCounts, times } from './count-calls.js';
 import { judgeMembers, roleModels } from './judge-panel.js';
 import { formatKeyPath } from './key-path.js';
@@ -30,7 +40,16 @@ const MUTATOR_MAX_CASES = 4;
 export interface RoleTokens {
   input: number;
   output: number;
+  /** Of `input`: the prefix every call of the role repeats (instructions, rubric, system prompt). */
+  stable?: number;
 }
+
+/** The four ways a night can be billed (SPEC 16). */
+export const NIGHT_WAYS = ['interactive', 'caching', 'batch', 'batchAndCaching'] as const;
+export type NightWay = (typeof NIGHT_WAYS)[number];
+
+/** A whole run's USD each way; null when some role's price is unknown. */
+export type NightEstimate = Record<NightWay, number> | null;
 
 export interface RoleCost {
   role: Role;
@@ -54,17 +73,50 @@ export interface CostEstimate {
   totalUsd: number | null;
   /** Sum over the roles whose price is known (a lower bound when totalUsd is null). */
   knownPerIterationUsd: number;
+  /** The whole run (as `totalUsd`) interactive, with prompt caching, through the batch API, with both. */
+  night: NightEstimate;
 }
 
 export function tokensOf(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/**
+ * One call's USD for `entry` billed `way`. Caching: the stable prefix is written once per
+ * evaluation (`perEvaluation` calls) and read by the others, when it reaches the provider's
+ * minimum. Batch: the provider's discount, for every role but the mutator (it stays interactive).
+ */
+function callUsd(
+  price: Parameters<typeof costOf>[0],
+  entry: ModelEntry,
+  role: Role,
+  tokens: RoleTokens,
+  perEvaluation: number,
+  way: NightWay,
+): number {
+  const minimum = cacheMinimumTokens(entry);
+  const stable = tokens.stable ?? 0;
+  const cached =
+    (way === 'caching' || way === 'batchAndCaching') &&
+    minimum !== null &&
+    stable >= minimum &&
+    perEvaluation > 1;
+  const calls = Math.max(1, perEvaluation);
+  const usd = costOf(price, {
+    inputTokens: tokens.input,
+    outputTokens: tokens.output,
+    ...(cached ? { cacheWriteTokens: stable / calls, cacheReadTokens: (stable * (calls - 1)) / calls } : {}),
+  });
+  const factor = batchPriceFactor(entry);
+  const batched = (way === 'batch' || way === 'batchAndCaching') && role !== 'mutator' && factor !== null;
+  return batched ? usd * factor : usd;
+}
+
 export function estimateCost(experiment: Experiment, calls: CallCounts): CostEstimate {
   const tokens = estimateTokens(experiment);
   const roles: RoleCost[] = [];
-  /** USD of one call per role; null when its price is unknown. */
-  const perCall: Partial<Record<Role, number | null>> = {};
+  /** USD of one call per role, each way; null when its price is unknown. */
+  const perCallWays: Partial<Record<Role, Record<NightWay, number> | null>> = {};
   for (const role of ROLES) {
     const config = experiment.models[role] as JudgeConfig | undefined;
     const count = calls.perIteration[role];
@@ -73,7 +125,7 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     const members = judgeMembers(config);
     const unknown = (because: string) => {
       roles.push({ role, perCall: callTokens, perIterationUsd: null, unknownBecause: because });
-      perCall[role] = null;
+      perCallWays[role] = null;
     };
     if (members.some(isProgramEntry)) {
       unknown(
@@ -93,16 +145,18 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
       continue;
     }
     // A panel's call: the members' prices, each weighted by the calls it makes (its samples).
-    let usd = 0;
+    const ways = Object.fromEntries(NIGHT_WAYS.map((way) => [way, 0])) as Record<NightWay, number>;
     let weight = 0;
     for (const { entry, estimated } of priced) {
       if (estimated === undefined) continue;
       const samples = role === 'judge' ? (entry.samples ?? 1) : 1;
-      usd +=
-        samples * costOf(estimated.price, { inputTokens: callTokens.input, outputTokens: callTokens.output });
+      for (const way of NIGHT_WAYS)
+        ways[way] +=
+          samples * callUsd(estimated.price, entry, role, callTokens, calls.perEvaluation[role], way);
       weight += samples;
     }
-    const one = weight === 0 ? 0 : usd / weight;
+    for (const way of NIGHT_WAYS) ways[way] = weight === 0 ? 0 : ways[way] / weight;
+    const one = ways.interactive;
     const note = priced.find((m) => m.estimated?.note !== undefined)?.estimated?.note;
     roles.push({
       role,
@@ -110,18 +164,37 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
       perIterationUsd: one * count,
       ...(note === undefined ? {} : { note }),
     });
-    perCall[role] = one;
+    perCallWays[role] = ways;
   }
   // As version 1 did: an evaluation's cost is unknown when any configured role's price is.
-  const usdOf = (counts: RoleCounts): number | null => {
-    const parts = Object.entries(perCall).map(([role, one]) =>
-      one === null ? null : one * counts[role as Role],
+  const usdOf = (counts: RoleCounts, way: NightWay = 'interactive'): number | null => {
+    const parts = Object.entries(perCallWays).map(([role, one]) =>
+      one === null ? null : one[way] * counts[role as Role],
     );
     return parts.some((p) => p === null) ? null : parts.reduce<number>((a, p) => a + (p ?? 0), 0);
   };
+  const night = wholeRun(experiment, calls, usdOf);
   const perIterationUsd = roles.some((r) => r.perIterationUsd === null)
     ? null
     : roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
+  const interactive = night?.interactive ?? null;
+  const parts = wholeRunParts(experiment, calls, (counts) => usdOf(counts));
+  const knownPerIterationUsd = roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
+  return {
+    roles,
+    perIterationUsd,
+    baselineUsd: parts.baselineUsd,
+    finalUsd: parts.finalUsd,
+    totalUsd: perIterationUsd === null ? null : interactive,
+    knownPerIterationUsd,
+    night: perIterationUsd === null ? null : night,
+  };
+}
+
+type UsdOf = (counts: RoleCounts) => number | null;
+
+/** Baseline (with its anchor reading), the final check and the whole run, priced by `usdOf`. */
+function wholeRunParts(experiment: Experiment, calls: CallCounts, usdOf: UsdOf) {
   const iterations = experiment.config.budget.iterations;
   // Drift anchors (SPEC 15): one reading with the baseline, one every `every` iterations.
   const anchors = calls.anchors;
@@ -130,12 +203,25 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
   const evaluationsUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
   const baselineUsd = evaluationsUsd === null || readingUsd === null ? null : evaluationsUsd + readingUsd;
   const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
+  const perIterationUsd = usdOf(calls.perIteration);
   const totalUsd =
     perIterationUsd === null || baselineUsd === null || finalUsd === null || readingUsd === null
       ? null
       : baselineUsd + iterations * perIterationUsd + checks * readingUsd + finalUsd;
-  const knownPerIterationUsd = roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
-  return { roles, perIterationUsd, baselineUsd, finalUsd, totalUsd, knownPerIterationUsd };
+  return { baselineUsd, finalUsd, totalUsd };
+}
+
+/** The whole run each way (SPEC 16); null when some role's price is unknown. */
+function wholeRun(
+  experiment: Experiment,
+  calls: CallCounts,
+  usdOf: (counts: RoleCounts, way: NightWay) => number | null,
+): NightEstimate {
+  const ways = NIGHT_WAYS.map(
+    (way) => [way, wholeRunParts(experiment, calls, (counts) => usdOf(counts, way)).totalUsd] as const,
+  );
+  if (ways.some(([, usd]) => usd === null)) return null;
+  return Object.fromEntries(ways) as Record<NightWay, number>;
 }
 
 /** A panel's largest, so the estimate leans high. */
@@ -153,7 +239,8 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   const { models, cases, prompt } = experiment;
   const generatorOutput = maxTokensOf(models.generator);
   const rendered = cases.map((c) => requestTokens(experiment, c));
-  const generatorInput = Math.ceil(rendered.reduce((a, b) => a + b, 0) / Math.max(1, cases.length));
+  const generatorInput = Math.ceil(rendered.reduce((a, b) => a + b.total, 0) / Math.max(1, cases.length));
+  const generatorStable = Math.min(generatorInput, rendered[0]?.stable ?? 0);
 
   const rubricTokens = experiment.rubric ? tokensOf(experiment.rubric.text) : 0;
   const judgeOutput = Math.min(JUDGE_REPLY_TOKENS, maxTokensOf(models.judge));
@@ -192,16 +279,29 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
     maxTokensOf(models.mutator),
     Math.ceil(promptTokens * experiment.config.search.max_growth) + 200,
   );
+  const judgeInput = JUDGE_OVERHEAD_TOKENS + rubricTokens + generatorOutput;
   return {
-    generator: { input: generatorInput, output: generatorOutput },
-    judge: { input: JUDGE_OVERHEAD_TOKENS + rubricTokens + generatorOutput, output: judgeOutput },
-    grader: { input: graderInput, output: graderOutput },
+    generator: { input: generatorInput, output: generatorOutput, stable: generatorStable },
+    // The stable prefixes the runner marks (SPEC 16): the judge's instructions and rubric, the grader's instructions.
+    judge: {
+      input: judgeInput,
+      output: judgeOutput,
+      stable: Math.min(judgeInput, tokensOf(JUDGE_SYSTEM_PROMPT) + rubricTokens),
+    },
+    grader: {
+      input: graderInput,
+      output: graderOutput,
+      stable: Math.min(graderInput, tokensOf(GRADER_SYSTEM_PROMPT)),
+    },
     mutator: { input: mutatorInput, output: mutatorOutput },
   };
 }
 
-/** Tokens of one case's request: system prompt, every message, the output schema and the tools. */
-function requestTokens(experiment: Experiment, testCase: Case): number {
+/**
+ * Tokens of one case's request (system prompt, every message, the output schema and the tools)
+ * and of its stable prefix: the system prompt and the first message's lead.
+ */
+function requestTokens(experiment: Experiment, testCase: Case): { total: number; stable: number } {
   const { system } = experiment.models.generator;
   let request: RenderedRequest;
   try {
@@ -223,5 +323,7 @@ function requestTokens(experiment: Experiment, testCase: Case): number {
     request.output ? JSON.stringify(request.output.schema) : '',
     request.tools ? JSON.stringify(request.tools) : '',
   ];
-  return pieces.reduce((a, text) => a + tokensOf(text), 0);
+  const lead = request.cacheable?.lead ?? 0;
+  const stable = tokensOf(request.system ?? '') + tokensOf(request.messages[0]?.content.slice(0, lead) ?? '');
+  return { total: pieces.reduce((a, text) => a + tokensOf(text), 0), stable };
 }

@@ -36,6 +36,7 @@ import { ExperimentFile, type ModelEntry } from './schema.js';
 import { placeCases } from './place-cases.js';
 import type { Experiment, Rubric } from './types.js';
 import { locate, parseYamlSource } from './yaml-source.js';
+import { validateOnFinish } from './validate-on-finish.js';
 import { describeIssues } from './zod-problems.js';
 
 export interface LoadOptions {
@@ -170,6 +171,8 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   const generator = configured.generator;
   const models = generator ? resolveModels({ ...configured, generator }, needs) : undefined;
   if (models) problems.push(...findModelWarnings(configured, models, needs, env, where));
+
+  problems.push(...validateOnFinish(partial.on_finish, dir, env, where));
 
   // Without the cases we cannot tell whether expectations exist, so scoring waits for them.
   if (partial.scoring !== undefined && drafts !== undefined) {

@@ -219,6 +219,16 @@ export const ExperimentFile = z.strictObject({
   budget: Budget.prefault({}),
   concurrency: positiveInt.default(8),
   judging: Judging.prefault({}),
+  /**
+   * A program run when a run stops (SPEC 16), with the run's summary JSON on stdin: an argv,
+   * never a shell string; relative paths resolve against the experiment's folder.
+   */
+  on_finish: z
+    .array(z.string().min(1, 'expected a non-empty argument'), {
+      error: 'expected an argv: a list of strings',
+    })
+    .min(1, 'expected at least the program to run')
+    .optional(),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 

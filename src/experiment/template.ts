@@ -33,6 +33,16 @@ export function renderTemplate(template: string, vars: Readonly<Record<string, s
   return template.replace(KEEP_MARKER, '').replace(PLACEHOLDER, (_, name: string) => vars[name] as string);
 }
 
+/**
+ * How many leading characters of the rendered template are the template's own text, the same
+ * whatever the vars: everything before its first placeholder (all of it without one).
+ */
+export function templateLead(template: string): number {
+  const text = template.replace(KEEP_MARKER, '');
+  const first = text.search(new RegExp(PLACEHOLDER.source));
+  return first < 0 ? text.length : first;
+}
+
 export interface KeepBlocks {
   /** The protected texts, markers excluded, in order. */
   blocks: string[];

@@ -42,6 +42,8 @@ export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<Built
         }),
       },
     ],
+    // The instructions are the same for every case: the prompt cache's prefix (SPEC 16).
+    cacheable: { lead: 0 },
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   };
   const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;

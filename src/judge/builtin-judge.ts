@@ -6,7 +6,7 @@
  * item by item; its score is 1 + round(4 × the share of items met), an integer 1–5 like any other.
  */
 import pLimit from 'p-limit';
-import { buildJudgeUserMessage, JudgeCallReply } from '../protocol/judge-call.js';
+import { buildJudgeUserMessage, JudgeCallReply, judgeMessageHead } from '../protocol/judge-call.js';
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 import { judgeSystemPrompt } from './judge-prompt.js';
@@ -92,22 +92,27 @@ async function scoreOnce(
 ): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
   const checklists = input.checklists ?? {};
   const scaled = input.criteria.filter((key) => !(key in checklists));
+  const stable = {
+    rubric: input.rubricText,
+    criteria: scaled,
+    ...(Object.keys(checklists).length === 0
+      ? {}
+      : { checklists: Object.fromEntries(Object.entries(checklists).map(([k, v]) => [k, [...v]])) }),
+  };
   const request: CompletionRequest = {
     system: judgeSystemPrompt(output.input !== undefined),
     messages: [
       {
         role: 'user',
         content: buildJudgeUserMessage({
-          rubric: input.rubricText,
-          criteria: scaled,
-          ...(Object.keys(checklists).length === 0
-            ? {}
-            : { checklists: Object.fromEntries(Object.entries(checklists).map(([k, v]) => [k, [...v]])) }),
+          ...stable,
           output: output.text,
           ...(output.input === undefined ? {} : { input: output.input }),
         }),
       },
     ],
+    // The instructions, rubric and keys are the same for every output: the prompt cache's prefix.
+    cacheable: { lead: judgeMessageHead(stable).length },
     sampleIndex,
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   };

@@ -2,7 +2,9 @@
  * The two wire formats the loopback proxy speaks (Anthropic Messages, OpenAI Chat
  * Completions, non-streaming, text only), translated to and from our CompletionRequest /
  * CompletionResult. The model name and any extra fields a request carries are ignored: the
- * run's judge or grader entry decides the model, its params and its key.
+ * run's judge or grader entry decides the model, its params and its key. An Anthropic request's
+ * `cache_control` marks (SPEC 16) come through as the request's stable prefix (`cacheable`), so
+ * the runner's own call marks the same prefix.
  */
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
@@ -10,7 +12,10 @@ import { isRecord } from '../is-record.js';
 
 export type WireApi = 'anthropic' | 'openai';
 
-export type WireRequest = Pick<CompletionRequest, 'system' | 'messages' | 'temperature' | 'maxTokens'>;
+export type WireRequest = Pick<
+  CompletionRequest,
+  'system' | 'messages' | 'temperature' | 'maxTokens' | 'cacheable'
+>;
 
 export type ParsedWire = { ok: true; request: WireRequest } | { ok: false; message: string };
 
@@ -29,6 +34,24 @@ function textOf(content: unknown): string | undefined {
     parts.push(block['text']);
   }
   return parts.join('');
+}
+
+function marked(block: unknown): boolean {
+  return isRecord(block) && block['cache_control'] !== undefined;
+}
+
+/**
+ * An Anthropic request's stable prefix: marked when its system or first message carries a
+ * `cache_control` mark, its lead the first message's text up to the end of its last marked block.
+ */
+function cacheableOf(body: Record<string, unknown>, messages: unknown[]): WireRequest['cacheable'] {
+  const system = Array.isArray(body['system']) && body['system'].some(marked);
+  const first = isRecord(messages[0]) ? messages[0]['content'] : undefined;
+  const blocks = Array.isArray(first) ? first : [];
+  const last = blocks.findLastIndex(marked);
+  if (!system && last < 0) return undefined;
+  const lead = blocks.slice(0, last + 1).reduce((n: number, block) => n + (textOf([block])?.length ?? 0), 0);
+  return { lead };
 }
 
 function numberOf(value: unknown): number | undefined {
@@ -59,11 +82,13 @@ export function parseWireRequest(api: WireApi, body: unknown): ParsedWire {
   if (messages.length === 0) return { ok: false, message: 'there is no user message' };
   const temperature = numberOf(body['temperature']);
   const maxTokens = numberOf(body['max_tokens']) ?? numberOf(body['max_completion_tokens']);
+  const cacheable = api === 'anthropic' ? cacheableOf(body, body['messages']) : undefined;
   return {
     ok: true,
     request: {
       ...(systems.length === 0 ? {} : { system: systems.join('\n\n') }),
       messages,
+      ...(cacheable === undefined ? {} : { cacheable }),
       ...(temperature === undefined ? {} : { temperature }),
       ...(maxTokens === undefined ? {} : { maxTokens }),
     },

@@ -22,6 +22,7 @@ import { type IncumbentView, loadIncumbent } from './incumbent.js';
 import { runIteration } from './iteration.js';
 import type { LoopDeps, LoopRun } from './loop-deps.js';
 import { createSpendMeter } from './spend.js';
+import { watchSpendAlerts } from './spend-alerts.js';
 import { reconcileLastKeep } from './record-keep.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
 import { acceptanceFor, searchFor } from './loop-state.js';
@@ -43,6 +44,7 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
     testCases: testCases(deps.experiment),
     spend: createSpendMeter(deps.pool.ledger),
   };
+  const stopAlerts = watchSpendAlerts(deps.pool.ledger, deps.recorder, deps.experiment.config.budget.usd);
   try {
     const end = await iterate(run);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
@@ -53,6 +55,8 @@ export async function runLoop(deps: LoopDeps): Promise<LoopEnd> {
     await markOpenIterationInterrupted(run, end.message);
     await deps.recorder.emit({ type: 'run_stopped', reason: end.reason, message: end.message });
     return end;
+  } finally {
+    stopAlerts();
   }
 }
 

@@ -5,6 +5,10 @@
  * made on an account (a candidate's evaluation: candidates of an iteration share the clients)
  * is also added to that account, which its owner settles once: the candidate's cost comes
  * from the same records as the run's spend.
+ *
+ * The ledger per role (SPEC 16) also counts what the provider's prompt cache wrote and served
+ * (of the input tokens) and the calls that went through a batch API (priced at its discount by
+ * whoever made them), so a night's bill can be read back token kind by token kind.
  */
 import type { ProviderName, Role } from '../experiment/schema.js';
 import type { ProviderErrorKind } from './types.js';
@@ -14,8 +18,15 @@ export interface CallRecord {
   provider: ProviderName;
   model: string;
   ok: boolean;
+  /** Every input token, those the provider's prompt cache wrote or served included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`: written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
+  /** Of `inputTokens`: served by the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Made through the provider's batch API (SPEC 16), `costUsd` at its discount. */
+  batch?: boolean;
   /** What this run paid: 0 for a cache hit, null when the price is unknown. */
   costUsd: number | null;
   cached: boolean;
@@ -35,8 +46,13 @@ export interface SpendTotals {
   cachedCalls: number;
   /** Successful, uncached calls whose price is unknown (their USD is not in `usd`). */
   unpricedCalls: number;
+  /** Tokens of uncached calls (a response-cache hit costs none): all input, the cache's shares of it, output. */
   inputTokens: number;
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
   outputTokens: number;
+  /** Calls made through a batch API; the others were interactive. */
+  batchCalls: number;
   usd: number;
   /** What the cache hits originally cost (not spent by this run). */
   cachedUsd: number;
@@ -65,20 +81,27 @@ export function emptyTotals(): SpendTotals {
     cachedCalls: 0,
     unpricedCalls: 0,
     inputTokens: 0,
+    cacheWriteTokens: 0,
+    cacheReadTokens: 0,
     outputTokens: 0,
+    batchCalls: 0,
     usd: 0,
     cachedUsd: 0,
   };
 }
 
 export function addCall(totals: SpendTotals, call: CallRecord): SpendTotals {
+  const paid = (tokens: number | undefined) => (call.cached ? 0 : (tokens ?? 0));
   return {
     calls: totals.calls + 1,
     failedCalls: totals.failedCalls + (call.ok ? 0 : 1),
     cachedCalls: totals.cachedCalls + (call.cached ? 1 : 0),
     unpricedCalls: totals.unpricedCalls + (call.ok && !call.cached && call.costUsd === null ? 1 : 0),
-    inputTokens: totals.inputTokens + (call.cached ? 0 : call.inputTokens),
-    outputTokens: totals.outputTokens + (call.cached ? 0 : call.outputTokens),
+    inputTokens: totals.inputTokens + paid(call.inputTokens),
+    cacheWriteTokens: totals.cacheWriteTokens + paid(call.cacheWriteTokens),
+    cacheReadTokens: totals.cacheReadTokens + paid(call.cacheReadTokens),
+    outputTokens: totals.outputTokens + paid(call.outputTokens),
+    batchCalls: totals.batchCalls + (call.batch === true ? 1 : 0),
     usd: totals.usd + (call.costUsd ?? 0),
     cachedUsd: totals.cachedUsd + (call.cached ? (call.originalCostUsd ?? 0) : 0),
   };

@@ -117,6 +117,12 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       ok: true,
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
+      ...(result.usage.cacheWriteTokens === undefined
+        ? {}
+        : { cacheWriteTokens: result.usage.cacheWriteTokens }),
+      ...(result.usage.cacheReadTokens === undefined
+        ? {}
+        : { cacheReadTokens: result.usage.cacheReadTokens }),
       costUsd: result.costUsd,
       cached: result.cached === true,
       ...(result.cached === true ? { originalCostUsd: result.originalCostUsd ?? null } : {}),

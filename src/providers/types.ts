@@ -48,6 +48,13 @@ export interface CompletionRequest {
    * JSON request whenever it is more than a single user message, a system prompt included.
    */
   shaped?: boolean;
+  /**
+   * The stable prefix of a request sent many times over (SPEC 16): the system prompt and the
+   * first `lead` characters of the first message (the built-in judge's rubric, a template's text
+   * before its first variable). A provider whose prompt cache must be told (Anthropic) marks it
+   * cacheable. Not part of the cache key: it never changes the answer.
+   */
+  cacheable?: { lead: number };
   /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
   params?: Record<string, unknown>;
   /** Which of several samples this is; part of the cache key so samples stay independent. */

@@ -5,7 +5,7 @@
  */
 import { ITERATION_STATUSES } from '../run/events.js';
 import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../run/events.js';
-import type { IterationRecord, JudgeAnchorsState, RunState } from '../run/run-state.js';
+import type { IterationRecord, JudgeAnchorsState, RoleSpend, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 
 export interface SplitPair {
@@ -52,7 +52,10 @@ export interface RunOverview {
   merges?: { attempted: number; pooled: number; best: number };
   costUsd: number;
   calls: number;
-  costByRole: Record<SpendRole, { usd: number; calls: number }>;
+  /** The ledger per role (SPEC 16): calls (batch among them), tokens by kind, USD. */
+  costByRole: Record<SpendRole, RoleSpend>;
+  /** Spend alerts at 50% and 80% of budget.usd (SPEC 16), as journaled. */
+  spendAlerts: RunState['spendAlerts'];
   /** The iteration in progress, if any. */
   current: {
     iteration: number;
@@ -106,6 +109,7 @@ export function buildOverview(
     costUsd: state.spend.usd,
     calls: state.spend.calls,
     costByRole: state.spend.byRole,
+    spendAlerts: state.spendAlerts,
     current: state.open && {
       iteration: state.open.iteration,
       phase: state.open.phase,

@@ -255,15 +255,43 @@ export const CommitEvent = z.strictObject({
   sha: z.string().regex(/^[0-9a-f]{7,64}$/, 'a git commit id'),
 });
 
-/** Money and calls, aggregated per iteration or phase (never one event per call). */
+const tokens = z.number().int().min(0);
+
+/**
+ * Money and calls, aggregated per iteration or phase (never one event per call). The token
+ * counts and batch calls (SPEC 16's ledger per role) are absent from journals written before
+ * them; a reader counts them as 0.
+ */
 export const Spend = z.strictObject({
   ...envelope,
   type: z.literal('spend'),
   role: SpendRole,
   usd,
   calls: z.number().int().min(0),
+  /** Every input token of the calls actually made (response-cache hits count none), cached ones included. */
+  inputTokens: tokens.optional(),
+  /** Of those: written to the provider's prompt cache. */
+  cacheWriteTokens: tokens.optional(),
+  /** Of those: served by the provider's prompt cache. */
+  cacheReadTokens: tokens.optional(),
+  outputTokens: tokens.optional(),
+  /** Of `calls`: made through a batch API. */
+  batchCalls: tokens.optional(),
   iteration: iteration.optional(),
   phase: Phase.optional(),
+});
+
+/**
+ * The run's spend crossed `threshold` (0.5 or 0.8) of `budget.usd` (SPEC 16); journaled once
+ * per threshold per run, resumes included.
+ */
+export const SpendAlert = z.strictObject({
+  ...envelope,
+  type: z.literal('spend_alert'),
+  threshold: z.number().gt(0).lt(1),
+  spentUsd: usd,
+  budgetUsd: usd,
+  iteration: iteration.optional(),
 });
 
 export const FinalEvaluation = z.strictObject({
@@ -445,6 +473,7 @@ export const RunEvent = z.discriminatedUnion('type', [
   IterationFinished,
   CommitEvent,
   Spend,
+  SpendAlert,
   FinalEvaluation,
   RunStopped,
   Warning,

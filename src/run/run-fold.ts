@@ -13,7 +13,7 @@ import {
   updateAttempt,
   type IterationDraft,
 } from './fold-iterations.js';
-import type { IterationRecord, OpenIteration, RunState, SpendTotals } from './run-state.js';
+import type { IterationRecord, OpenIteration, RoleSpend, RunState, SpendTotals } from './run-state.js';
 import {
   addDecision,
   addMember,
@@ -89,6 +89,7 @@ function createDraft(): Draft {
     noise: null,
     counters: { nonImproving: 0, consecutiveErrors: 0, discardsInARow: 0 },
     spend: emptySpend(),
+    spendAlerts: [],
     active: { closedSeconds: 0, openSince: null, seconds: 0 },
     commits: [],
     expectedHead: null,
@@ -206,6 +207,14 @@ function applyEvent(draft: Draft, event: RunEvent): void {
     case 'spend':
       addSpend(draft.spend, event);
       return;
+    case 'spend_alert':
+      draft.spendAlerts.push({
+        threshold: event.threshold,
+        spentUsd: event.spentUsd,
+        budgetUsd: event.budgetUsd,
+        iteration: event.iteration ?? null,
+      });
+      return;
     case 'final_evaluation':
       draft.finalEvaluation = { baseline: event.baseline, best: event.best };
       return;
@@ -242,23 +251,45 @@ function applyEvent(draft: Draft, event: RunEvent): void {
   }
 }
 
+function emptyRoleSpend(): RoleSpend {
+  return {
+    usd: 0,
+    calls: 0,
+    batchCalls: 0,
+    inputTokens: 0,
+    cacheWriteTokens: 0,
+    cacheReadTokens: 0,
+    outputTokens: 0,
+  };
+}
+
 function emptySpend(): SpendTotals {
-  const byRole = Object.fromEntries(ROLES.map((role) => [role, { usd: 0, calls: 0 }]));
-  return { usd: 0, calls: 0, byRole: byRole as SpendTotals['byRole'] };
+  const byRole = Object.fromEntries(ROLES.map((role) => [role, emptyRoleSpend()]));
+  return { ...emptyRoleSpend(), byRole: byRole as SpendTotals['byRole'] };
+}
+
+/** A journal written before the token counts (SPEC 16) adds none of them. */
+function addRoleSpend(totals: RoleSpend, event: EventOf<'spend'>): void {
+  totals.usd += event.usd;
+  totals.calls += event.calls;
+  totals.batchCalls += event.batchCalls ?? 0;
+  totals.inputTokens += event.inputTokens ?? 0;
+  totals.cacheWriteTokens += event.cacheWriteTokens ?? 0;
+  totals.cacheReadTokens += event.cacheReadTokens ?? 0;
+  totals.outputTokens += event.outputTokens ?? 0;
 }
 
 function addSpend(spend: SpendTotals, event: EventOf<'spend'>): void {
-  spend.usd += event.usd;
-  spend.calls += event.calls;
-  spend.byRole[event.role].usd += event.usd;
-  spend.byRole[event.role].calls += event.calls;
+  addRoleSpend(spend, event);
+  addRoleSpend(spend.byRole[event.role], event);
 }
 
 function copySpend(spend: SpendTotals): SpendTotals {
+  const { byRole: roles, ...totals } = spend;
   const byRole = Object.fromEntries(
-    Object.entries(spend.byRole).map(([role, totals]) => [role, { ...totals }]),
+    Object.entries(roles).map(([role, totals]) => [role, { ...totals }]),
   ) as SpendTotals['byRole'];
-  return { usd: spend.usd, calls: spend.calls, byRole };
+  return { ...totals, byRole };
 }
 
 function copyOpen(attempt: OpenIteration): OpenIteration {
@@ -306,6 +337,7 @@ function finish(draft: Draft, { iterations, completed }: RecordList): RunState {
     noise: draft.noise,
     counters: { ...draft.counters },
     spend: copySpend(draft.spend),
+    spendAlerts: [...draft.spendAlerts],
     active: { ...draft.active, seconds: draft.active.closedSeconds + openSeconds },
     commits: [...draft.commits],
     expectedHead:

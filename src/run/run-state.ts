@@ -142,10 +142,21 @@ export interface Counters {
   discardsInARow: number;
 }
 
-export interface SpendTotals {
+/** One role's ledger (SPEC 16), or the run's: token counts of calls actually made. */
+export interface RoleSpend {
   usd: number;
   calls: number;
-  byRole: Record<SpendRole, { usd: number; calls: number }>;
+  /** Of `calls`: through a batch API (the rest were interactive). */
+  batchCalls: number;
+  /** All input tokens, the prompt cache's writes and reads among them. */
+  inputTokens: number;
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
+  outputTokens: number;
+}
+
+export interface SpendTotals extends RoleSpend {
+  byRole: Record<SpendRole, RoleSpend>;
 }
 
 export interface ActiveTime {
@@ -266,6 +277,8 @@ export interface RunState {
   noise: NoiseState | null;
   counters: Counters;
   spend: SpendTotals;
+  /** The spend alerts journaled so far (SPEC 16): each threshold once per run. */
+  spendAlerts: { threshold: number; spentUsd: number; budgetUsd: number; iteration: number | null }[];
   active: ActiveTime;
   /** Every commit event, in journal order. */
   commits: { iteration: number; sha: string }[];

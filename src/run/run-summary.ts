@@ -25,6 +25,8 @@ export interface RunSummary {
   costUsd: number;
   /** The pareto search's pool (SPEC 14): members and merges; null for a greedy run. */
   pool: PoolSummary | null;
+  /** The ledger (SPEC 16): the run's calls and tokens by kind, in total and per role. */
+  ledger: RunState['spend'];
   /** A `calibrate` run's headline: labels and the lowest kappa (SPEC 15). */
   calibration: RunState['calibration'];
   startedAt: string | null;
@@ -60,6 +62,7 @@ export function summarizeRun({ id, dir, state, lock, manifest, problems }: Summa
     best: state.incumbent?.train ?? null,
     costUsd: state.spend.usd,
     pool: state.pool === null ? null : summarizePool(state.pool),
+    ledger: state.spend,
     calibration: state.calibration,
     startedAt: state.start?.startedAt ?? manifest?.createdAt ?? null,
     stopReason: state.stop?.reason ?? null,

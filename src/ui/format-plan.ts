@@ -131,6 +131,18 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
         `rough estimate: ~4 characters per token, outputs at max_tokens${calls.acceptance === 'paired' ? ', every iteration at its most' : ''}`,
       ),
     );
+    if (cost.night !== null && !simulated) {
+      const n = cost.night;
+      row(
+        'Night',
+        `~${usd(n.interactive)} interactive · ~${usd(n.caching)} with prompt caching · ~${usd(n.batch)} with --batch · ~${usd(n.batchAndCaching)} with both`,
+      );
+      more(
+        colors.dim(
+          'prompt caching is on wherever the provider has a cache; --batch (or batch: true) sends generator, judge and grader calls through the batch API at its discount; retests, drift anchors and screening counted',
+        ),
+      );
+    }
   }
   for (const note of new Set(cost.roles.flatMap((r) => (r.note === undefined ? [] : [r.note])))) {
     more(colors.dim(note));

@@ -1,6 +1,6 @@
 /**
  * `autoresearch show` as text: a header (what ran, how it ended, baseline → best, noise
- * margin, the judge's drift anchors, spend, branch, the simulated label, the warnings) and one row per iteration, fitted to the
+ * margin, the judge's drift anchors, spend and the ledger per role, branch, the simulated label, the warnings) and one row per iteration, fitted to the
  * terminal width — the hypothesis takes what is left, and the least useful columns go first
  * when even that is not enough. Paired decisions (SPEC 13) add their interval and per-case
  * tally, explained under the table. A pareto run (SPEC 14) adds its pool — each member with its
@@ -20,6 +20,7 @@ import { formatDuration, score, signed } from './format-figures.js';
 import { describeJudgeAnchors } from './format-anchors.js';
 import { paintStatus } from './progress-line.js';
 import { formatUsd } from './format-runs.js';
+import { describeSpendAlert, ledgerLines } from './format-ledger.js';
 import type { Colors } from './terminal.js';
 
 export interface ShowOptions {
@@ -232,6 +233,8 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
     field('Judge', drifted ? c.yellow(judge) : judge);
   }
   field('Cost', `${formatUsd(o.costUsd)} over ${o.calls} calls, ${formatDuration(o.activeSeconds)} active`);
+  for (const [i, line] of ledgerLines(o.costByRole).entries()) field(i === 0 ? 'Ledger' : '', line);
+  for (const alert of o.spendAlerts) field('Spend alert', c.yellow(describeSpendAlert(alert)));
   field('Branch', o.branch ?? c.dim('none (commits are off: not a git repository)'));
   const counts = (Object.entries(o.counts) as [IterationStatus, number][])
     .filter(([status, n]) => n > 0 && status !== 'baseline')

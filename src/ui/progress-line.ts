@@ -98,6 +98,8 @@ export interface RunSummary {
   /** Model calls screening spared (SPEC 13). */
   callsSaved: number;
   totalCostUsd: number | null;
+  /** The ledger per role (SPEC 16), one line per role that made calls (format-ledger.ts). */
+  ledger?: string[];
   stop: { reason: string; message: string };
   /** null when commits are off (not a git repository). */
   branch: string | null;
@@ -138,6 +140,7 @@ export function formatRunSummary(
     ],
     ...(summary.pool ? [['pool', describePool(summary.pool)] as [string, string]] : []),
     ['cost', cost(summary.totalCostUsd)],
+    ...(summary.ledger ?? []).map((line, i): [string, string] => [i === 0 ? 'ledger' : '', line]),
     ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
     ['report', summary.reportPath],
   ];

@@ -15,6 +15,7 @@ import { poolCallsSaved, summarizePool } from '../run/pool-summary.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
+import { describeSpendAlert, ledgerLines } from './format-ledger.js';
 import type { Terminal } from './terminal.js';
 
 export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunState) => void {
@@ -31,6 +32,10 @@ export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunS
     }
     if (event.type === 'warning') {
       term.err(term.colors.yellow(wrapWords(`warning: ${event.message}`, errWidth(term), 2)));
+      return;
+    }
+    if (event.type === 'spend_alert') {
+      term.err(term.colors.yellow(wrapWords(describeSpendAlert(event), errWidth(term), 2)));
       return;
     }
     if (event.type === 'run_stopped') {
@@ -91,6 +96,7 @@ export function summarizeForTerminal(
     callsSaved: state.pool ? poolCallsSaved(state.pool) : callsSavedByScreening(state.iterations),
     ...(state.pool ? { pool: summarizePool(state.pool) } : {}),
     totalCostUsd: state.spend.usd,
+    ledger: ledgerLines(state.spend.byRole),
     stop: { reason: state.stop?.reason ?? 'crashed', message: state.stop?.message ?? '' },
     branch: state.start?.git?.branch ?? null,
     reportPath: extra.reportPath,

@@ -22,6 +22,7 @@ import { describeMerges } from './format-pool.js';
 import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
 import { describeDriftCheck, describeJudgeNoise } from './format-anchors.js';
+import { describeSpendAlert } from './format-ledger.js';
 import type { Colors } from './terminal.js';
 
 export interface ViewOptions {
@@ -72,6 +73,8 @@ export function renderWatchFrame(
   lines.push(
     `${label('spend', c)}${formatUsd(state.spend.usd)} over ${state.spend.calls} calls, ${formatDuration(activeSecondsAt(state, now))} active`,
   );
+  const alert = state.spendAlerts.at(-1);
+  if (alert) lines.push(`${label('', c)}${c.yellow(describeSpendAlert(alert))}`);
   lines.push(`${label('iterations', c)}${describeCounts(state)}`);
   const recent = state.iterations.slice(-LAST_ITERATIONS);
   if (recent.length > 0) {
@@ -175,6 +178,9 @@ export function describeEvents(
       }
       case 'warning':
         lines.push(c.yellow(`warning: ${event.message}`));
+        break;
+      case 'spend_alert':
+        lines.push(c.yellow(describeSpendAlert(event)));
         break;
       case 'judge_noise':
         lines.push(

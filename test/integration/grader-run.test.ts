@@ -155,8 +155,11 @@ describe('built-in grader through the proxy', () => {
       expect(result.grading.expectations[2]?.flag).toMatch(/restates the expectation/);
       expect(result.grading.summary.pass_rate).toBeCloseTo(2 / 3);
       expect(server.log).toHaveLength(1);
-      const body = server.log[0]?.body as { system: string; messages: { content: string }[] };
-      expect(body.system).toBe(GRADER_SYSTEM_PROMPT);
+      const body = server.log[0]?.body as { system: unknown; messages: { content: string }[] };
+      // The instructions are the prompt cache's prefix (SPEC 16); the case's material is not.
+      expect(body.system).toEqual([
+        { type: 'text', text: GRADER_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
+      ]);
       const parsed = parseGraderUserMessage(body.messages[0]?.content ?? '');
       expect(parsed?.outputs).toEqual([{ file: 'outputs/output_00.txt', text: caseInput.outputs[0]?.text }]);
       expect(parsed?.transcript).toContain('Usage-based billing');
@@ -209,8 +212,8 @@ describe('built-in grader under judging.inputs', () => {
       });
       expect(result.ok).toBe(true);
       expect(server.log).toHaveLength(1);
-      const body = server.log[0]?.body as { system: string; messages: { content: string }[] };
-      expect(body.system).toBe(graderSystemPrompt(true));
+      const body = server.log[0]?.body as { system: { text: string }[]; messages: { content: string }[] };
+      expect(body.system.map((block) => block.text).join('')).toBe(graderSystemPrompt(true));
       const parsed = parseGraderUserMessage(body.messages[0]?.content ?? '');
       expect(parsed?.inputs).toEqual([
         { file: 'inputs/input_00.txt', text: input },

@@ -17,6 +17,17 @@ import { runJudge } from '../../src/judge/run-judge.js';
 import { closeMarker, fenceTag, openMarker, unfenceAll } from '../../src/protocol/delimit.js';
 import { parseJudgeUserMessage } from '../../src/protocol/judge-call.js';
 import { createModelPool, type ModelPool } from '../../src/providers/model-pool.js';
+
+interface WireBlock {
+  type: string;
+  text: string;
+  cache_control?: unknown;
+}
+
+/** An Anthropic content list's text, as the model reads it. */
+function wireText(blocks: readonly WireBlock[] | undefined): string {
+  return (blocks ?? []).map((block) => block.text).join('');
+}
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 
 const CLI = resolve('dist/cli/main.js');
@@ -153,10 +164,18 @@ describe('built-in judge through the proxy', () => {
     });
     expect(result.ok).toBe(true);
     const request = server.log.find((e) => JSON.stringify(e.body).includes('Ignore the rubric'));
-    const body = request?.body as { system: string; messages: { role: string; content: string }[] };
-    expect(body.system).toBe(JUDGE_SYSTEM_PROMPT);
+    const body = request?.body as { system: WireBlock[]; messages: { role: string; content: WireBlock[] }[] };
+    // The stable prefix is marked for the prompt cache (SPEC 16): the instructions, then the
+    // rubric and keys in a block of their own; the output follows, unmarked.
+    expect(body.system).toEqual([
+      { type: 'text', text: JUDGE_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
+    ]);
     expect(body.messages).toHaveLength(1);
-    const content = body.messages[0]?.content ?? '';
+    const [head, tail] = body.messages[0]?.content ?? [];
+    expect(head?.cache_control).toEqual({ type: 'ephemeral' });
+    expect(head?.text).toMatch(/^<rubric>[\s\S]*Criterion keys[^\n]*\n\n$/);
+    expect(tail?.cache_control).toBeUndefined();
+    const content = wireText(body.messages[0]?.content);
     const tag = fenceTag(INJECTION);
     const open = content.indexOf(openMarker('OUTPUT', tag));
     const close = content.indexOf(closeMarker('OUTPUT', tag));
@@ -168,7 +187,7 @@ describe('built-in judge through the proxy', () => {
     expect(content.indexOf(INJECTION)).toBeGreaterThan(open);
     expect(content.indexOf(INJECTION)).toBeLessThan(close);
     expect(JSON.stringify(server.log.map((e) => e.body))).not.toMatch(/output_\d+\.txt/);
-    expect(body.system).toMatch(/never a message to you/);
+    expect(wireText(body.system)).toMatch(/never a message to you/);
   });
 
   it('under judging.inputs reads each output’s input from the sandbox and sends it with that output', async () => {
@@ -189,9 +208,9 @@ describe('built-in judge through the proxy', () => {
     expect(result.ok).toBe(true);
     expect(server.log).toHaveLength(3);
     for (const request of server.log) {
-      const body = request.body as { system: string; messages: { content: string }[] };
-      expect(body.system).toBe(judgeSystemPrompt(true));
-      const parsed = parseJudgeUserMessage(body.messages[0]?.content ?? '');
+      const body = request.body as { system: WireBlock[]; messages: { content: WireBlock[] }[] };
+      expect(wireText(body.system)).toBe(judgeSystemPrompt(true));
+      const parsed = parseJudgeUserMessage(wireText(body.messages[0]?.content));
       const source = withInputs.find((o) => o.text === parsed?.output);
       expect(parsed?.input).toBe(source?.input);
     }

@@ -129,6 +129,7 @@ describe('autoresearch runs', () => {
         'baseline',
         'best',
         'costUsd',
+        'ledger',
         'calibration',
         'startedAt',
         'stopReason',

@@ -44,6 +44,9 @@ describe('autoresearch show', () => {
       During run  train 0.433 → 0.933, holdout 0.433 → 0.933
       Noise       ±0.033 train, ±0.005 holdout
       Cost        $0.46 over 74 calls, 3m 53s active
+      Ledger      generator  33 calls; $0.2663
+                  mutator    8 calls; $0.0978
+                  judge      33 calls; $0.0968
       Branch      autoresearch/cold-email/20261129-2230-cold-email-k3f9
       Iterations  7 finished: 2 keep, 1 discard, 1 gate_fail, 1 holdout_fail, 1 duplicate, 1 error
 

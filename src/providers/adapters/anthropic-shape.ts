@@ -9,6 +9,10 @@
  * - Tool turns become user turns of `tool_result` blocks. The API wants every result of an
  *   assistant turn's calls in the one user turn that follows it, results first and any text
  *   after them, so consecutive tool turns and a user turn right after them are merged.
+ * - Prompt caching (SPEC 16): a request's stable prefix (`cacheable`) is marked with
+ *   `cache_control`: the system prompt as one text block, and the first message's lead as a
+ *   text block of its own. The API caches a marked prefix only above the model's minimum
+ *   length; below it, the mark costs nothing.
  */
 import type { ChatMessage, StructuredOutput, ToolCall, ToolDefinition } from '../types.js';
 import { isRecord } from './defaults.js';
@@ -87,4 +91,29 @@ export function readAnthropicToolCalls(content: readonly unknown[]): ToolCall[] 
         arguments: isRecord(input) ? input : { _raw: JSON.stringify(input ?? null) },
       };
     });
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** The system prompt as one text block marked cacheable. */
+export function cacheableSystem(system: string): Block[] {
+  return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
+}
+
+/**
+ * The first message with its first `lead` characters in a text block marked cacheable and the
+ * rest in another; a message whose content is already blocks (tool turns) is left as it is.
+ */
+export function markCacheableLead(messages: AnthropicMessage[], lead: number): AnthropicMessage[] {
+  const [first, ...rest] = messages;
+  if (first === undefined || typeof first.content !== 'string' || lead <= 0 || first.content === '')
+    return messages;
+  const head = first.content.slice(0, lead);
+  const tail = first.content.slice(lead);
+  const content: Block[] = [
+    { type: 'text', text: head, cache_control: EPHEMERAL },
+    // The API refuses an empty text block.
+    ...(tail === '' ? [] : [{ type: 'text', text: tail }]),
+  ];
+  return [{ role: first.role, content }, ...rest];
 }

@@ -11,6 +11,8 @@ import { costOrNull, resolvePrice } from '../prices.js';
 import { type CompletionRequest, type CompletionResult, type Provider, ProviderError } from '../types.js';
 import {
   anthropicOutputConfig,
+  cacheableSystem,
+  markCacheableLead,
   readAnthropicToolCalls,
   toAnthropicMessages,
   toAnthropicTools,
@@ -40,8 +42,13 @@ export function buildAnthropicBody(entry: ModelEntry, request: CompletionRequest
     max_tokens: DEFAULT_ANTHROPIC_MAX_TOKENS,
     ...params,
     model: entry.model,
-    messages: toAnthropicMessages(request.messages),
-    ...(system === undefined || system === '' ? {} : { system }),
+    messages:
+      request.cacheable === undefined
+        ? toAnthropicMessages(request.messages)
+        : markCacheableLead(toAnthropicMessages(request.messages), request.cacheable.lead),
+    ...(system === undefined || system === ''
+      ? {}
+      : { system: request.cacheable === undefined ? system : cacheableSystem(system) }),
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
     ...(request.tools === undefined || request.tools.length === 0

@@ -7,6 +7,7 @@
  */
 import { add } from './dom.js';
 import { openIteration, renderTable } from './iterations.js';
+import { renderLedger } from './ledger.js';
 import { renderChart, renderHeader } from './overview.js';
 import { data, LIVE } from './page-data.js';
 import { renderPool } from './pool.js';
@@ -19,6 +20,7 @@ if (app) {
     renderChart(),
     renderPool(),
     renderTable(),
+    renderLedger(),
     renderTrends(),
     renderReview(),
     renderBest(),

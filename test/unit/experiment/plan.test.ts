@@ -127,6 +127,46 @@ describe('buildPlan', () => {
     expect(cost.totalUsd).toBeCloseTo(5 * 2 * generatorCall + 10 * (2 * generatorCall + mutatorCall), 12);
   });
 
+  it('estimates the night four ways: interactive, prompt caching, batch, both (SPEC 16)', async () => {
+    // A prompt whose text before its variable is 4,401 characters: a 1,101-token stable prefix,
+    // above claude-sonnet-4-5's 1,024-token cache minimum.
+    const prompt = `${'P'.repeat(4400)} {{x}}.`;
+    const experiment = await loadWith(
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-sonnet-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nbudget: { iterations: 10 }\nsearch: { acceptance: margin }\n',
+      '- vars: { x: abcd }\n- vars: { x: efgh }\n',
+      prompt,
+    );
+    const { cost } = buildPlan(experiment);
+    const night = cost.night;
+    if (night === null) throw new Error('no night estimate');
+    // claude-sonnet-4-5 per Mtok: $3 in, $3.75 cache write, $0.30 cache read, $15 out. A call:
+    // 1,102 tokens in ("P…P abcd." is 4,406 characters), 100 out.
+    const plain = (1102 * 3 + 100 * 15) / 1e6;
+    // Each evaluation's 2 calls: the prefix written once, read once; the one other token plain.
+    const cached = (1 * 3 + 550.5 * 3.75 + 550.5 * 0.3 + 100 * 15) / 1e6;
+    // Generator calls: baseline 3 × 2, final check 2 × 2, 10 iterations × 2 = 30; the mutator's
+    // 10 are never batched nor cached.
+    const generatorCalls = 30;
+    const mutator = night.interactive - generatorCalls * plain;
+    expect(night.interactive).toBeCloseTo(cost.totalUsd ?? Number.NaN, 12);
+    expect(mutator).toBeGreaterThan(0);
+    expect(night.caching).toBeCloseTo(mutator + generatorCalls * cached, 12);
+    expect(night.batch).toBeCloseTo(mutator + generatorCalls * plain * 0.5, 12);
+    expect(night.batchAndCaching).toBeCloseTo(mutator + generatorCalls * cached * 0.5, 12);
+  });
+
+  it('caches nothing below the model’s minimum prefix, while batching still halves the generator’s calls', async () => {
+    const experiment = await loadWith(
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nsearch: { acceptance: margin }\n',
+      '- vars: { x: abcd }\n- vars: { x: efgh }\n',
+      `${'P'.repeat(8000)} {{x}}.`,
+    );
+    const night = buildPlan(experiment).cost.night;
+    // claude-haiku-4-5 caches from 4,096 tokens: a 2,001-token prefix is not cached.
+    expect(night?.caching).toBeCloseTo(night?.interactive ?? Number.NaN, 12);
+    expect(night?.batch).toBeLessThan(night?.interactive ?? 0);
+  });
+
   it('under paired: one baseline evaluation, and each iteration at its most (a retest of both sides)', async () => {
     const experiment = await loadWith(
       'name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n  generator: { provider: anthropic, model: claude-haiku-4-5, max_tokens: 100 }\nchecks: [{ type: contains, value: a }]\nbudget: { iterations: 10 }\n',

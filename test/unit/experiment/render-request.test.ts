@@ -45,6 +45,8 @@ describe('renderRequest', () => {
         { role: 'assistant', content: 'Noted.' },
         { role: 'user', content: 'Q: Where is INV-7?' },
       ],
+      // The system prompt and the first message up to its first variable ("Tier: ") repeat for every case.
+      cacheable: { lead: 6 },
       output: { name: 'answer', schema: { type: 'object' } },
       tools: [{ name: 'lookup', parameters: { type: 'object' } }],
     });
@@ -68,11 +70,31 @@ describe('renderRequest', () => {
     const shape: PromptShape = {
       parts: [{ name: 'prompt', role: 'user', text: 'on disk', path: '/p.md', optimise: true }],
     };
+    // Its stable prefix (SPEC 16): the prompt's text before its first variable, "Answer ".
     expect(renderRequest({ shape, prompt: 'Answer {{question}}', testCase: testCase() })).toStrictEqual({
       messages: [{ role: 'user', content: 'Answer Where is INV-7?' }],
+      cacheable: { lead: 7 },
     });
     expect(
       renderRequest({ shape, prompt: 'Answer {{question}}', testCase: testCase(), system: 'Be brief.' }),
-    ).toStrictEqual({ system: 'Be brief.', messages: [{ role: 'user', content: 'Answer Where is INV-7?' }] });
+    ).toStrictEqual({
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Answer Where is INV-7?' }],
+      cacheable: { lead: 7 },
+    });
+  });
+
+  it('counts a prompt without variables as stable whole, and keep markers as the nothing they send', () => {
+    const shape: PromptShape = {
+      parts: [{ name: 'prompt', role: 'user', text: 'on disk', path: '/p.md', optimise: true }],
+    };
+    const whole = renderRequest({ shape, prompt: 'Say hello.', testCase: testCase() });
+    expect(whole.cacheable).toEqual({ lead: 'Say hello.'.length });
+    const kept = renderRequest({
+      shape,
+      prompt: '<!-- keep -->Rules.<!-- /keep --> Q: {{question}}',
+      testCase: testCase(),
+    });
+    expect(kept.messages[0]?.content.slice(0, kept.cacheable?.lead)).toBe('Rules. Q: ');
   });
 });

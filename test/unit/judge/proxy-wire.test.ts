@@ -12,6 +12,37 @@ const result = {
 };
 
 describe('parseWireRequest', () => {
+  it('takes the cache_control marks of an Anthropic request as its stable prefix', () => {
+    const mark = { type: 'ephemeral' };
+    const parsed = parseWireRequest('anthropic', {
+      system: [{ type: 'text', text: 'be fair', cache_control: mark }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'rubric ', cache_control: mark },
+            { type: 'text', text: 'output' },
+          ],
+        },
+      ],
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      request: {
+        system: 'be fair',
+        messages: [{ role: 'user', content: 'rubric output' }],
+        cacheable: { lead: 7 },
+      },
+    });
+    const systemOnly = parseWireRequest('anthropic', {
+      system: [{ type: 'text', text: 'be fair', cache_control: mark }],
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(systemOnly.ok && systemOnly.request.cacheable).toEqual({ lead: 0 });
+    const unmarked = parseWireRequest('anthropic', { messages: [{ role: 'user', content: 'x' }] });
+    expect(unmarked.ok && unmarked.request.cacheable).toBeUndefined();
+  });
+
   it('reads an Anthropic request, text blocks included', () => {
     expect(
       parseWireRequest('anthropic', {

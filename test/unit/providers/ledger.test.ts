@@ -58,6 +58,23 @@ describe('createCostLedger', () => {
     expect(snap.byRole.mutator).toMatchObject({ unpricedCalls: 1, usd: 0 });
   });
 
+  it("counts the prompt cache's writes and reads and the batch calls; a response-cache hit adds no tokens", () => {
+    const ledger = createCostLedger();
+    ledger.record(call({ inputTokens: 2000, cacheWriteTokens: 1500, outputTokens: 10 }));
+    ledger.record(call({ inputTokens: 2000, cacheReadTokens: 1500, outputTokens: 10, batch: true }));
+    ledger.record(call({ role: 'judge', inputTokens: 900, outputTokens: 30, batch: true }));
+    ledger.record(call({ inputTokens: 2000, cacheReadTokens: 1500, cached: true, costUsd: 0 }));
+    expect(ledger.snapshot().byRole.generator).toMatchObject({
+      calls: 3,
+      batchCalls: 1,
+      inputTokens: 4000,
+      cacheWriteTokens: 1500,
+      cacheReadTokens: 1500,
+      outputTokens: 20,
+    });
+    expect(ledger.snapshot().total).toMatchObject({ calls: 4, batchCalls: 2, inputTokens: 4900 });
+  });
+
   it('hands out snapshots, not its own state', () => {
     const ledger = createCostLedger();
     ledger.record(call({}));

@@ -59,11 +59,64 @@ describe('reduceRun', () => {
 
   it('totals spend per role', () => {
     const state = reduceRun(typicalRun().events);
-    expect(state.spend.byRole.generator).toEqual({ usd: 0.03, calls: 9 });
+    // A journal written before the ledger's token counts (SPEC 16) reads them as 0.
+    const none = { batchCalls: 0, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
+    expect(state.spend.byRole.generator).toEqual({ usd: 0.03, calls: 9, ...none });
     expect(state.spend.byRole.mutator.calls).toBe(4);
     expect(state.spend.byRole.mutator.usd).toBeCloseTo(0.08, 10);
-    expect(state.spend.byRole.judge).toEqual({ usd: 0, calls: 0 });
+    expect(state.spend.byRole.judge).toEqual({ usd: 0, calls: 0, ...none });
     expect(state.spend.usd).toBeCloseTo(0.11, 10);
+  });
+
+  it('folds the ledger per role: tokens by kind and batch calls, per role and in total', () => {
+    const ledger = (role: 'generator' | 'judge', n: number) =>
+      ({
+        type: 'spend',
+        role,
+        usd: 0.01 * n,
+        calls: 2 * n,
+        inputTokens: 1000 * n,
+        cacheWriteTokens: 100 * n,
+        cacheReadTokens: 600 * n,
+        outputTokens: 50 * n,
+        batchCalls: n,
+        iteration: 0,
+      }) as const;
+    const state = reduceRun(
+      new JournalBuilder()
+        .start()
+        .push(ledger('generator', 1))
+        .push(ledger('generator', 2))
+        .push(ledger('judge', 1)).events,
+    );
+    expect(state.spend.byRole.generator).toEqual({
+      usd: expect.closeTo(0.03, 10),
+      calls: 6,
+      batchCalls: 3,
+      inputTokens: 3000,
+      cacheWriteTokens: 300,
+      cacheReadTokens: 1800,
+      outputTokens: 150,
+    });
+    expect(state.spend.calls).toBe(8);
+    expect(state.spend.batchCalls).toBe(4);
+    expect(state.spend.cacheReadTokens).toBe(2400);
+    expect(state.spend.outputTokens).toBe(200);
+  });
+
+  it('keeps every spend alert the journal holds, across a resume', () => {
+    const state = reduceRun(
+      new JournalBuilder()
+        .start()
+        .push({ type: 'spend_alert', threshold: 0.5, spentUsd: 0.6, budgetUsd: 1, iteration: 2 })
+        .stop('interrupted')
+        .resume()
+        .push({ type: 'spend_alert', threshold: 0.8, spentUsd: 0.85, budgetUsd: 1 }).events,
+    );
+    expect(state.spendAlerts).toEqual([
+      { threshold: 0.5, spentUsd: 0.6, budgetUsd: 1, iteration: 2 },
+      { threshold: 0.8, spentUsd: 0.85, budgetUsd: 1, iteration: null },
+    ]);
   });
 
   it('counts patience over discard, gate_fail and holdout_fail only', () => {

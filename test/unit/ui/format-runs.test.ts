@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
+import { reduceRun } from '../../../src/run/reducer.js';
 import type { RunSummary } from '../../../src/run/run-summary.js';
 import { formatLocalMinute, formatRunsTable, formatUsd } from '../../../src/ui/format-runs.js';
 
@@ -18,6 +19,7 @@ function summary(partial: Partial<RunSummary>): RunSummary {
     best: 0.7449,
     costUsd: 1.234,
     pool: null,
+    ledger: reduceRun([]).spend,
     calibration: null,
     startedAt: '2026-11-29T22:30:00.000Z',
     stopReason: 'patience',

@@ -25,6 +25,9 @@ describe('formatShow', () => {
       During run  train 0.433 → 0.933, holdout 0.433 → 0.933
       Noise       ±0.033 train, ±0.005 holdout
       Cost        $0.46 over 74 calls, 3m 53s active
+      Ledger      generator  33 calls; $0.2663
+                  mutator    8 calls; $0.0978
+                  judge      33 calls; $0.0968
       Branch      autoresearch/cold-email/20261129-2230-cold-email-k3f9
       Iterations  7 finished: 2 keep, 1 discard, 1 gate_fail, 1 holdout_fail, 1 duplicate, 1 error
 
@@ -65,6 +68,8 @@ describe('formatShow', () => {
       Holdout     0.750 → 1.000 (+0.250) at iteration 1, as decided during the run
       Noise       ±0.005 train, ±0.005 holdout
       Cost        $0.14 over 11 calls, 53s active
+      Ledger      generator  9 calls; $0.1106
+                  mutator    2 calls; $0.0270
       Branch      autoresearch/cold-email/20261128-0915-cold-email-s1p2
       Iterations  2 finished: 1 keep, 1 error
       Simulated   generator, mutator: these figures say nothing about real models
@@ -188,6 +193,7 @@ describe('formatShowJson', () => {
       'costUsd',
       'calls',
       'costByRole',
+      'spendAlerts',
       'current',
     ]);
     expect(Object.keys(json.iterations[0])).toEqual([

@@ -27,6 +27,38 @@ describe('anthropic request and response', () => {
     expect(buildAnthropicBody({ provider: 'anthropic', model: 'm' }, { messages })['max_tokens']).toBe(1024);
   });
 
+  it('marks a stable prefix for the prompt cache: the system prompt, then the first message up to its lead', () => {
+    const entry = { provider: 'anthropic' as const, model: 'm' };
+    const mark = { type: 'ephemeral' };
+    const body = buildAnthropicBody(entry, {
+      system: 'rules',
+      messages: [
+        { role: 'user', content: 'RUBRIC\nOUTPUT 1' },
+        { role: 'assistant', content: 'ok' },
+      ],
+      cacheable: { lead: 7 },
+    });
+    expect(body['system']).toEqual([{ type: 'text', text: 'rules', cache_control: mark }]);
+    expect(body['messages']).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'RUBRIC\n', cache_control: mark },
+          { type: 'text', text: 'OUTPUT 1' },
+        ],
+      },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    // A lead covering the whole message marks it whole; lead 0 leaves it a plain string.
+    const whole = buildAnthropicBody(entry, { messages, cacheable: { lead: 99 } });
+    expect(whole['messages']).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hi', cache_control: mark }] },
+    ]);
+    expect(buildAnthropicBody(entry, { messages, cacheable: { lead: 0 } })['messages']).toEqual(messages);
+    // Without `cacheable` nothing changes: the request is sent as it always was.
+    expect(buildAnthropicBody(entry, { system: 'rules', messages })['system']).toBe('rules');
+  });
+
   it('joins text blocks, counts cache tokens as input (and apart) and rejects shapeless bodies', () => {
     const parsed = parseAnthropicResponse(
       {
