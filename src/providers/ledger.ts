@@ -27,6 +27,8 @@ export interface CallRecord {
   errorKind?: ProviderErrorKind;
   /** Whose bill the call is on (CompletionRequest.account). */
   account?: string;
+  /** Answered through the provider's batch API (SPEC 16); `costUsd` is then the discounted price. */
+  batch?: boolean;
 }
 
 export interface SpendTotals {
