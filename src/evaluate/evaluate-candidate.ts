@@ -12,6 +12,7 @@ import type { Grader } from '../grader/grader.js';
 import type { Judge, JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelPool } from '../providers/model-pool.js';
+import type { BatchCall } from '../providers/batch/batch-runner.js';
 import type { Phase } from '../run/events.js';
 import { generateAndCheck } from './generate-and-check.js';
 import type { Generation } from './generate.js';
@@ -47,6 +48,11 @@ export interface EvaluateDeps {
   onGenerated?: (generation: Generation) => void;
   /** Every output's checks, once all are done (before the judge runs). */
   onChecked?: (checks: readonly SampleChecks[]) => void;
+  /**
+   * `--batch` (SPEC 16): answers these calls through the provider's batch API into the cache
+   * before the stage makes them, so the stage then finds them there.
+   */
+  batch?: (calls: readonly BatchCall[], phase: Phase) => Promise<void>;
 }
 
 /** The candidate's result, with what the record folder shows beside it. */

@@ -219,6 +219,8 @@ export const ExperimentFile = z.strictObject({
   budget: Budget.prefault({}),
   concurrency: positiveInt.default(8),
   judging: Judging.prefault({}),
+  /** SPEC 16: generator, built-in judge and grader calls through the providers' batch APIs. */
+  batch: z.boolean().optional(),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 

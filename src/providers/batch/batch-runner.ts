@@ -63,6 +63,15 @@ export interface BatchPolling {
 /** Most batches end within the hour: look after 5 s, then less and less often, at most every minute. */
 export const DEFAULT_BATCH_POLLING: BatchPolling = { initialMs: 5_000, maxMs: 60_000, factor: 1.5 };
 
+/**
+ * AUTORESEARCH_BATCH_POLL_MS="<ms>" polls at that fixed interval instead (tests, and a fake or
+ * local server that answers at once); without it, the default backoff.
+ */
+export function batchPollingFromEnv(env: NodeJS.ProcessEnv): BatchPolling {
+  const ms = Number(env['AUTORESEARCH_BATCH_POLL_MS']);
+  return Number.isFinite(ms) && ms > 0 ? { initialMs: ms, maxMs: ms, factor: 1 } : DEFAULT_BATCH_POLLING;
+}
+
 export interface BatchRunnerOptions {
   cache: BatchCache;
   /** The run's model entries (role → entry), to find the endpoint of a journaled batch. */
