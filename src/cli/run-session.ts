@@ -6,7 +6,8 @@
  */
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
-import { roleModels } from '../experiment/judge-panel.js';
+import { judgeMembers, roleModels } from '../experiment/judge-panel.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import {
@@ -80,6 +81,17 @@ function createSessionBatches(input: SessionInput, pool: ModelPool): BatchRunner
   const { experiment, recorder } = input;
   if (experiment.config.batch !== true || pool.batchCache === undefined) return undefined;
   const warned = new Set<string>();
+  const programs = [
+    ...(experiment.models.judge === undefined ? [] : judgeMembers(experiment.models.judge)),
+    ...(experiment.models.grader === undefined ? [] : [experiment.models.grader]),
+  ].filter(isProgramEntry);
+  if (programs.length > 0)
+    recorder
+      .emit({
+        type: 'warning',
+        message: `--batch: judge and grader programs (${programs.map((p) => p.command.join(' ')).join('; ')}) are not batched; their calls are made one by one`,
+      })
+      .catch(() => undefined);
   return createBatchRunner({
     cache: pool.batchCache,
     models: experiment.models,

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
+import { caseInputsFor } from '../judge/case-inputs.js';
+import { judgeBatchCalls } from '../judge/judge-batch-calls.js';
 import type { Judge, JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelPool } from '../providers/model-pool.js';
@@ -16,6 +18,7 @@ import type { BatchCall } from '../providers/batch/batch-runner.js';
 import type { Phase } from '../run/events.js';
 import { generateAndCheck } from './generate-and-check.js';
 import type { Generation } from './generate.js';
+import { outputText } from './output-text.js';
 import { type GradedCase, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
 import type { CandidateResult } from './candidate-result.js';
 import { scoreCandidate } from './score-candidate.js';
@@ -73,6 +76,22 @@ export interface FailedCandidate {
 
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
+/** SPEC 16: the built-in judge's calls for these outputs, answered by a batch before it runs. */
+async function batchJudgeCalls(
+  input: EvaluateInput,
+  generations: readonly Generation[],
+  batch: NonNullable<EvaluateDeps['batch']>,
+): Promise<void> {
+  const inputs = caseInputsFor(input.experiment.config.judging, input.cases);
+  const outputs = generations
+    .filter((g) => g.ok)
+    .map((g) => {
+      const text = inputs?.get(g.caseId);
+      return { text: outputText(g), ...(text === undefined ? {} : { input: text }) };
+    });
+  if (outputs.length > 0) await batch(judgeBatchCalls(input.experiment, outputs), 'judging');
+}
+
 export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps): Promise<CandidateOutcome> {
   const { experiment } = input;
   const judged = experiment.rubric !== undefined && experiment.models.judge !== undefined;
@@ -90,14 +109,21 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   const review = new AbortController();
   const reviewSignal = linkSignals(deps.signal, review.signal);
   let session: JudgeSession | undefined;
+  const openJudge = () => {
+    if (judged && session === undefined) session = deps.judge?.open({ signal: reviewSignal.signal, account });
+  };
   try {
     const { generations, checks } = await generateAndCheck(input, deps, {
       account,
+      // Under --batch the judge starts after its batch: an hour's wait is no warm-up.
       onFirstOutput: () => {
-        if (judged && session === undefined)
-          session = deps.judge?.open({ signal: reviewSignal.signal, account });
+        if (deps.batch === undefined) openJudge();
       },
     });
+    if (deps.batch !== undefined && judged) {
+      await batchJudgeCalls(input, generations, deps.batch);
+      openJudge();
+    }
     const reviewed = await reviewOutputs(
       {
         experiment,

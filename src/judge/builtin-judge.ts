@@ -85,14 +85,18 @@ export function checklistScore(answers: readonly boolean[]): number {
 
 class MalformedReplyError extends Error {}
 
-async function scoreOnce(
-  input: BuiltinJudgeInput,
-  output: BuiltinJudgeInput['outputs'][number],
+/**
+ * One call of the built-in judge: the rubric and one output (with its input), never the file
+ * name. Also what a batch submits in its place (SPEC 16), so the judge finds the answer cached.
+ */
+export function builtinJudgeRequest(
+  input: Pick<BuiltinJudgeInput, 'rubricText' | 'criteria' | 'checklists'>,
+  output: { text: string; input?: string },
   sampleIndex: number,
-): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+): CompletionRequest {
   const checklists = input.checklists ?? {};
   const scaled = input.criteria.filter((key) => !(key in checklists));
-  const request: CompletionRequest = {
+  return {
     system: judgeSystemPrompt(output.input !== undefined),
     messages: [
       {
@@ -109,6 +113,18 @@ async function scoreOnce(
       },
     ],
     sampleIndex,
+  };
+}
+
+async function scoreOnce(
+  input: BuiltinJudgeInput,
+  output: BuiltinJudgeInput['outputs'][number],
+  sampleIndex: number,
+): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+  const checklists = input.checklists ?? {};
+  const scaled = input.criteria.filter((key) => !(key in checklists));
+  const request: CompletionRequest = {
+    ...builtinJudgeRequest(input, output, sampleIndex),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   };
   const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;

@@ -1,10 +1,13 @@
 /**
  * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
- * Batches: the generator's calls of every evaluation go out as batches journaled before the
- * wait and come back at half price; a run SIGKILLed while a batch is pending leaves it
+ * Batches: the generator's and the built-in judge's calls of every evaluation go out as
+ * batches journaled before the wait and come back at half price (the sandboxed judge then
+ * runs on cache hits); a run SIGKILLed while a batch is pending leaves it
  * journaled and uncancelled, and `resume` polls that very batch — zero new creations for its
  * requests — and finishes the run.
  */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent } from '../../src/run/events.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
@@ -42,23 +45,27 @@ function env(): NodeJS.ProcessEnv {
 const ofType = <T extends RunEvent['type']>(events: readonly RunEvent[], type: T) =>
   events.filter((e): e is EventOf<T> => e.type === type);
 
-/** One run to the end: its generator spend and journal. */
+/** One run to the end: its spend and journal. Drift anchors off: their re-judgings are fresh calls. */
 async function wholeRun(args: readonly string[]) {
   const project = await createProject({ env: env() });
   try {
+    await appendFile(
+      join(project.dir, 'experiments', FIXTURE, 'experiment.yaml'),
+      'judging:\n  anchors: 0\n',
+    );
     const result = await runCli(cli.main, args, { cwd: project.dir, env: project.env });
     expect(result.exitCode, describeResult(result)).toBe(0);
     const run = await project.onlyRun();
     expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
     const { state, events } = await readRunRecord(run.dir);
-    return { generatorUsd: state.spend.byRole.generator.usd, events, state };
+    return { usd: state.spend.byRole, events, state };
   } finally {
     await project.cleanup();
   }
 }
 
 describe('run --batch against the fake server', () => {
-  it('batches every generator call at half the interactive price, with the same decisions', async () => {
+  it('batches every generator and judge call at half the interactive price, with the same decisions', async () => {
     const interactive = await wholeRun(ARGS);
     const before = server.batches.length;
     const batched = await wholeRun([...ARGS, '--batch']);
@@ -75,8 +82,12 @@ describe('run --batch against the fake server', () => {
         batched.events.findIndex((e) => e.type === 'batch_finished' && e.batchId === batch.batchId),
       ).toBeGreaterThan(at);
     }
-    expect(interactive.generatorUsd).toBeGreaterThan(0);
-    expect(batched.generatorUsd).toBeCloseTo(interactive.generatorUsd / 2, 10);
+    // Generator and built-in judge at half price; the grader and the mutator are interactive.
+    for (const role of ['generator', 'judge'] as const) {
+      expect(interactive.usd[role].usd).toBeGreaterThan(0);
+      expect(batched.usd[role].usd, role).toBeCloseTo(interactive.usd[role].usd / 2, 10);
+    }
+    expect(new Set(submitted.map((e) => e.phase))).toEqual(new Set(['generating', 'judging']));
     const statuses = (s: typeof batched.state) => s.iterations.map((it) => it.status);
     expect(statuses(batched.state)).toEqual(statuses(interactive.state));
   }, 240_000);
