@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
+import { graderBatchCalls } from '../grader/grader-batch-calls.js';
 import { caseInputsFor } from '../judge/case-inputs.js';
 import { judgeBatchCalls } from '../judge/judge-batch-calls.js';
 import type { Judge, JudgeSession } from '../judge/judge.js';
@@ -19,7 +20,7 @@ import type { Phase } from '../run/events.js';
 import { generateAndCheck } from './generate-and-check.js';
 import type { Generation } from './generate.js';
 import { outputText } from './output-text.js';
-import { type GradedCase, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
+import { type GradedCase, graderCaseOf, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
 import type { CandidateResult } from './candidate-result.js';
 import { scoreCandidate } from './score-candidate.js';
 
@@ -76,20 +77,48 @@ export interface FailedCandidate {
 
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
-/** SPEC 16: the built-in judge's calls for these outputs, answered by a batch before it runs. */
-async function batchJudgeCalls(
+/**
+ * SPEC 16: the built-in judge's and grader's calls for these outputs, answered by batches
+ * before they run (they then find every answer in the cache).
+ */
+async function batchReviewCalls(
   input: EvaluateInput,
   generations: readonly Generation[],
   batch: NonNullable<EvaluateDeps['batch']>,
+  review: { judged: boolean; graded: boolean },
 ): Promise<void> {
-  const inputs = caseInputsFor(input.experiment.config.judging, input.cases);
-  const outputs = generations
-    .filter((g) => g.ok)
-    .map((g) => {
-      const text = inputs?.get(g.caseId);
-      return { text: outputText(g), ...(text === undefined ? {} : { input: text }) };
-    });
-  if (outputs.length > 0) await batch(judgeBatchCalls(input.experiment, outputs), 'judging');
+  const { experiment } = input;
+  const inputs = caseInputsFor(experiment.config.judging, input.cases);
+  const inputOf = (caseId: string) => {
+    const text = inputs?.get(caseId);
+    return text === undefined ? {} : { input: text };
+  };
+  const ok = generations.filter((g) => g.ok);
+  const judging = review.judged
+    ? judgeBatchCalls(
+        experiment,
+        ok.map((g) => ({ text: outputText(g), ...inputOf(g.caseId) })),
+      )
+    : [];
+  const grading = review.graded
+    ? graderBatchCalls(
+        experiment,
+        input.cases
+          .filter((c) => c.expectations.length > 0)
+          .map((c) =>
+            graderCaseOf(
+              experiment,
+              c,
+              ok.filter((g) => g.caseId === c.id),
+              inputOf(c.id),
+            ),
+          ),
+      )
+    : [];
+  await Promise.all([
+    judging.length === 0 ? undefined : batch(judging, 'judging'),
+    grading.length === 0 ? undefined : batch(grading, 'grading'),
+  ]);
 }
 
 export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps): Promise<CandidateOutcome> {
@@ -120,8 +149,8 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
         if (deps.batch === undefined) openJudge();
       },
     });
-    if (deps.batch !== undefined && judged) {
-      await batchJudgeCalls(input, generations, deps.batch);
+    if (deps.batch !== undefined) {
+      await batchReviewCalls(input, generations, deps.batch, { judged, graded });
       openJudge();
     }
     const reviewed = await reviewOutputs(

@@ -1,8 +1,8 @@
 /**
  * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
- * Batches: the generator's and the built-in judge's calls of every evaluation go out as
- * batches journaled before the wait and come back at half price (the sandboxed judge then
- * runs on cache hits); a run SIGKILLed while a batch is pending leaves it
+ * Batches: the generator's, the built-in judge's and the grader's calls of every evaluation go
+ * out as batches journaled before the wait and come back at half price (the sandboxed judge
+ * and grader then run on cache hits; the mutator stays interactive); a run SIGKILLed while a batch is pending leaves it
  * journaled and uncancelled, and `resume` polls that very batch — zero new creations for its
  * requests — and finishes the run.
  */
@@ -65,7 +65,7 @@ async function wholeRun(args: readonly string[]) {
 }
 
 describe('run --batch against the fake server', () => {
-  it('batches every generator and judge call at half the interactive price, with the same decisions', async () => {
+  it('batches every generator, judge and grader call at half the interactive price, with the same decisions', async () => {
     const interactive = await wholeRun(ARGS);
     const before = server.batches.length;
     const batched = await wholeRun([...ARGS, '--batch']);
@@ -82,12 +82,13 @@ describe('run --batch against the fake server', () => {
         batched.events.findIndex((e) => e.type === 'batch_finished' && e.batchId === batch.batchId),
       ).toBeGreaterThan(at);
     }
-    // Generator and built-in judge at half price; the grader and the mutator are interactive.
-    for (const role of ['generator', 'judge'] as const) {
+    // Generator, built-in judge and grader at half price; the mutator is interactive.
+    for (const role of ['generator', 'judge', 'grader'] as const) {
       expect(interactive.usd[role].usd).toBeGreaterThan(0);
       expect(batched.usd[role].usd, role).toBeCloseTo(interactive.usd[role].usd / 2, 10);
     }
-    expect(new Set(submitted.map((e) => e.phase))).toEqual(new Set(['generating', 'judging']));
+    expect(new Set(submitted.map((e) => e.phase))).toEqual(new Set(['generating', 'judging', 'grading']));
+    expect(batched.usd.mutator.usd).toBeCloseTo(interactive.usd.mutator.usd, 10);
     const statuses = (s: typeof batched.state) => s.iterations.map((it) => it.status);
     expect(statuses(batched.state)).toEqual(statuses(interactive.state));
   }, 240_000);
