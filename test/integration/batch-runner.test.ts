@@ -223,6 +223,29 @@ describe.each(['anthropic', 'openai'] as const)('%s batches', (provider) => {
   });
 });
 
+describe('a provider without a batch API', () => {
+  it('is called one by one, with one warning', async () => {
+    const generator = { provider: 'sim' as const, model: 'sim' };
+    const models = { generator, mutator: generator };
+    const pool = createModelPool({ models, concurrency: 2, cacheDir: tmp(), env });
+    const warnings: string[] = [];
+    const runner = createBatchRunner({
+      cache: pool.batchCache as NonNullable<ModelPool['batchCache']>,
+      models,
+      env,
+      polling: FAST,
+      journal: {
+        submitted: async () => undefined,
+        finished: async () => undefined,
+        warn: (message) => void warnings.push(message),
+      },
+    });
+    await runner.run(calls([ask('x'), ask('y')]), {}, new AbortController().signal);
+    expect(batches()).toEqual([]);
+    expect(warnings).toEqual(['--batch: sim (sim) has no batch API; its calls are made one by one']);
+  });
+});
+
 describe('an OpenAI-compatible server without batches', () => {
   it('gets normal calls and one warning', async () => {
     server.configure({ batch: { unsupported: true } });
