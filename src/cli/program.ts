@@ -148,6 +148,10 @@ export function buildProgram(): Command {
       .description('start an optimization run')
       .argument('<experiment>', 'a name under experiments/ or a path')
       .option('--detach', 'run in the background; print the run id and log path')
+      .option(
+        '--batch',
+        'generator, built-in judge and grader calls through the provider batch API (half price)',
+      )
       // Used by --detach to hand the background process the id it already printed.
       .addOption(new Option('--run-id <id>').hideHelp()),
   ).action(lazy('run'));
@@ -161,7 +165,11 @@ export function buildProgram(): Command {
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
       )
-      .option('--detach', 'resume in the background'),
+      .option('--detach', 'resume in the background')
+      .option(
+        '--batch',
+        'generator, built-in judge and grader calls through the provider batch API (half price)',
+      ),
     { relative: true },
   ).action(lazy('resume'));
 

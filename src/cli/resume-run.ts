@@ -20,6 +20,7 @@ import type { GitInfo, RunEvent, RunEventBody } from '../run/events.js';
 import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { readJournal } from '../run/journal.js';
+import { pendingBatches } from '../providers/batch/batch-runner.js';
 import { acquireRunLock } from '../run/lock.js';
 import { removeOrphanedWrites } from '../run/remove-orphaned-writes.js';
 import { compareManifest, type Manifest, readManifest, writeManifest } from '../run/manifest.js';
@@ -127,6 +128,7 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     );
     return await runSession({
       experiment,
+      pendingBatches: pendingBatches(events),
       runId,
       runDir,
       recorder,

@@ -6,10 +6,17 @@
  */
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
-import { roleModels } from '../experiment/judge-panel.js';
+import { judgeMembers, roleModels } from '../experiment/judge-panel.js';
+import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
-import { createModelPool } from '../providers/model-pool.js';
+import {
+  type BatchRunner,
+  batchPollingFromEnv,
+  createBatchRunner,
+  type Submitted,
+} from '../providers/batch/batch-runner.js';
+import { createModelPool, type ModelPool } from '../providers/model-pool.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import type { KillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -44,6 +51,8 @@ export interface SessionInput {
   lock: RunLock;
   env: NodeJS.ProcessEnv;
   planEstimate?: { usd: number | null; seconds: number | null };
+  /** Batches an earlier process journaled and never finished: polled, not submitted again (SPEC 16). */
+  pendingBatches?: readonly Submitted[];
   /** Test-only (AUTORESEARCH_TEST_KILL_AT): the same one the recorder was given. */
   killPoint?: KillPoint;
 }
@@ -65,6 +74,40 @@ export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv
   const names = [...missing].join(', ');
   throw new AutoresearchError('E_MISSING_KEY', `missing API key: set ${names} in the environment`, {
     hint: 'keys are read from the environment only; or try it offline with --provider sim',
+  });
+}
+
+/** `--batch` / `batch: true` (SPEC 16): the run's batch runner, journaling through the recorder. */
+function createSessionBatches(input: SessionInput, pool: ModelPool): BatchRunner | undefined {
+  const { experiment, recorder } = input;
+  if (experiment.config.batch !== true || pool.batchCache === undefined) return undefined;
+  const warned = new Set<string>();
+  const programs = [
+    ...(experiment.models.judge === undefined ? [] : judgeMembers(experiment.models.judge)),
+    ...(experiment.models.grader === undefined ? [] : [experiment.models.grader]),
+  ].filter(isProgramEntry);
+  if (programs.length > 0)
+    recorder
+      .emit({
+        type: 'warning',
+        message: `--batch: judge and grader programs (${programs.map((p) => p.command.join(' ')).join('; ')}) are not batched; their calls are made one by one`,
+      })
+      .catch(() => undefined);
+  return createBatchRunner({
+    cache: pool.batchCache,
+    models: experiment.models,
+    env: input.env,
+    polling: batchPollingFromEnv(input.env),
+    pending: input.pendingBatches ?? [],
+    journal: {
+      submitted: (event) => recorder.emit({ type: 'batch_submitted', ...event }),
+      finished: (event) => recorder.emit({ type: 'batch_finished', ...event }),
+      warn(message) {
+        if (warned.has(message)) return;
+        warned.add(message);
+        recorder.emit({ type: 'warning', message }).catch(() => undefined);
+      },
+    },
   });
 }
 
@@ -111,6 +154,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
   recorder.onEvent((event) => {
     if (REPORT_EVENTS.has(event.type)) report.maybeRefresh().catch(() => undefined);
   });
+  const batch = createSessionBatches(input, pool);
   const checkpoint = input.killPoint?.reach;
   try {
     const end = await runLoop({
@@ -126,6 +170,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       env: input.env,
       ...createSandboxedReview(experiment, pool, { env: input.env }),
       ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
+      ...(batch === undefined ? {} : { batch }),
       ...(checkpoint ? { checkpoint } : {}),
     });
     await report.refreshNow().catch((error: unknown) => {

@@ -55,6 +55,7 @@ export function timeGenerations(
         return pool.ledger;
       },
       close: () => pool.close(),
+      ...(pool.batchCache === undefined ? {} : { batchCache: pool.batchCache }),
     },
     seconds: () => ({ ...totals }),
   };

@@ -9,13 +9,18 @@ import { randomUUID } from 'node:crypto';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
+import { graderBatchCalls } from '../grader/grader-batch-calls.js';
+import { caseInputsFor } from '../judge/case-inputs.js';
+import { judgeBatchCalls } from '../judge/judge-batch-calls.js';
 import type { Judge, JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelPool } from '../providers/model-pool.js';
+import type { BatchCall } from '../providers/batch/batch-runner.js';
 import type { Phase } from '../run/events.js';
 import { generateAndCheck } from './generate-and-check.js';
 import type { Generation } from './generate.js';
-import { type GradedCase, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
+import { outputText } from './output-text.js';
+import { type GradedCase, graderCaseOf, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
 import type { CandidateResult } from './candidate-result.js';
 import { scoreCandidate } from './score-candidate.js';
 
@@ -47,6 +52,11 @@ export interface EvaluateDeps {
   onGenerated?: (generation: Generation) => void;
   /** Every output's checks, once all are done (before the judge runs). */
   onChecked?: (checks: readonly SampleChecks[]) => void;
+  /**
+   * `--batch` (SPEC 16): answers these calls through the provider's batch API into the cache
+   * before the stage makes them, so the stage then finds them there.
+   */
+  batch?: (calls: readonly BatchCall[], phase: Phase) => Promise<void>;
 }
 
 /** The candidate's result, with what the record folder shows beside it. */
@@ -67,6 +77,50 @@ export interface FailedCandidate {
 
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
+/**
+ * SPEC 16: the built-in judge's and grader's calls for these outputs, answered by batches
+ * before they run (they then find every answer in the cache).
+ */
+async function batchReviewCalls(
+  input: EvaluateInput,
+  generations: readonly Generation[],
+  batch: NonNullable<EvaluateDeps['batch']>,
+  review: { judged: boolean; graded: boolean },
+): Promise<void> {
+  const { experiment } = input;
+  const inputs = caseInputsFor(experiment.config.judging, input.cases);
+  const inputOf = (caseId: string) => {
+    const text = inputs?.get(caseId);
+    return text === undefined ? {} : { input: text };
+  };
+  const ok = generations.filter((g) => g.ok);
+  const judging = review.judged
+    ? judgeBatchCalls(
+        experiment,
+        ok.map((g) => ({ text: outputText(g), ...inputOf(g.caseId) })),
+      )
+    : [];
+  const grading = review.graded
+    ? graderBatchCalls(
+        experiment,
+        input.cases
+          .filter((c) => c.expectations.length > 0)
+          .map((c) =>
+            graderCaseOf(
+              experiment,
+              c,
+              ok.filter((g) => g.caseId === c.id),
+              inputOf(c.id),
+            ),
+          ),
+      )
+    : [];
+  await Promise.all([
+    judging.length === 0 ? undefined : batch(judging, 'judging'),
+    grading.length === 0 ? undefined : batch(grading, 'grading'),
+  ]);
+}
+
 export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps): Promise<CandidateOutcome> {
   const { experiment } = input;
   const judged = experiment.rubric !== undefined && experiment.models.judge !== undefined;
@@ -84,14 +138,21 @@ export async function evaluateCandidate(input: EvaluateInput, deps: EvaluateDeps
   const review = new AbortController();
   const reviewSignal = linkSignals(deps.signal, review.signal);
   let session: JudgeSession | undefined;
+  const openJudge = () => {
+    if (judged && session === undefined) session = deps.judge?.open({ signal: reviewSignal.signal, account });
+  };
   try {
     const { generations, checks } = await generateAndCheck(input, deps, {
       account,
+      // Under --batch the judge starts after its batch: an hour's wait is no warm-up.
       onFirstOutput: () => {
-        if (judged && session === undefined)
-          session = deps.judge?.open({ signal: reviewSignal.signal, account });
+        if (deps.batch === undefined) openJudge();
       },
     });
+    if (deps.batch !== undefined) {
+      await batchReviewCalls(input, generations, deps.batch, { judged, graded });
+      openJudge();
+    }
     const reviewed = await reviewOutputs(
       {
         experiment,

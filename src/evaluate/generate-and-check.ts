@@ -10,7 +10,7 @@ import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
 import type { EvaluateDeps, EvaluateInput } from './evaluate-candidate.js';
-import { type Generation, generateOutputs } from './generate.js';
+import { type Generation, generateOutputs, generationRequest } from './generate.js';
 import { scrubSecrets } from './scrub-env.js';
 
 export interface Generated {
@@ -29,6 +29,20 @@ export async function generateAndCheck(
   },
 ): Promise<Generated> {
   deps.onPhase?.('generating');
+  const generator = clientOnAccount(deps.pool.client('generator'), hooks.account);
+  if (deps.batch !== undefined) {
+    const calls = input.cases.flatMap((testCase) =>
+      Array.from({ length: input.samples }, (_, sample) => ({
+        role: 'generator' as const,
+        request: generationRequest(
+          { ...input, shape: input.experiment.shape, client: generator },
+          testCase,
+          sample,
+        ),
+      })),
+    );
+    await deps.batch(calls, 'generating');
+  }
   const checkOne = createChecker(input.experiment, input.cases, deps);
   const checking: Promise<SampleChecks>[] = [];
   try {
@@ -38,7 +52,7 @@ export async function generateAndCheck(
       cases: input.cases,
       samples: input.samples,
       sampleBase: input.sampleBase,
-      client: clientOnAccount(deps.pool.client('generator'), hooks.account),
+      client: generator,
       ...(deps.signal ? { signal: deps.signal } : {}),
       onProgress: (done, total) => {
         // Not before the first output: starting a process blocks this thread for a moment,

@@ -5,8 +5,13 @@
  * SPEC 5 says); only failures that must stop the run (auth, credit, abort) are thrown.
  */
 import type { Case, PromptShape } from '../experiment/types.js';
-import { type ModelClient, ProviderError, type ToolCall } from '../providers/types.js';
-import { type RenderedRequest, renderRequest } from '../experiment/render-request.js';
+import {
+  type CompletionRequest,
+  type ModelClient,
+  ProviderError,
+  type ToolCall,
+} from '../providers/types.js';
+import { renderRequest } from '../experiment/render-request.js';
 
 export interface Generation {
   caseId: string;
@@ -40,34 +45,24 @@ export interface GenerateInput {
 
 export async function generateOutputs(input: GenerateInput): Promise<Generation[]> {
   const { client } = input;
-  const { entry } = client;
   const total = input.cases.length * input.samples;
   let done = 0;
   const jobs = input.cases.flatMap((testCase, caseIndex) =>
     Array.from({ length: input.samples }, async (_, sample): Promise<Generation> => {
-      const rendered = renderRequest({
-        shape: input.shape,
-        prompt: input.prompt,
-        testCase,
-        ...(entry.system === undefined ? {} : { system: entry.system }),
-      });
-      const generation = await generateOne(testCase, sample, rendered);
+      const generation = await generateOne(testCase, sample, generationRequest(input, testCase, sample));
       input.onGenerated?.(generation, caseIndex * input.samples + sample);
       return generation;
     }),
   );
   return settleAll(jobs);
 
-  async function generateOne(testCase: Case, sample: number, rendered: RenderedRequest): Promise<Generation> {
+  async function generateOne(
+    testCase: Case,
+    sample: number,
+    request: CompletionRequest,
+  ): Promise<Generation> {
     try {
-      const result = await client.complete({
-        ...rendered,
-        ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
-        ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
-        ...(entry.params === undefined ? {} : { params: entry.params }),
-        sampleIndex: input.sampleBase + sample,
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
+      const result = await client.complete({ ...request, ...(input.signal ? { signal: input.signal } : {}) });
       return {
         caseId: testCase.id,
         sample,
@@ -86,6 +81,31 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
       input.onProgress?.(done, total);
     }
   }
+}
+
+/**
+ * The generator's request for one (case, sample): also what a batch submits in its place
+ * (SPEC 16), so the batch's answer is found under the very key this call looks up.
+ */
+export function generationRequest(
+  input: Pick<GenerateInput, 'prompt' | 'shape' | 'sampleBase'> & { client: Pick<ModelClient, 'entry'> },
+  testCase: Case,
+  sample: number,
+): CompletionRequest {
+  const { entry } = input.client;
+  const rendered = renderRequest({
+    shape: input.shape,
+    prompt: input.prompt,
+    testCase,
+    ...(entry.system === undefined ? {} : { system: entry.system }),
+  });
+  return {
+    ...rendered,
+    ...(entry.temperature === undefined ? {} : { temperature: entry.temperature }),
+    ...(entry.max_tokens === undefined ? {} : { maxTokens: entry.max_tokens }),
+    ...(entry.params === undefined ? {} : { params: entry.params }),
+    sampleIndex: input.sampleBase + sample,
+  };
 }
 
 /** Like Promise.all, but waits for every job before rethrowing, so no call outlives the stage. */

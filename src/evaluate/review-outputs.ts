@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { Case, Experiment } from '../experiment/types.js';
-import type { Grader } from '../grader/grader.js';
+import type { Grader, GraderCase } from '../grader/grader.js';
 import type { VerifiedGrading } from '../grader/verify-grading.js';
 import { caseInputsFor } from '../judge/case-inputs.js';
 import type { JudgeResult, JudgeSession } from '../judge/judge.js';
@@ -111,7 +111,6 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
     const grader = input.grader;
     if (graded.length === 0 || grader === undefined) return [];
     if (!judging) reportGrading();
-    const model = describeModel(experiment);
     const limit = pLimit(Math.max(1, experiment.config.concurrency));
     const results = await Promise.all(
       graded.map((testCase) =>
@@ -120,17 +119,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
           // A case with no output fails all its expectations: nothing to grade (SPEC 5).
           if (outputs.length === 0) return undefined;
           const result = await grader.grade(
-            {
-              expectations: testCase.expectations,
-              vars: testCase.vars,
-              model,
-              ...inputOf(testCase.id),
-              outputs: outputs.map((g) => ({
-                sample: g.sample,
-                text: outputText(g),
-                ...(g.stopReason === undefined ? {} : { stopReason: g.stopReason }),
-              })),
-            },
+            graderCaseOf(experiment, testCase, outputs, inputOf(testCase.id)),
             call,
           );
           if (!result.ok) {
@@ -189,6 +178,26 @@ function providerError(error: ProviderError | undefined): { error?: ProviderErro
 function rethrowIfFatal(error: ProviderError | undefined, signal: AbortSignal | undefined): void {
   if (error && (error.stopsRun || error.kind === 'aborted')) throw error;
   signal?.throwIfAborted();
+}
+
+/** What the grader gets for one case: its expectations, vars and successful outputs (SPEC 7). */
+export function graderCaseOf(
+  experiment: Experiment,
+  testCase: Case,
+  outputs: readonly Generation[],
+  inputOf: { input?: string },
+): GraderCase {
+  return {
+    expectations: testCase.expectations,
+    vars: testCase.vars,
+    model: describeModel(experiment),
+    ...inputOf,
+    outputs: outputs.map((g) => ({
+      sample: g.sample,
+      text: outputText(g),
+      ...(g.stopReason === undefined ? {} : { stopReason: g.stopReason }),
+    })),
+  };
 }
 
 function describeModel(experiment: Experiment): string {

@@ -24,6 +24,8 @@ export interface OverrideFlags {
   concurrency?: string;
   seed?: string;
   provider?: string;
+  /** `--batch` (run, resume); a resumed run's journaled overrides give it back as the string "true". */
+  batch?: boolean | string;
 }
 
 export interface Overridden {
@@ -101,6 +103,10 @@ export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Ov
   if (flags.concurrency !== undefined) {
     config.concurrency = parseNumberFlag('concurrency', flags.concurrency, { integer: true, min: 1 });
     set('concurrency', config.concurrency);
+  }
+  if (flags.batch === true || flags.batch === 'true') {
+    config.batch = true;
+    set('batch', true);
   }
   if (flags.provider !== undefined) {
     const provider = flags.provider as ProviderName;

@@ -229,6 +229,8 @@ export const ExperimentFile = z.strictObject({
     })
     .min(1, 'expected at least the program to run')
     .optional(),
+  /** SPEC 16: generator, built-in judge and grader calls through the providers' batch APIs. */
+  batch: z.boolean().optional(),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 

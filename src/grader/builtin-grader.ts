@@ -28,8 +28,14 @@ export type BuiltinGraderResult =
   | { ok: true; grading: VerifiedGrading; simulated: boolean }
   | { ok: false; message: string };
 
-export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<BuiltinGraderResult> {
-  const request: CompletionRequest = {
+/**
+ * The built-in grader's one call for a case; also what a batch submits in its place (SPEC 16),
+ * so the grader finds the answer cached.
+ */
+export function builtinGraderRequest(
+  input: Pick<BuiltinGraderInput, 'expectations' | 'transcript' | 'outputs' | 'inputs'>,
+): CompletionRequest {
+  return {
     system: graderSystemPrompt(input.inputs !== undefined),
     messages: [
       {
@@ -44,6 +50,12 @@ export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<Built
     ],
     // The instructions are the same for every case: the prompt cache's prefix (SPEC 16).
     cacheable: { lead: 0 },
+  };
+}
+
+export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<BuiltinGraderResult> {
+  const request: CompletionRequest = {
+    ...builtinGraderRequest(input),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   };
   const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;

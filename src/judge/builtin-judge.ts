@@ -85,11 +85,15 @@ export function checklistScore(answers: readonly boolean[]): number {
 
 class MalformedReplyError extends Error {}
 
-async function scoreOnce(
-  input: BuiltinJudgeInput,
-  output: BuiltinJudgeInput['outputs'][number],
+/**
+ * One call of the built-in judge: the rubric and one output (with its input), never the file
+ * name. Also what a batch submits in its place (SPEC 16), so the judge finds the answer cached.
+ */
+export function builtinJudgeRequest(
+  input: Pick<BuiltinJudgeInput, 'rubricText' | 'criteria' | 'checklists'>,
+  output: { text: string; input?: string },
   sampleIndex: number,
-): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+): CompletionRequest {
   const checklists = input.checklists ?? {};
   const scaled = input.criteria.filter((key) => !(key in checklists));
   const stable = {
@@ -99,7 +103,7 @@ async function scoreOnce(
       ? {}
       : { checklists: Object.fromEntries(Object.entries(checklists).map(([k, v]) => [k, [...v]])) }),
   };
-  const request: CompletionRequest = {
+  return {
     system: judgeSystemPrompt(output.input !== undefined),
     messages: [
       {
@@ -114,6 +118,18 @@ async function scoreOnce(
     // The instructions, rubric and keys are the same for every output: the prompt cache's prefix.
     cacheable: { lead: judgeMessageHead(stable).length },
     sampleIndex,
+  };
+}
+
+async function scoreOnce(
+  input: BuiltinJudgeInput,
+  output: BuiltinJudgeInput['outputs'][number],
+  sampleIndex: number,
+): Promise<{ reply: JudgeCallReply; simulated: boolean }> {
+  const checklists = input.checklists ?? {};
+  const scaled = input.criteria.filter((key) => !(key in checklists));
+  const request: CompletionRequest = {
+    ...builtinJudgeRequest(input, output, sampleIndex),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   };
   const attempts = input.maxAttempts ?? DEFAULT_REPLY_ATTEMPTS;

@@ -11,7 +11,7 @@ import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import type { RunEventBody, SplitScores } from '../run/events.js';
 import { type CandidatePaths, candidatePaths } from '../run/paths.js';
 import type { SplitScore } from '../scoring/index.js';
-import { type LoopDeps, reviewParts } from './loop-deps.js';
+import { batchPart, type LoopDeps, reviewParts } from './loop-deps.js';
 
 export interface EvaluateProposalInput {
   iteration: number;
@@ -68,6 +68,7 @@ export async function evaluateProposalStaged(
     signal: deps.signal,
     env: deps.env,
     ...reviewParts(deps),
+    ...batchPart(deps, input.iteration),
     onPhase: (phase, progress) => {
       if (phase === 'generating' && progress && progress.done > 0) deps.checkpoint?.('generated');
       // Journal phase changes only — never one event per model call.

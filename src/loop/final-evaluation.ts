@@ -10,7 +10,7 @@ import { standingOf } from '../evaluate/candidate-result.js';
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
-import { type LoopRun, reviewParts } from './loop-deps.js';
+import { batchPart, type LoopRun, reviewParts } from './loop-deps.js';
 
 /** Far past any sample index the run used, so the final draws are fresh. */
 export const FINAL_SAMPLE_BASE = 100_000;
@@ -44,6 +44,7 @@ export async function runFinalEvaluation(
         signal: deps.signal,
         env: deps.env,
         ...reviewParts(deps),
+        ...batchPart(deps, iteration),
       },
     );
     const tested = deps.testCases.length > 0;

@@ -10,8 +10,9 @@
  * (after each finished generation).
  *
  * Points, in run order: started, baseline, iteration_started, parent_chosen (pareto), mutating,
- * proposed, generating, generated, checking, judging, grading, scoring, evaluated, finished,
- * recorded, decided, pooled (pareto), committing, committed, final, final_done.
+ * proposed, generating, generated, checking, judging, grading, scoring, evaluated
+ * (batch_submitted under --batch), finished, recorded, decided, pooled (pareto), committing,
+ * committed, final, final_done.
  */
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
@@ -59,6 +60,8 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
   judging: { moment: 'appended', matches: phase('judging') },
   grading: { moment: 'appended', matches: phase('grading') },
   scoring: { moment: 'appended', matches: phase('scoring') },
+  /** A batch created and journaled (SPEC 16), its answers not yet in: resume must poll it. */
+  batch_submitted: { moment: 'appended', matches: (event) => event.type === 'batch_submitted' },
   /** Paired acceptance: a first look asked for more samples; both sides' retests not yet run. */
   retesting: { moment: 'appended', matches: phase('retesting') },
   /** Every candidate evaluated, the decision not yet journaled. */

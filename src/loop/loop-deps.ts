@@ -3,10 +3,12 @@
  * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
+import type { EvaluateDeps } from '../evaluate/evaluate-candidate.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
 import type { Grader } from '../grader/grader.js';
 import type { Judge } from '../judge/judge.js';
+import type { BatchRunner } from '../providers/batch/batch-runner.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { SpendMeter } from './spend.js';
@@ -36,6 +38,8 @@ export interface LoopDeps {
   grader?: Grader;
   /** The plan's estimate for one iteration, used for budget checks before any iteration ran. */
   planEstimate?: { usd: number | null; seconds: number | null };
+  /** `--batch` (SPEC 16): evaluations submit their calls as batches first. */
+  batch?: BatchRunner;
   /** Test-only: the named points of the loop that journal nothing (see kill-point.ts). */
   checkpoint?: (point: string) => void;
 }
@@ -56,4 +60,11 @@ export function reviewParts(deps: LoopDeps): { judge?: Judge; grader?: Grader } 
     ...(deps.judge === undefined ? {} : { judge: deps.judge }),
     ...(deps.grader === undefined ? {} : { grader: deps.grader }),
   };
+}
+
+/** The run's batch runner (SPEC 16) for one evaluation, its batches journaled under `iteration`. */
+export function batchPart(deps: LoopDeps, iteration: number): Pick<EvaluateDeps, 'batch'> {
+  const runner = deps.batch;
+  if (runner === undefined) return {};
+  return { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) };
 }

@@ -51,13 +51,32 @@ export interface ModelPool {
   /** Whether the role (or that panel member) has a model entry (not a judge/grader program). */
   has(role: Role, member?: number): boolean;
   readonly ledger: CostLedger;
+  /** The pool's response cache as batches use it (SPEC 16); absent when the run has no cache. */
+  readonly batchCache?: BatchCache;
   /** Aborts calls in flight and waits for them to settle. */
   close(): Promise<void>;
+}
+
+/** What a batch needs of the pool's cache: the keys calls would have, and a way in for answers. */
+export interface BatchCache {
+  /** The content address a call of this role (or panel member) would have. */
+  key(role: Role, request: CompletionRequest, member?: number): string;
+  has(key: string): Promise<boolean>;
+  /**
+   * A batch's answer into the cache: the first call asking for it is then recorded as that
+   * batch call (`batch: true`, its discounted cost on the caller's account), later ones as hits.
+   */
+  fill(key: string, entry: ModelEntry, result: CompletionResult): Promise<void>;
 }
 
 /** By memberName: `judge`, or `judge[1]` for a panel's second member. */
 function modelEntries(models: Partial<Record<Role, JudgeConfig>>): Map<string, ModelEntry> {
   return new Map(roleModels(models).map((m) => [memberName(m.role, m.member), m.entry]));
+}
+
+/** A batch's answer, for the first call that asks for it: paid now, at the batch's price. */
+function fromBatch(hit: CachedCompletion): CompletionResult {
+  return { ...fromCache(hit), costUsd: hit.costUsd, cached: false, batch: true, attempts: 1 };
 }
 
 function fromCache(hit: CachedCompletion): CompletionResult {
@@ -99,6 +118,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();
   const clients = new Map<string, ModelClient>();
+  // Keys a batch filled and no call has taken yet (SPEC 16).
+  const batched = new Set<string>();
 
   const providerFor = (name: string, entry: ModelEntry): Promise<Provider> => {
     let provider = providers.get(name);
@@ -126,6 +147,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       costUsd: result.costUsd,
       cached: result.cached === true,
       ...(result.cached === true ? { originalCostUsd: result.originalCostUsd ?? null } : {}),
+      ...(result.batch === true ? { batch: true } : {}),
       attempts: result.attempts ?? 1,
       latencyMs: result.latencyMs,
       simulated: result.simulated === true,
@@ -182,6 +204,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     // A refresh neither reads the entry nor joins an identical call: both hold the unusable reply.
     if (key !== undefined && cache !== undefined && request.refresh !== true) {
       const hit = await cache.get(key);
+      if (hit !== undefined && batched.delete(key)) return fromBatch(hit);
       if (hit !== undefined) return fromCache(hit);
       const shared = inFlight.get(key);
       // An identical call already running: wait for it instead of paying twice.
@@ -241,6 +264,23 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     },
     has: (role, member) => entries.has(memberName(role, member)),
     ledger,
+    ...(cache === undefined
+      ? {}
+      : {
+          batchCache: {
+            key(role, request, member) {
+              const name = memberName(role, member);
+              const entry = entries.get(name);
+              if (entry === undefined) throw new Error(`no model entry for "${name}"`);
+              return computeCacheKey(entry, request, env);
+            },
+            has: async (key) => (await cache.get(key)) !== undefined,
+            async fill(key, entry, result) {
+              await cache.put(key, toCached(entry.provider, entry.model ?? '', result));
+              batched.add(key);
+            },
+          } satisfies BatchCache,
+        }),
     async close() {
       closing.abort();
       poolLink.dispose();

@@ -99,6 +99,8 @@ export interface CompletionResult {
   attempts?: number;
   /** True for the built-in `sim` provider: results must be labelled simulated. */
   simulated?: boolean;
+  /** Answered through the provider's batch API (SPEC 16), at its discounted price. */
+  batch?: boolean;
 }
 
 export interface Provider {

@@ -315,6 +315,32 @@ export const Warning = z.strictObject({
   iteration: iteration.optional(),
 });
 
+/**
+ * A batch created at a provider (SPEC 16), journaled before the run waits on it: a resume polls
+ * this id instead of submitting the requests again. `model` with `provider` names the entry.
+ */
+export const BatchSubmitted = z.strictObject({
+  ...envelope,
+  type: z.literal('batch_submitted'),
+  batchId: z.string().min(1),
+  provider: z.enum(['anthropic', 'openai']),
+  model: z.string(),
+  requests: z.number().int().min(1),
+  iteration: iteration.optional(),
+  phase: Phase.optional(),
+});
+
+/** A batch ended and its answers are in the cache; the rest are asked one by one. */
+export const BatchFinished = z.strictObject({
+  ...envelope,
+  type: z.literal('batch_finished'),
+  batchId: z.string().min(1),
+  succeeded: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  expired: z.number().int().min(0),
+  canceled: z.number().int().min(0),
+});
+
 /** A calibration's headline (SPEC 15), for `runs`: the figures themselves are in calibration.json. */
 export const Calibrated = z.strictObject({
   ...envelope,
@@ -483,6 +509,8 @@ export const RunEvent = z.discriminatedUnion('type', [
   ParentChosen,
   CandidateDecided,
   PoolMemberEvent,
+  BatchSubmitted,
+  BatchFinished,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];

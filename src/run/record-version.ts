@@ -30,10 +30,14 @@
  *      the status `pooled` and the phase `merging`; `iteration_started.mode` replaces `.strategy`
  *      (the bold/focused switch is the mutation mode; "strategy" names the search strategy). A
  *      run started under version 4 or earlier keeps the greedy search when resumed.
+ *   6  the overnight cost engine (SPEC 16): events `spend_alert` (50% / 80% of budget.usd),
+ *      `batch_submitted` (journaled before a batch is waited on) and `batch_finished`; `spend`
+ *      events carry the ledger's token kinds (`inputTokens`, `cacheWriteTokens`,
+ *      `cacheReadTokens`, `outputTokens`) and `batchCalls`; the saved override `batch`.
  */
 import { AutoresearchError } from '../errors.js';
 
-export const RECORD_VERSION = 5;
+export const RECORD_VERSION = 6;
 
 /** Throws when `version` is newer than this build reads; `what` names the file. */
 export function refuseNewerRecord(version: number, what: string): void {

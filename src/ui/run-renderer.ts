@@ -30,6 +30,15 @@ export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunS
       term.status(term.colors.dim(`  … ${what}${progress}`));
       return;
     }
+    if (event.type === 'batch_submitted') {
+      const where = event.iteration === undefined ? '' : `iteration ${event.iteration}: `;
+      term.status(
+        term.colors.dim(
+          `  … ${where}waiting on ${event.provider} batch ${event.batchId} (${event.requests} requests)`,
+        ),
+      );
+      return;
+    }
     if (event.type === 'warning') {
       term.err(term.colors.yellow(wrapWords(`warning: ${event.message}`, errWidth(term), 2)));
       return;

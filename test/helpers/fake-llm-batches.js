@@ -13,7 +13,7 @@
  * it (`expired`; an OpenAI batch with an expired request ends `expired`). Cancelling before the
  * batch is due cancels every request. Limits follow the providers' (Anthropic 100,000 requests
  * or 256 MB per batch, OpenAI 50,000 requests or 200 MB per file) unless `batch.limits` lowers
- * them for a test. Anthropic's `custom_id` must match ^[a-zA-Z0-9_-]{1,64}$; in both APIs it
+ * them for a test; `batch.unsupported` removes the routes (a compatible server without batches). Anthropic's `custom_id` must match ^[a-zA-Z0-9_-]{1,64}$; in both APIs it
  * must be unique within the batch.
  */
 import { anthropicBatchRoutes } from './fake-anthropic-batches.js';
@@ -82,11 +82,23 @@ export function createBatchApis({ urlOf, answer, settings }) {
     return batch?.api === api ? batch : undefined;
   }
 
-  const store = { nextId, limits, newBatch, count, find, settle, urlOf, files };
+  const store = {
+    nextId,
+    limits,
+    newBatch,
+    count,
+    find,
+    settle,
+    urlOf,
+    files,
+    batches: () => batches.values(),
+  };
   const routes = [anthropicBatchRoutes(store), openaiBatchRoutes(store)];
 
   /** The handler for `method path`, with the API family it belongs to; undefined: not a batch route. */
   function route(method, path) {
+    // A server without batch APIs (`batch.unsupported`): every batch route is unknown, a 404.
+    if (settings().unsupported === true) return undefined;
     for (const routeOf of routes) {
       const found = routeOf(method, path);
       if (found !== undefined) return found;

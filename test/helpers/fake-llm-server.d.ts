@@ -34,6 +34,8 @@ export interface FakeBatchOptions {
   expire?: (req: BatchedRequest) => boolean;
   /** Lower the providers' limits for a test. */
   limits?: Partial<Record<FakeApi, Partial<{ requests: number; bytes: number }>>>;
+  /** True: no batch or file routes at all (a compatible server without batches answers 404). */
+  unsupported?: boolean;
 }
 
 export interface FakeServerOptions {

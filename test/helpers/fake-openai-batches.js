@@ -225,6 +225,15 @@ export function openaiBatchRoutes(store) {
   function batchRoute(method, path) {
     if (method === 'POST' && path === '/v1/batches')
       return { api: 'openai', handle: (raw) => createOpenai(raw) };
+    // The list (newest first), as `batches.list` pages it; enough to tell a server with batches.
+    if (method === 'GET' && path === '/v1/batches')
+      return {
+        api: 'openai',
+        handle: () => {
+          const data = [...store.batches()].filter((b) => b.api === 'openai').reverse();
+          return json(200, { object: 'list', data: data.map((b) => openaiBatch(b)), has_more: false });
+        },
+      };
     const m = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(path);
     if (m === null) return undefined;
     const [, id, cancel] = m;

@@ -89,7 +89,7 @@ export function parseAnthropicResponse(
  * logging off (the runner owns the terminal) and no OpenTelemetry spans or trace headers.
  * Headers a user puts in ANTHROPIC_CUSTOM_HEADERS are still sent: that is what it is for.
  */
-function createClient(baseURL: string, apiKey: string, timeoutMs: number): Anthropic {
+export function createAnthropicClient(baseURL: string, apiKey: string, timeoutMs: number): Anthropic {
   return new Anthropic({
     baseURL,
     apiKey,
@@ -102,7 +102,7 @@ function createClient(baseURL: string, apiKey: string, timeoutMs: number): Anthr
 }
 
 /** The SDK keeps the whole error body (`{type: 'error', error: {…}}`) when it was JSON. */
-function errorBodyText(error: SdkApiError): string {
+export function anthropicErrorBodyText(error: SdkApiError): string {
   return error.error === undefined ? errorMessageText(error) : JSON.stringify(error.error);
 }
 
@@ -125,7 +125,7 @@ export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDep
         throw new ProviderError('auth', `${keyEnv ?? 'ANTHROPIC_API_KEY'} is not set; ${label} needs it`);
       }
       if (client?.key !== key) {
-        client = { key, sdk: createClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
+        client = { key, sdk: createAnthropicClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
       }
       const sdk = client.sdk;
       const body = buildAnthropicBody(entry, request);
@@ -134,7 +134,7 @@ export function createAnthropicProvider(entry: ModelEntry, deps: HttpProviderDep
         signal: request.signal,
         timeoutMs,
         errors: Anthropic,
-        errorBodyText,
+        errorBodyText: anthropicErrorBodyText,
         http: { label, keyEnv, keySent: true, secrets: [key] },
         // Not `messages.create`: it prints a notice to the console on every call to a model
         // the SDK lists as deprecated, and only the runner writes to the terminal.

@@ -79,7 +79,7 @@ export function parseOpenAiResponse(
  * never sent because the Authorization header is removed. Headers a user puts in
  * OPENAI_CUSTOM_HEADERS are still sent: that is what it is for.
  */
-function createClient(baseURL: string, apiKey: string | undefined, timeoutMs: number): OpenAI {
+export function createOpenAiClient(baseURL: string, apiKey: string | undefined, timeoutMs: number): OpenAI {
   return new OpenAI({
     baseURL,
     apiKey: apiKey ?? 'none',
@@ -93,7 +93,7 @@ function createClient(baseURL: string, apiKey: string | undefined, timeoutMs: nu
 }
 
 /** The SDK keeps only the body's `error` field; put it back where classifyHttpError reads it. */
-function errorBodyText(error: SdkApiError): string {
+export function openAiErrorBodyText(error: SdkApiError): string {
   return error.error === undefined ? errorMessageText(error) : JSON.stringify({ error: error.error });
 }
 
@@ -116,7 +116,7 @@ export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps):
         throw new ProviderError('auth', `${keyEnv ?? 'OPENAI_API_KEY'} is not set; ${label} needs it`);
       }
       if (client === undefined || client.key !== key) {
-        client = { key, sdk: createClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
+        client = { key, sdk: createOpenAiClient(resolveBaseUrl(entry, deps.env), key, timeoutMs) };
       }
       const sdk = client.sdk;
       const body = buildOpenAiBody(entry, request);
@@ -125,7 +125,7 @@ export function createOpenAiProvider(entry: ModelEntry, deps: HttpProviderDeps):
         signal: request.signal,
         timeoutMs,
         errors: OpenAI,
-        errorBodyText,
+        errorBodyText: openAiErrorBodyText,
         http: { label, keyEnv, keySent: key !== undefined, secrets: [key] },
         // The body carries the entry's params as they are (whatever a compatible server takes),
         // so it is posted as built rather than through the typed `chat.completions.create`.

@@ -1,0 +1,134 @@
+/**
+ * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
+ * Batches: the generator's, the built-in judge's and the grader's calls of every evaluation go
+ * out as batches journaled before the wait and come back at half price (the sandboxed judge
+ * and grader then run on cache hits; the mutator stays interactive); a run SIGKILLed while a batch is pending leaves it
+ * journaled and uncancelled, and `resume` polls that very batch — zero new creations for its
+ * requests — and finishes the run.
+ */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventOf, RunEvent } from '../../src/run/events.js';
+import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
+import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import { type CliCopy, describeResult, runCli, snapshotCli } from './support/cli.js';
+import { checkFinishedRun, readRunRecord } from './support/invariants.js';
+import { createProject, FIXTURE } from './support/project.js';
+
+const KEY = 'sk-ant-batch-test-0123456789';
+const ARGS = ['run', FIXTURE, '--iterations', '1'];
+
+let cli: CliCopy;
+let server: FakeLlmServer;
+
+beforeAll(async () => {
+  cli = await snapshotCli();
+  server = await startFakeLlmServer({
+    respond: respondWith(createSimProvider({ provider: 'sim' })),
+    requireKey: KEY,
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await cli?.cleanup();
+});
+
+function env(): NodeJS.ProcessEnv {
+  return {
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    AUTORESEARCH_BATCH_POLL_MS: '20',
+  };
+}
+
+const ofType = <T extends RunEvent['type']>(events: readonly RunEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
+
+/** One run to the end: its spend and journal. Drift anchors off: their re-judgings are fresh calls. */
+async function wholeRun(args: readonly string[]) {
+  const project = await createProject({ env: env() });
+  try {
+    await appendFile(
+      join(project.dir, 'experiments', FIXTURE, 'experiment.yaml'),
+      'judging:\n  anchors: 0\n',
+    );
+    const result = await runCli(cli.main, args, { cwd: project.dir, env: project.env });
+    expect(result.exitCode, describeResult(result)).toBe(0);
+    const run = await project.onlyRun();
+    expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+    const { state, events } = await readRunRecord(run.dir);
+    return { usd: state.spend.byRole, events, state };
+  } finally {
+    await project.cleanup();
+  }
+}
+
+describe('run --batch against the fake server', () => {
+  it('batches every generator, judge and grader call at half the interactive price, with the same decisions', async () => {
+    const interactive = await wholeRun(ARGS);
+    const before = server.batches.length;
+    const batched = await wholeRun([...ARGS, '--batch']);
+    const submitted = ofType(batched.events, 'batch_submitted');
+    const finished = ofType(batched.events, 'batch_finished');
+    expect(submitted.length).toBeGreaterThan(0);
+    expect(server.batches.length - before).toBe(submitted.length);
+    expect(finished.map((e) => e.batchId).sort()).toEqual(submitted.map((e) => e.batchId).sort());
+    expect(finished.every((e) => e.failed + e.expired + e.canceled === 0)).toBe(true);
+    // Each batch is journaled before its answers are read.
+    for (const batch of submitted) {
+      const at = batched.events.indexOf(batch);
+      expect(
+        batched.events.findIndex((e) => e.type === 'batch_finished' && e.batchId === batch.batchId),
+      ).toBeGreaterThan(at);
+    }
+    // Generator, built-in judge and grader at half price; the mutator is interactive.
+    for (const role of ['generator', 'judge', 'grader'] as const) {
+      expect(interactive.usd[role].usd).toBeGreaterThan(0);
+      expect(batched.usd[role].usd, role).toBeCloseTo(interactive.usd[role].usd / 2, 10);
+    }
+    expect(new Set(submitted.map((e) => e.phase))).toEqual(new Set(['generating', 'judging', 'grading']));
+    expect(batched.usd.mutator.usd).toBeCloseTo(interactive.usd.mutator.usd, 10);
+    const statuses = (s: typeof batched.state) => s.iterations.map((it) => it.status);
+    expect(statuses(batched.state)).toEqual(statuses(interactive.state));
+  }, 240_000);
+
+  it('a kill while a batch is pending: resume polls it and creates none of its requests again', async () => {
+    server.configure({ batch: { completeAfterMs: 500 } });
+    const project = await createProject({ env: env() });
+    try {
+      const killed = await runCli(cli.main, [...ARGS, '--batch'], {
+        cwd: project.dir,
+        env: project.env,
+        killAt: 'batch_submitted:1',
+      });
+      expect(killed.signal, describeResult(killed)).toBe('SIGKILL');
+      const run = await project.onlyRun();
+      const [pending] = ofType((await readRunRecord(run.dir)).events, 'batch_submitted');
+      expect(pending).toBeDefined();
+      const id = pending?.batchId as string;
+      const created = server.batches.find((b) => b.id === id);
+      expect(created).toMatchObject({ cancelled: false });
+      const keys = new Set(created?.customIds);
+      const from = server.batches.length;
+      const logFrom = server.log.length;
+
+      const resumed = await runCli(cli.main, ['resume', run.id], { cwd: project.dir, env: project.env });
+      expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+      const again = server.batches.slice(from).filter((b) => b.customIds.some((k) => keys.has(k)));
+      expect(again).toEqual([]);
+      expect(
+        server.log.slice(logFrom).some((e) => e.method === 'GET' && e.path === `/v1/messages/batches/${id}`),
+      ).toBe(true);
+      const { events } = await readRunRecord(run.dir);
+      expect(ofType(events, 'batch_finished').find((e) => e.batchId === id)).toMatchObject({
+        succeeded: keys.size,
+        failed: 0,
+      });
+      expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+    } finally {
+      server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
+});
