@@ -7,7 +7,7 @@
  */
 import { Search } from '../experiment/schema.js';
 import type { CandidateDecisionRecord, PoolMemberRecord, PoolState } from '../run/run-state.js';
-import { frontOf } from '../search/pool.js';
+import { frontOf, liveMembers } from '../search/pool.js';
 
 export interface ReviewedMember {
   id: string;
@@ -48,12 +48,7 @@ export interface PoolReview {
 export function reviewPool(pool: PoolState, minEffect: number): PoolReview {
   // A rebaseline journals a new seed: only members from the latest seed on share its scale, so
   // only they make up the front (the loop draws parents from the same members).
-  const live = pool.members.slice(
-    Math.max(
-      0,
-      pool.members.findLastIndex((m) => m.kind === 'seed'),
-    ),
-  );
+  const live = liveMembers(pool.members);
   const cases = [...new Set(live.flatMap((m) => Object.keys(m.cases)))];
   const front = frontOf(live, cases, minEffect);
   const proposals = new Map<string, number>();

@@ -20,9 +20,15 @@ export function poolCallsSaved(pool: PoolState): number {
   return pool.decisions.reduce((sum, d) => sum + (d.screen?.callsSaved ?? 0), 0);
 }
 
-/** `4 members (best p3); merges: 2 attempted, 1 pooled, 1 became best` */
+/** `4 members (best p3); merges: 2 attempted, 1 pooled, 1 became the best` */
 export function describePool(summary: PoolSummary): string {
   const { members, best, merges } = summary;
   const head = `${members} member${members === 1 ? '' : 's'}${best === null ? '' : ` (best ${best})`}`;
-  return `${head}; merges: ${merges.attempted} attempted, ${merges.pooled} pooled, ${merges.best} became best`;
+  return `${head}; merges: ${describeMerges(merges)}`;
+}
+
+/** `2 attempted, 1 pooled, 1 became the best` (show, watch and the end-of-run summary alike). */
+export function describeMerges(merges: PoolSummary['merges']): string {
+  if (merges.attempted === 0) return 'none attempted yet';
+  return `${merges.attempted} attempted, ${merges.pooled} pooled, ${merges.best} became the best`;
 }

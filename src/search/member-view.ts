@@ -26,12 +26,6 @@ export async function loadMemberView(runDir: string, member: PoolMemberRecord): 
   };
 }
 
-/** Members from the latest seed on (the whole pool unless the run was rebaselined). */
-export function liveMembers(pool: PoolState): PoolMemberRecord[] {
-  const seed = pool.members.findLastIndex((m) => m.kind === 'seed');
-  return pool.members.slice(Math.max(0, seed));
-}
-
 /** The member with this id; a pool read from its own journal always has it. */
 export function memberById(pool: PoolState, id: string): PoolMemberRecord {
   const member = pool.members.find((m) => m.id === id);

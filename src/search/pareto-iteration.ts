@@ -27,7 +27,7 @@ import { minibatchSize } from '../experiment/acceptance.js';
 import type { Search } from '../experiment/schema.js';
 import { syncPoolRefs } from '../git/index.js';
 import { drawMinibatch } from '../loop/accept-paired.js';
-import { liveMembers, memberById } from './member-view.js';
+import { memberById } from './member-view.js';
 import {
   type DecidedCandidate,
   decideAgainstParent,
@@ -37,7 +37,7 @@ import {
 import { type CandidateVerdict, candidateDecided, iterationOutcome, verdictOf } from './pareto-outcome.js';
 import { parentChosen, planCandidates } from './pareto-plan.js';
 import { poolMemberEvent } from './pool-member.js';
-import { memberNumber, nextMemberId } from './pool.js';
+import { liveMembers, memberNumber, nextMemberId } from './pool.js';
 
 export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Promise<IncumbentView> {
   const { experiment, recorder } = deps;
@@ -203,7 +203,7 @@ async function admit(
   const pooled = verdicts.filter((v) => v.status === 'pooled');
   if (pooled.length === 0) return verdicts;
   const bestId = pool.best as string;
-  const seed = liveMembers(pool)[0] ?? memberById(pool, bestId);
+  const seed = liveMembers(pool.members)[0] ?? memberById(pool, bestId);
   const stored = await loadCandidateEvaluation(deps.runDir, seed.iteration, seed.candidate);
   const baseline = caseMeansOf(stored.scores, stored.evaluation.samples);
   const bestMeans = caseMeansOf(best.scores, best.evaluation.samples);

@@ -10,8 +10,7 @@ import type { Search } from '../experiment/schema.js';
 import type { RunEventBody } from '../run/events.js';
 import type { PoolState } from '../run/run-state.js';
 import type { CandidatePlan } from './pareto-candidate.js';
-import { liveMembers } from './member-view.js';
-import { chooseMergePair, chooseParents, frontOf, frontWeights, mergeKey } from './pool.js';
+import { chooseMergePair, chooseParents, frontOf, frontWeights, liveMembers, mergeKey } from './pool.js';
 
 export function planCandidates(
   pool: PoolState,
@@ -19,7 +18,7 @@ export function planCandidates(
   search: Pick<Search, 'candidates' | 'seed' | 'min_effect' | 'merge_every'>,
   iteration: number,
 ): CandidatePlan[] {
-  const live = liveMembers(pool);
+  const live = liveMembers(pool.members);
   const front = frontOf(live, trainIds, search.min_effect);
   const weights = frontWeights(front);
   if (iteration % search.merge_every === 0) {

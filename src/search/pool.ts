@@ -214,3 +214,12 @@ export function memberNumber(id: string): number {
 export function nextMemberId(members: readonly { id: string }[]): string {
   return `p${members.reduce((max, m) => Math.max(max, memberNumber(m.id) + 1), 0)}`;
 }
+
+/**
+ * The members from the latest seed on: the whole pool unless the run was rebaselined, whose new
+ * seed starts a new scale (only members scored on it share a front with it).
+ */
+export function liveMembers<M extends { kind: string }>(members: readonly M[]): M[] {
+  const seed = members.findLastIndex((m) => m.kind === 'seed');
+  return members.slice(Math.max(0, seed));
+}

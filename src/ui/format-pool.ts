@@ -13,12 +13,6 @@ import type { Colors } from './terminal.js';
 const MIN_HYPOTHESIS = 24;
 const GAP = 2;
 
-/** `2 attempted, 1 pooled, 1 became the best`. */
-export function describeMerges(merges: { attempted: number; pooled: number; best: number }): string {
-  if (merges.attempted === 0) return 'none attempted yet';
-  return `${merges.attempted} attempted, ${merges.pooled} pooled, ${merges.best} became the best`;
-}
-
 type PoolColumn = 'member' | 'from' | 'made' | 'train' | 'holdout' | 'leads' | 'drawn' | 'hypothesis';
 const POOL_HEADERS: Record<PoolColumn, string> = {
   member: 'MEMBER',

@@ -18,7 +18,7 @@ import {
   formatTally,
 } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
-import { describeMerges } from './format-pool.js';
+import { describeMerges } from '../run/pool-summary.js';
 import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
 import { describeDriftCheck, describeJudgeNoise } from './format-anchors.js';

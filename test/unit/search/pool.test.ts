@@ -5,6 +5,7 @@ import {
   chooseParents,
   frontOf,
   frontWeights,
+  liveMembers,
   mergeKey,
   memberNumber,
   nearestCommonAncestor,
@@ -276,5 +277,18 @@ describe('member ids', () => {
     expect(memberNumber('p12')).toBe(12);
     expect(mergeKey('p10', 'p9')).toBe('p9+p10');
     expect(mergeKey('p2', 'p11')).toBe('p2+p11');
+  });
+});
+
+describe('liveMembers', () => {
+  it('is the whole pool until a rebaseline journals a new seed, then that seed and what came after', () => {
+    const once = [
+      { id: 'p0', kind: 'seed' },
+      { id: 'p1', kind: 'mutation' },
+    ];
+    expect(liveMembers(once).map((m) => m.id)).toEqual(['p0', 'p1']);
+    const rebased = [...once, { id: 'p2', kind: 'seed' }, { id: 'p3', kind: 'merge' }];
+    expect(liveMembers(rebased).map((m) => m.id)).toEqual(['p2', 'p3']);
+    expect(liveMembers([])).toEqual([]);
   });
 });
