@@ -142,6 +142,14 @@ const Decision = z.looseObject({
     .optional()
     .catch(undefined),
   candidates: z.array(z.unknown()).optional().catch(undefined),
+  /** pareto (SPEC 14): the candidate the iteration's status is about; its own paired detail sits in `candidates`. */
+  candidate: z.number().int().min(0).optional().catch(undefined),
+});
+
+/** A pareto decision's entry per candidate: the paired detail of its decision against its parent. */
+const ParetoCandidate = z.looseObject({
+  candidate: z.number().int().min(0),
+  detail: z.looseObject({ paired: z.looseObject({ cases: z.array(PairedCase) }) }),
 });
 
 export interface DecisionNote {
@@ -165,12 +173,22 @@ export function parseDecision(value: unknown): DecisionNote | null {
     margin: d.margin ?? null,
     errorKind: d.errorKind ?? d.kind ?? null,
     message: d.message ?? null,
-    cases: d.paired?.cases ?? null,
+    cases: d.paired?.cases ?? paretoCases(d.candidates, d.candidate),
     screens: (d.candidates ?? []).flatMap((c) => {
       const screen = CandidateScreen.safeParse(c);
       return screen.success ? [screen.data] : [];
     }),
   };
+}
+
+/** Under pareto the per-case differences are those of the candidate the status is about, against its parent. */
+function paretoCases(candidates: readonly unknown[] | undefined, candidate: number | undefined): PairedCase[] | null {
+  if (candidate === undefined) return null;
+  for (const entry of candidates ?? []) {
+    const parsed = ParetoCandidate.safeParse(entry);
+    if (parsed.success && parsed.data.candidate === candidate) return parsed.data.detail.paired.cases;
+  }
+  return null;
 }
 
 const MutationProposal = z.looseObject({

@@ -124,7 +124,9 @@ describe('a paired run', () => {
 
   it('shows each decision with its interval and tally, a screen-out with its minibatch and saved calls', () => {
     const frame = renderWatchFrame('paired', reduceRun(paired), at, { width: 120, colors: plain });
-    expect(frame.split('\n').slice(4)).toMatchInlineSnapshot(`
+    // The scenario runs the default pareto search: its pool has a line of its own.
+    expect(frame.split('\n')[3]).toBe('pool        2 members, best p1; merges: none attempted yet');
+    expect(frame.split('\n').slice(5)).toMatchInlineSnapshot(`
       [
         "iterations  3 finished: 1 screened_out, 1 keep, 1 inconclusive; screening saved 2 calls",
         "",
