@@ -252,6 +252,10 @@ await runBenchmark(
         "provider without caching would. USD and tokens from the run's spend events (the ledger, final evaluation included); " +
         'the cached-token share is cache-read tokens over all input tokens (cached ones included).',
     ];
+    findings.push(
+      'Not halved by --batch: the mutator (interactive by SPEC 16) and the judge calls made outside a batch, among them ' +
+        "the drift anchors' re-judgings (SPEC 15, cache bypassed), which this build makes interactively.",
+    );
     const text = [...method, '', textTable(header, rows), '', ...findings].join('\n');
     const markdown = [
       ...method.flatMap((m) => [m, '']),
