@@ -18,6 +18,7 @@ export const SECTIONS = [
     script: 'bench/acceptance.mjs',
   },
   { key: 'search', title: '8. Search: pareto vs greedy (issue 19)', script: 'bench/search.mjs' },
+  { key: 'cost', title: '9. Cost: batch and prompt caching (issue 21)', script: 'bench/cost.mjs' },
 ];
 
 const HEADER = `# Benchmarks
@@ -27,8 +28,8 @@ how it compares with promptfoo on the same evaluation, and how often its accepta
 a change that is not really better. Every figure below is written by a script in \`bench/\`; none
 is typed by hand.
 
-- \`npm run build && npm run bench\` runs all eight (the first seven in under ten minutes; section
-  8 runs sixty whole loops and says how long they took; promptfoo is compared only when it
+- \`npm run build && npm run bench\` runs all nine (the first seven in under ten minutes; section
+  8 runs sixty whole loops and says how long they took, section 9 four runs of ten iterations; promptfoo is compared only when it
   is installed: \`npm run bench -- --with-promptfoo\` installs it first).
 - \`node bench/<name>.mjs\` runs one and rewrites only its section of this file.
 - \`--smoke\` runs a tiny version of each in seconds (CI uses it so the scripts keep working;
