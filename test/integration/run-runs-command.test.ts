@@ -130,6 +130,7 @@ describe('autoresearch runs', () => {
         'best',
         'costUsd',
         'ledger',
+        'pool',
         'calibration',
         'startedAt',
         'stopReason',
