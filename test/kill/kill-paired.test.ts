@@ -76,16 +76,16 @@ beforeAll(async () => {
     const found = rolesOf(events);
     expect(found, `reference statuses: ${state.iterations.map((it) => it.status).join(' ')}`).toEqual({
       staged: 1,
-      twoLooks: 2,
-      retests: [2, 3],
-      screenedOut: 4,
+      screenedOut: 2,
+      twoLooks: 3,
+      retests: [3, 4],
     });
-    expect(state.iterations.find((it) => it.iteration === 2)?.status).toBe('inconclusive');
+    expect(state.iterations.find((it) => it.iteration === 3)?.status).toBe('inconclusive');
     // What the chains' nth phases mean: iteration 1 journals its screen stage's phases, then its
-    // rest's (a keep on one look); iteration 2's third judging is its candidate's retest.
+    // rest's (a keep on one look); iteration 3's third judging is its candidate's retest.
     const phases = (iteration: number, phase: string) =>
       events.filter((e) => e.type === 'phase' && e.iteration === iteration && e.phase === phase).length;
-    expect([phases(1, 'generating'), phases(1, 'judging'), phases(2, 'judging')]).toEqual([2, 2, 3]);
+    expect([phases(1, 'generating'), phases(1, 'judging'), phases(3, 'judging')]).toEqual([2, 2, 3]);
     roles = found as Roles;
     reference = await referenceOf(run.dir);
   } finally {
@@ -106,26 +106,27 @@ afterAll(async () => {
 function chains(roles: Roles): JournalTarget[][] {
   const { staged, twoLooks, retests, screenedOut } = roles;
   const [firstRetest, secondRetest] = retests as [number, number];
+  // In run order within each chain: staged (1), screened out (2), two looks (3), the next retest (4).
   return [
     [
       at('generating', staged, 1, 'the screen stage begins'),
       at('judging', staged, 2, 'the judge of the rest stage'),
+      at('finished', screenedOut, 1, 'screened out, results.tsv not rewritten'),
       at('retesting', firstRetest, 1, 'a first look asked for a retest'),
       at('evaluated', twoLooks, 1, 'both looks done, nothing decided'),
-      at('finished', screenedOut, 1, 'screened out, results.tsv not rewritten'),
     ],
     [
       at('judging', staged, 1, 'the judge of the screen stage'),
       at('generating', staged, 2, 'the rest stage begins'),
+      at('evaluated', screenedOut, 1, 'the screen failed, nothing decided'),
       at('decided', twoLooks, 1, 'inconclusive journaled'),
       at('retesting', secondRetest, 1, 'the next retest'),
-      at('evaluated', screenedOut, 1, 'the screen failed, nothing decided'),
     ],
     [
+      at('decided', screenedOut, 1, 'screened out journaled'),
       at('retesting', firstRetest, 1, 'a first look asked for a retest'),
       at('judging', twoLooks, 3, "the judge of the candidate's retest"),
       at('finished', twoLooks, 1, 'inconclusive journaled, results.tsv not rewritten'),
-      at('decided', screenedOut, 1, 'screened out journaled'),
     ],
   ];
 }

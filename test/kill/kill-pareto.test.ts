@@ -41,16 +41,21 @@ beforeAll(async () => {
     trace(`reference: ${statuses.join(' ')}`);
     // The chains below cut these iterations: the fixture (seed, cases, budget) is tuned so an
     // uninterrupted run has each of them. If the sim changes, re-tune it rather than drop one.
-    expect(statuses).toEqual(['baseline', 'keep', 'inconclusive', 'pooled', 'pooled']);
+    expect(statuses).toEqual(['baseline', 'keep', 'discard', 'screened_out', 'pooled']);
     const retests = events.flatMap((e) =>
       e.type === 'phase' && e.phase === 'retesting' ? [e.iteration] : [],
     );
-    expect(retests).toEqual([2, 2, 3, 4, 4]);
+    expect(retests).toEqual([2, 4, 4]);
+    // Iteration 3 is a merge of p1 and p2 (screened out); iteration 1 pools two members at once.
+    const merges = events.flatMap((e) =>
+      e.type === 'parent_chosen' && e.kind === 'merge' ? [e.iteration] : [],
+    );
+    expect(merges).toEqual([3]);
     expect(state.pool?.members.map((m) => `${m.id}<${m.parents.join('+')}`)).toEqual([
       'p0<',
       'p1<p0',
       'p2<p0',
-      'p3<p2',
+      'p3<p0',
     ]);
     expect(state.pool?.best).toBe('p1');
     reference = await referenceOf(run.dir);
@@ -74,22 +79,23 @@ afterAll(async () => {
 const CHAINS: JournalTarget[][] = [
   [
     at('parent_chosen', 1, 2, 'parents journaled, the mutator not asked'),
-    at('finished', 1, 1, 'the new best journaled with p1, results.tsv and commit to come'),
-    at('retesting', 2, 1, 'the first of two concurrent retests'),
-    at('evaluated', 3, 1, 'both candidates decided, nothing journaled'),
+    at('finished', 1, 1, 'the new best journaled with p1 and p2, results.tsv and commit to come'),
+    at('retesting', 2, 1, 'a retest against a non-best parent'),
+    at('parent_chosen', 3, 1, "a merge's two members journaled, nothing merged"),
     at('pooled', 4, 1, 'p3 journaled and results.tsv written, the stop not'),
   ],
   [
     at('evaluated', 1, 1, 'a new best decided, nothing journaled'),
     at('committing', 1, 1, 'the new best journaled, its commit not made'),
-    at('retesting', 2, 2, 'the second of two concurrent retests'),
-    at('finished', 3, 1, 'p2 journaled, results.tsv not rewritten'),
-    at('parent_chosen', 4, 2, 'parents from a front of two members'),
+    at('finished', 2, 1, 'a discard journaled, results.tsv not rewritten'),
+    at('parent_chosen', 4, 2, 'parents from a front of three members'),
+    at('retesting', 4, 2, 'the second of two concurrent retests'),
   ],
   [
-    at('judging', 2, 2, 'two candidates being judged'),
-    at('pooled', 3, 1, 'p2 journaled and results.tsv written'),
-    at('retesting', 4, 1, 'a retest against a non-best parent'),
+    at('judging', 1, 2, 'two candidates being judged'),
+    at('finished', 3, 1, 'a screened-out merge journaled'),
+    at('retesting', 4, 1, 'the first of two concurrent retests'),
+    at('finished', 4, 1, 'p3 journaled, results.tsv not rewritten'),
   ],
 ];
 
