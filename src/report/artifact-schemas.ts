@@ -182,7 +182,10 @@ export function parseDecision(value: unknown): DecisionNote | null {
 }
 
 /** Under pareto the per-case differences are those of the candidate the status is about, against its parent. */
-function paretoCases(candidates: readonly unknown[] | undefined, candidate: number | undefined): PairedCase[] | null {
+function paretoCases(
+  candidates: readonly unknown[] | undefined,
+  candidate: number | undefined,
+): PairedCase[] | null {
   if (candidate === undefined) return null;
   for (const entry of candidates ?? []) {
     const parsed = ParetoCandidate.safeParse(entry);
