@@ -80,20 +80,20 @@ describe('runLoop: the pareto search', () => {
   ];
 
   it('pools a non-best lineage, moves the best only on a clear win, one results row per candidate', async () => {
-    let p0Calls = 0;
-    let p1Calls = 0;
     const byParent = mutatorByParent(replies);
     const mutator: ScriptedHandler = (call) => {
       const shown = firstUserMessage(call.request);
-      // Iteration 1: both candidates come from p0 (the front has one member): one reply each.
+      // Iteration 1: both candidates come from p0 (the front has one member): one reply each,
+      // chosen by the candidate's number (its sample index), not by which request arrives first.
       if (shown.includes('uses these words: alpha.') && !shown.includes('alpha bravo')) {
-        const reply = iterationOne[Math.min(p0Calls++, 1)] as { hypothesis: string; words: string };
+        const reply = iterationOne[call.request.sampleIndex ?? 0] as { hypothesis: string; words: string };
         return JSON.stringify({ hypothesis: reply.hypothesis, prompt: prompt(reply.words) });
       }
-      // p1's second child (iteration 3) is the one that beats the best everywhere.
+      // p1's second child (iteration 3: its lineage already shows the first one's attempt) is the
+      // one that beats the best everywhere.
       if (
         shown.includes(JSON.stringify(prompt('alpha bravo charlie@Ada charlie@Bo')).slice(1, -1)) &&
-        p1Calls++ > 0
+        shown.includes('p1 child')
       )
         return JSON.stringify({ hypothesis: 'p1 child 2', prompt: prompt('alpha bravo charlie delta') });
       return byParent(call);
