@@ -13,7 +13,9 @@
  * only) and neither patience nor a target stops it early. What is read back is the run's own
  * record: model calls from its spend events (every generator, judge, grader and mutator call
  * the ledger counted), the best's train score after each iteration (the trajectory), and the
- * final evaluation's test score. Both strategies run the same seeds, interleaved.
+ * final evaluation's test score. The two strategies spend different calls per iteration, so
+ * they are compared at equal calls: both runs of a seed are cut at the smaller one's calls and
+ * the best each had there is scored on the test split with `autoresearch eval`.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,9 +76,9 @@ function readRun(events) {
   let loopCalls = 0;
   let finalCalls = 0;
   const byRole = {};
-  const callsByIteration = new Map();
   const trajectory = [];
   let best = null;
+  let bestRef = null;
   let final = null;
   const statuses = {};
   let pareto = false;
@@ -95,10 +97,11 @@ function readRun(events) {
       if (event.member !== null) merges.pooled++;
     } else if (event.type === 'iteration_finished') {
       statuses[event.status] = (statuses[event.status] ?? 0) + 1;
-      if ((event.status === 'baseline' || event.status === 'keep') && event.train !== null)
+      if ((event.status === 'baseline' || event.status === 'keep') && event.train !== null) {
         best = event.train;
-      callsByIteration.set(event.iteration, loopCalls);
-      if (best !== null) trajectory.push({ calls: loopCalls, best });
+        bestRef = { iteration: event.iteration, candidate: event.candidate ?? 0, sha256: event.promptSha256 };
+      }
+      if (best !== null) trajectory.push({ iteration: event.iteration, calls: loopCalls, best, bestRef });
     } else if (event.type === 'final_evaluation') {
       final = event;
     }
@@ -121,17 +124,84 @@ function callsToReach(trajectory, score) {
   return trajectory.find((point) => point.best >= score - 1e-12)?.calls ?? null;
 }
 
+/** One run in a fresh project, which is kept (with its record) until `remove`. */
 async function runOne(landscape, setting) {
   const project = createRunProject(landscape, setting);
+  const result = await runCli(['run', landscape.example, '--provider', 'sim'], {
+    cwd: project.dir,
+    env: cleanEnv(),
+  });
+  expectExit(result, [0], `run ${landscape.key} ${setting.strategy} seed ${setting.seed}`);
+  const runDir = latestRunDir(project.dir);
+  return { project, runDir, run: { ...readRun(readEvents(runDir)), wallMs: result.wallMs } };
+}
+
+/** The last point of a run's trajectory within `budget` loop calls (the baseline's when none is). */
+function pointWithin(trajectory, budget) {
+  return trajectory.filter((point) => point.calls <= budget).at(-1) ?? trajectory[0];
+}
+
+/**
+ * The sealed test score of the prompt that was the run's best at `point`: its file from the
+ * run's record written into the experiment, then `autoresearch eval --split test` — the same
+ * path for both strategies and for every cut.
+ */
+async function testScoreAt(landscape, { project, runDir }, point) {
+  const { iteration, candidate, sha256 } = point.bestRef;
+  const iterationDir = join(runDir, 'iterations', String(iteration).padStart(4, '0'));
+  const text = readFileSync(join(iterationDir, 'candidates', String(candidate), 'prompt.md'), 'utf8');
+  if (sha256 !== null && (await import(distModule('loop/prompt-hash.js'))).hashPrompt(text) !== sha256)
+    throw new Error(
+      `${runDir}: iteration ${iteration} candidate ${candidate}'s prompt.md is not the prompt it journaled`,
+    );
+  const experimentDir = join(project.dir, 'experiments', landscape.example);
+  const promptFile = parse(readFileSync(join(experimentDir, 'experiment.yaml'), 'utf8')).prompt;
+  if (typeof promptFile !== 'string')
+    throw new Error(`${landscape.example}: the bench expects a one-file prompt`);
+  writeFileSync(join(experimentDir, promptFile), text);
+  const result = await runCli(['eval', landscape.example, '--provider', 'sim', '--split', 'test', '--json'], {
+    cwd: project.dir,
+    env: cleanEnv(),
+  });
+  expectExit(result, [0, 1], `eval ${landscape.key} at iteration ${point.iteration}`);
+  return JSON.parse(result.stdout).splits.test.total;
+}
+
+/**
+ * Both strategies on one seed, then each cut at the same call budget — the smaller of the two
+ * runs' loop calls — and the best each had at that point scored on the test split.
+ */
+async function runSeed(landscape, seed, iterations) {
+  const runs = {};
   try {
-    const result = await runCli(['run', landscape.example, '--provider', 'sim'], {
-      cwd: project.dir,
-      env: cleanEnv(),
-    });
-    expectExit(result, [0], `run ${landscape.key} ${setting.strategy} seed ${setting.seed}`);
-    return { ...readRun(readEvents(latestRunDir(project.dir))), wallMs: result.wallMs };
+    for (const strategy of STRATEGIES) {
+      runs[strategy] = await runOne(landscape, { seed, strategy, iterations });
+      const { run } = runs[strategy];
+      // Progress, one line per run, so a long benchmark shows where it is.
+      console.log(
+        `  ${landscape.key} ${strategy} seed ${seed}: best train ${score(run.best)}, test ${score(run.test)}, ` +
+          `${run.loopCalls} calls, ${(run.wallMs / 1000).toFixed(0)} s`,
+      );
+    }
+    const budget = Math.min(...STRATEGIES.map((strategy) => runs[strategy].run.loopCalls));
+    const bySeed = { seed, budget };
+    for (const strategy of STRATEGIES) {
+      const point = pointWithin(runs[strategy].run.trajectory, budget);
+      const test = await testScoreAt(landscape, runs[strategy], point);
+      bySeed[strategy] = {
+        ...runs[strategy].run,
+        atBudget: { iteration: point.iteration, calls: point.calls, test },
+      };
+    }
+    console.log(
+      `  ${landscape.key} seed ${seed} at ${budget} calls: ` +
+        STRATEGIES.map(
+          (s) => `${s} test ${score(bySeed[s].atBudget.test)} (iteration ${bySeed[s].atBudget.iteration})`,
+        ).join(', '),
+    );
+    return bySeed;
   } finally {
-    project.remove();
+    for (const { project } of Object.values(runs)) project.remove();
   }
 }
 
@@ -184,6 +254,10 @@ function summarise(landscape, bySeed, interval) {
   const testDiffs = bySeed
     .filter((s) => s.greedy.test !== null && s.pareto.test !== null)
     .map((s) => s.pareto.test - s.greedy.test);
+  const atBudget = (runs) => runs.map((r) => r.atBudget.test).filter((t) => t !== null);
+  const budgetDiffs = bySeed
+    .filter((s) => s.greedy.atBudget.test !== null && s.pareto.atBudget.test !== null)
+    .map((s) => s.pareto.atBudget.test - s.greedy.atBudget.test);
   const reach = { greedy: [], pareto: [] };
   const shares = [];
   for (const { greedy: g, pareto: p } of bySeed) {
@@ -211,6 +285,17 @@ function summarise(landscape, bySeed, interval) {
     train: { greedy: mean(greedy.map((r) => r.best ?? 0)), pareto: mean(pareto.map((r) => r.best ?? 0)) },
     test: { greedy: interval(tests(greedy)), pareto: interval(tests(pareto)) },
     testDiff: interval(testDiffs),
+    budget: mean(bySeed.map((s) => s.budget)),
+    budgetUsed: {
+      greedy: mean(greedy.map((r) => r.atBudget.calls)),
+      pareto: mean(pareto.map((r) => r.atBudget.calls)),
+    },
+    budgetIterations: {
+      greedy: mean(greedy.map((r) => r.atBudget.iteration)),
+      pareto: mean(pareto.map((r) => r.atBudget.iteration)),
+    },
+    budgetTest: { greedy: interval(atBudget(greedy)), pareto: interval(atBudget(pareto)) },
+    budgetDiff: interval(budgetDiffs),
     reach,
     shares,
     shareMedian: reachedShares.length === bySeed.length ? median(reachedShares) : NaN,
@@ -230,38 +315,29 @@ await runBenchmark(
     const interval = (values) => pairedInterval(values, 0.975);
     const seeds = smoke ? 1 : 10;
     const iterations = smoke ? 1 : 20;
-    const jobs = [];
-    for (const landscape of LANDSCAPES)
-      for (let seed = 1; seed <= seeds; seed++)
-        for (const strategy of STRATEGIES)
-          jobs.push(async () => {
-            const run = await runOne(landscape, { seed, strategy, iterations });
-            // Progress, one line per run, so a long benchmark shows where it is.
-            console.log(
-              `  ${landscape.key} ${strategy} seed ${seed}: best train ${score(run.best)}, test ${score(run.test)}, ` +
-                `${run.loopCalls} calls, ${(run.wallMs / 1000).toFixed(0)} s`,
-            );
-            return { landscape: landscape.key, seed, strategy, run };
-          });
+    const jobs = LANDSCAPES.flatMap((landscape) =>
+      Array.from({ length: seeds }, (_, i) => async () => ({
+        landscape: landscape.key,
+        bySeed: await runSeed(landscape, i + 1, iterations),
+      })),
+    );
     const results = await runAll(jobs);
-    const summaries = LANDSCAPES.map((landscape) => {
-      const bySeed = [];
-      for (let seed = 1; seed <= seeds; seed++) {
-        const of = (strategy) =>
-          results.find((r) => r.landscape === landscape.key && r.seed === seed && r.strategy === strategy)
-            ?.run;
-        bySeed.push({ greedy: of('greedy'), pareto: of('pareto') });
-      }
-      return summarise(landscape, bySeed, interval);
-    });
+    const summaries = LANDSCAPES.map((landscape) =>
+      summarise(
+        landscape,
+        results.filter((r) => r.landscape === landscape.key).map((r) => r.bySeed),
+        interval,
+      ),
+    );
 
     const header = [
       'landscape',
-      'loop calls per run (greedy / pareto)',
-      'final test, greedy',
-      'final test, pareto',
-      'pareto − greedy (test, 95% CI)',
-      'best train (greedy / pareto)',
+      `loop calls in ${iterations} iterations (greedy / pareto)`,
+      'equal budget: calls (mean) · iterations reached (greedy / pareto)',
+      'test at the budget, greedy',
+      'test at the budget, pareto',
+      'pareto − greedy at the budget (test, 95% CI)',
+      `pareto − greedy after ${iterations} iterations each (test, 95% CI)`,
       `calls to ${pct(REACH_SHARE)} of the best either found (greedy / pareto)`,
       "pareto's calls to greedy's final score ÷ greedy's calls (median)",
       'merges pooled / tried',
@@ -269,10 +345,11 @@ await runBenchmark(
     const rows = summaries.map((s) => [
       s.landscape.label,
       `${Math.round(s.calls.greedy)} / ${Math.round(s.calls.pareto)}`,
-      withInterval(s.test.greedy),
-      withInterval(s.test.pareto),
+      `${Math.round(s.budget)} · ${s.budgetIterations.greedy.toFixed(1)} / ${s.budgetIterations.pareto.toFixed(1)}`,
+      withInterval(s.budgetTest.greedy),
+      withInterval(s.budgetTest.pareto),
+      signedInterval(s.budgetDiff),
       signedInterval(s.testDiff),
-      `${score(s.train.greedy)} / ${score(s.train.pareto)}`,
       `${reachCell(s.reach.greedy)} / ${reachCell(s.reach.pareto)}`,
       `${ratio(s.shareMedian)} (${s.shareMet}/${s.seeds} ≤ ${TARGET_CALL_SHARE})`,
       `${s.merges.pooled} / ${s.merges.tried}`,
@@ -292,8 +369,8 @@ await runBenchmark(
         `target ≤ ${TARGET_CALL_SHARE}: ${stuck.shareMedian <= TARGET_CALL_SHARE ? 'met' : 'MISSED'}.`,
       ...others.map(
         (s) =>
-          `${s.landscape.key}: pareto − greedy on the test split ${signedInterval(s.testDiff)}; never worse beyond noise ` +
-          `(the interval reaches 0 or above): ${s.testDiff.hi === null || s.testDiff.hi >= 0 ? 'met' : 'MISSED'}.`,
+          `${s.landscape.key}: pareto − greedy on the test split at equal calls ${signedInterval(s.budgetDiff)}; never ` +
+          `worse beyond noise (the interval reaches 0 or above): ${s.budgetDiff.hi === null || s.budgetDiff.hi >= 0 ? 'met' : 'MISSED'}.`,
       ),
     );
     const method = [
@@ -302,9 +379,12 @@ await runBenchmark(
         `temporary project, ${iterations} iterations, search.test ${TEST_SHARE}, patience and target off, ` +
         `the examples' other settings as shipped (candidates 1, merge_every 5, paired acceptance); ${PARALLEL} runs at a time.`,
       "Calls: every model call of the baseline and the iterations from the run's spend events (the ledger: generator, " +
-        'judge, grader and mutator; cache hits included), the final evaluation apart. Both strategies get the same ' +
-        "iterations; the calls each spent are shown beside the scores. Final test: the final evaluation of the run's " +
-        'best on the sealed test cases, mean over seeds ± the 95% Student-t half-width; the difference is paired by seed. ' +
+        'judge, grader and mutator; cache hits included), the final evaluation apart. Equal budget: per seed, the ' +
+        "smaller of the two runs' loop calls; each run is cut after its last iteration that ends within it, and the " +
+        "prompt that was its best there (read from the run's record, checked against its journaled hash) is scored on " +
+        'the sealed test cases by `autoresearch eval --split test`: mean over seeds ± the 95% Student-t half-width, the ' +
+        `difference paired by seed. "After ${iterations} iterations each" is the same difference from the runs' own final ` +
+        'evaluations, whatever calls each spent. ' +
         `Trajectory: the best's train score after each iteration; "calls to ${pct(REACH_SHARE)}" counts until it first ` +
         `reaches ${REACH_SHARE} × the higher of the two runs' final best train score on that seed (median over the seeds ` +
         'that got there, and how many did). "pareto\'s calls to greedy\'s final score" is, per seed, the calls pareto ' +
