@@ -6,7 +6,9 @@
  * replies do not depend on the order their requests arrive in.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { extractMergeBlock, type MergeRequest } from '../../../src/protocol/merge-request.js';
 import { runPaths } from '../../../src/run/paths.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { cleanUpScriptedRuns, runScripted, statusesOf } from '../../helpers/loop-harness.js';
@@ -179,5 +181,138 @@ describe('runLoop: the pareto search', () => {
         .map((r) => r['parents'])
         .sort(),
     ).toEqual(['p1', 'p2']);
+  });
+
+  // Merges (SPEC 14). p0 has three lines; iteration 1's two candidates (both from p0) edit
+  // different lines or the same one, so iteration 2 (merge_every 2) merges two complementary
+  // leaders — p1 leads t1 and t2, p2 leads t3 — from their nearest common ancestor p0.
+  const open = 'Open warmly.';
+  const words = 'Write a short note to {{name}} that uses these words: alpha.';
+  const close = 'Close kindly.';
+  const lines = (...text: string[]) => `${text.join('\n')}\n`;
+  const mergeSearch = { ...pareto, merge_every: 2 };
+  /** Iteration 1's replies by the candidate's number; any later mutation request is a test bug. */
+  const fromP0 =
+    (replies: [string, string], merge?: (shown: string) => string): ScriptedHandler =>
+    (call) => {
+      const shown = firstUserMessage(call.request);
+      if (shown.includes('autoresearch.merge-request/v1') && merge) return merge(shown);
+      if (call.index > 1) throw new Error(`unexpected mutator call ${call.index}:\n${shown.slice(0, 300)}`);
+      const index = call.request.sampleIndex ?? 0;
+      return JSON.stringify({ hypothesis: `p0 child ${'AB'[index]}`, prompt: replies[index] });
+    };
+
+  it('merges edits of different lines without a model call; the merge beats both parents and becomes the best', async () => {
+    const run = await runScripted({
+      mutator: fromP0([
+        lines('Open warmly: bravo charlie@Ada charlie@Bo.', words, close),
+        lines(open, words, 'Close kindly: delta charlie@Cy.'),
+      ]),
+      generator: taggedEcho,
+      prompt: lines(open, words, close),
+      search: mergeSearch,
+      budget: { iterations: 2 },
+    });
+    expect(run.end.reason).toBe('iterations');
+    expect(statusesOf(run)).toEqual(['baseline', 'keep', 'keep']);
+    // Two proposals in iteration 1; the clean merge asked the mutator nothing.
+    expect(run.scripted.callsTo('mut')).toHaveLength(2);
+
+    const chosen = run.events.filter((e): e is Chosen => e.type === 'parent_chosen' && e.iteration === 2);
+    expect(chosen).toEqual([
+      expect.objectContaining({ kind: 'merge', parents: ['p1', 'p2'], ancestor: 'p0', draw: null }),
+    ]);
+    const [merge] = decidedIn(run.events, 2);
+    expect(merge).toMatchObject({
+      kind: 'merge',
+      parents: ['p1', 'p2'],
+      status: 'pooled',
+      member: 'p3',
+      best: { against: 'p1', moved: true },
+    });
+    expect(merge?.conflicts ?? 0).toBe(0);
+    // Kept only because it beat both parents: the first by `paired`, the second by `pairedOther`.
+    expect(merge?.paired?.train.lo).toBeGreaterThan(0);
+    expect(merge?.pairedOther?.train.lo).toBeGreaterThan(0);
+
+    const state = run.recorder.state();
+    expect(state.pool?.members.map((m) => [m.id, m.kind, m.parents.join('+'), m.iteration])).toEqual([
+      ['p0', 'seed', '', 0],
+      ['p1', 'mutation', 'p0', 1],
+      ['p2', 'mutation', 'p0', 1],
+      ['p3', 'merge', 'p1+p2', 2],
+    ]);
+    expect(state.pool?.best).toBe('p3');
+    expect(state.pool?.merges).toEqual({ attempted: 1, pooled: 1, best: 1 });
+    // The merged prompt holds both edits; every case now uses all four words.
+    const member = run.events.find((e): e is Member => e.type === 'pool_member' && e.member === 'p3');
+    expect(member?.cases).toEqual({
+      t1: expect.closeTo(1, 9),
+      t2: expect.closeTo(1, 9),
+      t3: expect.closeTo(1, 9),
+    });
+    const merged = await readFile(
+      join(run.runDir, 'iterations', '0002', 'candidates', '0', 'prompt.md'),
+      'utf8',
+    );
+    expect(merged).toBe(
+      lines('Open warmly: bravo charlie@Ada charlie@Bo.', words, 'Close kindly: delta charlie@Cy.'),
+    );
+  });
+
+  it('asks the mutator to resolve edits of the same line, showing the ancestor and both versions', async () => {
+    const ours = 'Write a short note to {{name}} that uses these words: alpha bravo charlie@Ada charlie@Bo.';
+    const theirs = 'Write a short note to {{name}} that uses these words: alpha delta charlie@Cy.';
+    const resolved = 'Write a short note to {{name}} that uses these words: alpha bravo delta charlie.';
+    let request: MergeRequest | undefined;
+    const run = await runScripted({
+      mutator: fromP0([lines(open, ours, close), lines(open, theirs, close)], (shown) => {
+        request = extractMergeBlock(shown);
+        return JSON.stringify({ hypothesis: 'all four words for everyone', resolutions: { '1': resolved } });
+      }),
+      generator: taggedEcho,
+      prompt: lines(open, words, close),
+      search: mergeSearch,
+      budget: { iterations: 2 },
+    });
+    expect(statusesOf(run)).toEqual(['baseline', 'keep', 'keep']);
+    expect(run.scripted.callsTo('mut')).toHaveLength(3);
+    // The request: one conflict on the words line, the ancestor's text and each side's.
+    expect(request).toMatchObject({ ancestor: 'p0', ours: { member: 'p1' }, theirs: { member: 'p2' } });
+    expect(request?.conflicts).toEqual([{ id: 1, part: 'prompt', ancestor: words, ours, theirs }]);
+    expect(request?.parts[0]?.merged).toBe(lines(open, '[[conflict 1]]', close));
+
+    const [merge] = decidedIn(run.events, 2);
+    expect(merge).toMatchObject({ kind: 'merge', status: 'pooled', member: 'p3', conflicts: 1 });
+    expect(merge?.hypothesis).toMatch(/1 overlapping edit resolved: all four words for everyone/);
+    const merged = await readFile(
+      join(run.runDir, 'iterations', '0002', 'candidates', '0', 'prompt.md'),
+      'utf8',
+    );
+    expect(merged).toBe(lines(open, resolved, close));
+    expect(run.recorder.state().pool?.best).toBe('p3');
+  });
+
+  it('discards a merge that does not beat both parents', async () => {
+    const ours = 'Write a short note to {{name}} that uses these words: alpha bravo charlie@Ada charlie@Bo.';
+    const theirs = 'Write a short note to {{name}} that uses these words: alpha delta charlie@Cy.';
+    // p1's words reworded: no better than p1 on any case (nor worse), so it cannot be kept.
+    const resolved = `${ours} Keep it short.`;
+    const run = await runScripted({
+      mutator: fromP0([lines(open, ours, close), lines(open, theirs, close)], () =>
+        JSON.stringify({ hypothesis: 'p1 reworded', resolutions: { '1': resolved } }),
+      ),
+      generator: taggedEcho,
+      prompt: lines(open, words, close),
+      search: mergeSearch,
+      budget: { iterations: 2 },
+    });
+    const [merge] = decidedIn(run.events, 2);
+    expect(merge).toMatchObject({ kind: 'merge', status: 'discard', member: null });
+    expect(merge?.paired?.train).toMatchObject({ mean: 0, hi: 0 });
+    const state = run.recorder.state();
+    expect(state.pool?.members.map((m) => m.id)).toEqual(['p0', 'p1', 'p2']);
+    expect(state.pool?.best).toBe('p1');
+    expect(state.pool?.merges).toEqual({ attempted: 1, pooled: 0, best: 0 });
   });
 });
