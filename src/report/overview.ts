@@ -5,8 +5,9 @@
  */
 import { ITERATION_STATUSES } from '../run/events.js';
 import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../run/events.js';
-import type { IterationRecord, JudgeAnchorsState, RoleSpend, RunState } from '../run/run-state.js';
+import type { JudgeAnchorsState, RoleSpend, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
+import { poolCallsSaved } from '../run/pool-summary.js';
 
 export interface SplitPair {
   train: number | null;
@@ -104,7 +105,7 @@ export function buildOverview(
     warnings: state.warnings.map((w) => ({ iteration: w.iteration, message: w.message })),
     iterations: state.completedIterations,
     counts,
-    callsSaved: callsSavedByScreening(state.iterations),
+    callsSaved: callsSavedByScreening(state),
     ...(state.pool ? { merges: { ...state.pool.merges } } : {}),
     costUsd: state.spend.usd,
     calls: state.spend.calls,
@@ -130,7 +131,11 @@ export function headlineScores(overview: RunOverview): {
   return { baseline: overview.baseline, best: overview.best, fresh: false };
 }
 
-/** The calls the screens of these iterations spared: the rest of the cases, never evaluated. */
-export function callsSavedByScreening(iterations: readonly IterationRecord[]): number {
-  return iterations.reduce((sum, r) => sum + (r.screen?.callsSaved ?? 0), 0);
+/**
+ * The calls screening spared: the rest of the cases, never evaluated. Under pareto every
+ * candidate is screened on its own, so its decisions are counted, not one per iteration.
+ */
+export function callsSavedByScreening(state: Pick<RunState, 'iterations' | 'pool'>): number {
+  if (state.pool) return poolCallsSaved(state.pool);
+  return state.iterations.reduce((sum, r) => sum + (r.screen?.callsSaved ?? 0), 0);
 }

@@ -11,7 +11,7 @@ import {
   SUMMARY_LABEL_WIDTH,
 } from './progress-line.js';
 import { callsSavedByScreening } from '../report/overview.js';
-import { poolCallsSaved, summarizePool } from '../run/pool-summary.js';
+import { summarizePool } from '../run/pool-summary.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
@@ -102,7 +102,7 @@ export function summarizeForTerminal(
         : null,
     during: { baseline, best },
     counts,
-    callsSaved: state.pool ? poolCallsSaved(state.pool) : callsSavedByScreening(state.iterations),
+    callsSaved: callsSavedByScreening(state),
     ...(state.pool ? { pool: summarizePool(state.pool) } : {}),
     totalCostUsd: state.spend.usd,
     ledger: ledgerLines(state.spend.byRole),

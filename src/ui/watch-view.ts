@@ -104,7 +104,7 @@ function describeCounts(state: RunState): string {
     if (record.status !== 'baseline') counts.set(record.status, (counts.get(record.status) ?? 0) + 1);
   }
   const parts = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
-  const saved = callsSavedByScreening(state.iterations);
+  const saved = callsSavedByScreening(state);
   const screening = saved > 0 ? `; screening saved ${saved} calls` : '';
   return `${state.completedIterations} finished${parts === '' ? '' : `: ${parts}`}${screening}`;
 }

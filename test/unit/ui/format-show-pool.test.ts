@@ -68,7 +68,8 @@ describe('reviewPool', () => {
 describe('formatShow on a pareto run', () => {
   it('adds the merges, the pool with its marks, and each candidate with its parent and outcome', () => {
     const text = formatShow(overview, state.iterations, { width: 140, colors: plain }, pool);
-    expect(text).toContain('Iterations  5 finished: 2 keep, 2 pooled, 1 discard');
+    // Iteration 2's second candidate was screened out: each candidate's screen counts, not the iteration's status.
+    expect(text).toContain('Iterations  5 finished: 2 keep, 2 pooled, 1 discard; screening saved 4 calls\n');
     expect(text).toContain('Merges      1 attempted, 1 pooled, 1 became the best');
     expect(text.split('\n\n')[1]).toMatchInlineSnapshot(`
       "Pool: 5 members, 3 on the front, best p4; 4 train cases, ties within min_effect 0.01
