@@ -2,12 +2,14 @@
 /**
  * 8. Search (issue 19): the pareto pool against the greedy single incumbent, as a user runs
  * them: `autoresearch run <example> --provider sim` through the built CLI, in a fresh temporary
- * project per run, on three simulated landscapes —
+ * project per run, on four simulated landscapes —
  *
- *   cold-email     the example as shipped (one kind of case; checks and the judge),
- *   inbox-replies  two kinds of case that want opposite lengths: a single lineage gets stuck
- *                  and a merge of specialists does better (docs/sim.md),
- *   inbox-quick    inbox-replies with its quick questions alone (one kind: nothing to merge).
+ *   cold-email        the example as shipped (one kind of case; checks and the judge),
+ *   inbox-replies     two kinds of case that want opposite lengths: a single lineage gets stuck
+ *                     and a merge of specialists does better (docs/sim.md),
+ *   inbox-replies-x4  the same with every case four times (ticket numbers tell the copies
+ *                     apart): a test split four times as large, so less noise,
+ *   inbox-quick       inbox-replies with its quick questions alone (one kind: nothing to merge).
  *
  * Every run gets the same iteration budget, a sealed test share (search.test, set in the copy
  * only) and neither patience nor a target stops it early. What is read back is the run's own
@@ -32,9 +34,18 @@ const TEST_SHARE = 0.25;
 /** The issue's target on the stuck landscape: pareto reaches greedy's final score with ≤ 60% of its calls. */
 const TARGET_CALL_SHARE = 0.6;
 const REACH_SHARE = 0.9;
+/** Generations per test case when a cut is scored: the test split is small, so its noise is cut down. */
+const EVAL_SAMPLES = 3;
 // The cheap landscapes (checks only) first, the one with a judge last.
 const LANDSCAPES = [
   { key: 'inbox-replies', example: 'inbox-replies', label: 'inbox-replies (two kinds: stuck)', stuck: true },
+  {
+    key: 'inbox-replies-x4',
+    example: 'inbox-replies',
+    label: 'inbox-replies ×4 (96 cases: stuck)',
+    stuck: true,
+    widen: 4,
+  },
   {
     key: 'inbox-quick',
     example: 'inbox-replies',
@@ -45,6 +56,24 @@ const LANDSCAPES = [
 ];
 /** Runs side by side: each is one process doing mostly CPU work. */
 const PARALLEL = 2;
+
+/**
+ * Each case `times` times, the copies told apart by a ticket number in the message: the same
+ * two kinds in a larger sample, so the test split holds four times the cases.
+ */
+function widen(cases, times) {
+  return cases.flatMap((c) =>
+    Array.from({ length: times }, (_, k) =>
+      k === 0
+        ? c
+        : {
+            ...c,
+            id: `${c.id}-${k + 1}`,
+            vars: { ...c.vars, message: `${c.vars.message} (ticket ${k + 1})` },
+          },
+    ),
+  );
+}
 
 /** A fresh project holding a copy of the example, set for one run. */
 function createRunProject(landscape, { seed, strategy, iterations }) {
@@ -59,9 +88,10 @@ function createRunProject(landscape, { seed, strategy, iterations }) {
     mkdirSync(dirname(rubric), { recursive: true });
     cpSync(resolve(source, experiment.rubric), rubric);
   }
-  if (landscape.keep) {
+  if (landscape.keep || landscape.widen) {
     const casesFile = join(target, experiment.cases);
-    writeFileSync(casesFile, stringify(parse(readFileSync(casesFile, 'utf8')).filter(landscape.keep)));
+    const cases = parse(readFileSync(casesFile, 'utf8')).filter(landscape.keep ?? (() => true));
+    writeFileSync(casesFile, stringify(landscape.widen ? widen(cases, landscape.widen) : cases));
   }
   experiment.search = { ...experiment.search, seed, strategy, test: TEST_SHARE };
   // The same budget for both: every iteration is run, none stops the run early.
@@ -85,10 +115,12 @@ function readRun(events) {
   const merges = { tried: 0, pooled: 0 };
   for (const event of events) {
     if (event.type === 'spend') {
-      if (event.phase === 'final') finalCalls += event.calls;
+      // Calls the run's response cache answered reached no model and cost nothing.
+      const calls = event.calls - (event.cachedCalls ?? 0);
+      if (event.phase === 'final') finalCalls += calls;
       else {
-        loopCalls += event.calls;
-        byRole[event.role] = (byRole[event.role] ?? 0) + event.calls;
+        loopCalls += calls;
+        byRole[event.role] = (byRole[event.role] ?? 0) + calls;
       }
     } else if (event.type === 'parent_chosen') {
       pareto = true;
@@ -159,10 +191,23 @@ async function testScoreAt(landscape, { project, runDir }, point) {
   if (typeof promptFile !== 'string')
     throw new Error(`${landscape.example}: the bench expects a one-file prompt`);
   writeFileSync(join(experimentDir, promptFile), text);
-  const result = await runCli(['eval', landscape.example, '--provider', 'sim', '--split', 'test', '--json'], {
-    cwd: project.dir,
-    env: cleanEnv(),
-  });
+  const result = await runCli(
+    [
+      'eval',
+      landscape.example,
+      '--provider',
+      'sim',
+      '--split',
+      'test',
+      '--samples',
+      String(EVAL_SAMPLES),
+      '--json',
+    ],
+    {
+      cwd: project.dir,
+      env: cleanEnv(),
+    },
+  );
   expectExit(result, [0, 1], `eval ${landscape.key} at iteration ${point.iteration}`);
   return JSON.parse(result.stdout).splits.test.total;
 }
@@ -190,7 +235,7 @@ async function runSeed(landscape, seed, iterations) {
       const test = await testScoreAt(landscape, runs[strategy], point);
       bySeed[strategy] = {
         ...runs[strategy].run,
-        atBudget: { iteration: point.iteration, calls: point.calls, test },
+        atBudget: { iteration: point.iteration, calls: point.calls, train: point.best, test },
       };
     }
     console.log(
@@ -240,10 +285,37 @@ function signedInterval(interval) {
   return `${sign(interval.mean)} [${sign(interval.lo)}, ${sign(interval.hi)}]`;
 }
 
+/** The median, infinities kept (lib/stats.mjs's median drops them). */
+function medianOf(values) {
+  const sorted = [...values].sort((a, b) => (a === b ? 0 : a - b));
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A calls ratio; infinite when pareto did not reach greedy's score in most seeds. */
+function shareText(share) {
+  return Number.isFinite(share) ? ratio(share) : 'not reached (most seeds)';
+}
+
 /** Median calls over the seeds that got there, and how many did. */
 function reachCell(values) {
   const reached = values.filter((v) => v !== null);
   return `${reached.length > 0 ? Math.round(median(reached)) : 'n/a'} (${reached.length}/${values.length})`;
+}
+
+function sumCounts(counts) {
+  const total = {};
+  for (const count of counts)
+    for (const [key, n] of Object.entries(count)) total[key] = (total[key] ?? 0) + n;
+  return total;
+}
+
+/** "keep 23 / 30, pooled 0 / 25, …": every iteration status either strategy reached, summed over the seeds. */
+function outcomesText({ greedy, pareto }) {
+  const statuses = [...new Set([...Object.keys(greedy), ...Object.keys(pareto)])].filter(
+    (s) => s !== 'baseline',
+  );
+  return statuses.map((status) => `${status} ${greedy[status] ?? 0} / ${pareto[status] ?? 0}`).join(', ');
 }
 
 /** The figures of one landscape from its runs, paired by seed. */
@@ -267,7 +339,6 @@ function summarise(landscape, bySeed, interval) {
     const needed = g.best === null ? null : callsToReach(p.trajectory, g.best);
     shares.push(needed === null ? null : needed / g.loopCalls);
   }
-  const reachedShares = shares.filter((s) => s !== null);
   return {
     landscape,
     seeds: bySeed.length,
@@ -282,7 +353,6 @@ function summarise(landscape, bySeed, interval) {
         },
       ]),
     ),
-    train: { greedy: mean(greedy.map((r) => r.best ?? 0)), pareto: mean(pareto.map((r) => r.best ?? 0)) },
     test: { greedy: interval(tests(greedy)), pareto: interval(tests(pareto)) },
     testDiff: interval(testDiffs),
     budget: mean(bySeed.map((s) => s.budget)),
@@ -295,14 +365,23 @@ function summarise(landscape, bySeed, interval) {
       pareto: mean(pareto.map((r) => r.atBudget.iteration)),
     },
     budgetTest: { greedy: interval(atBudget(greedy)), pareto: interval(atBudget(pareto)) },
+    budgetTrain: {
+      greedy: mean(greedy.map((r) => r.atBudget.train)),
+      pareto: mean(pareto.map((r) => r.atBudget.train)),
+    },
     budgetDiff: interval(budgetDiffs),
     reach,
     shares,
-    shareMedian: reachedShares.length === bySeed.length ? median(reachedShares) : NaN,
+    // A seed where pareto never reached greedy's score counts as above every ratio.
+    shareMedian: medianOf(shares.map((share) => share ?? Number.POSITIVE_INFINITY)),
     shareMet: shares.filter((s) => s !== null && s <= TARGET_CALL_SHARE).length,
     merges: {
       tried: pareto.reduce((n, r) => n + r.merges.tried, 0),
       pooled: pareto.reduce((n, r) => n + r.merges.pooled, 0),
+    },
+    outcomes: {
+      greedy: sumCounts(greedy.map((r) => r.statuses)),
+      pareto: sumCounts(pareto.map((r) => r.statuses)),
     },
     wallMs: [...greedy, ...pareto].reduce((n, r) => n + r.wallMs, 0),
   };
@@ -337,6 +416,7 @@ await runBenchmark(
       'test at the budget, greedy',
       'test at the budget, pareto',
       'pareto − greedy at the budget (test, 95% CI)',
+      'best train at the budget (greedy / pareto)',
       `pareto − greedy after ${iterations} iterations each (test, 95% CI)`,
       `calls to ${pct(REACH_SHARE)} of the best either found (greedy / pareto)`,
       "pareto's calls to greedy's final score ÷ greedy's calls (median)",
@@ -349,12 +429,13 @@ await runBenchmark(
       withInterval(s.budgetTest.greedy),
       withInterval(s.budgetTest.pareto),
       signedInterval(s.budgetDiff),
+      `${score(s.budgetTrain.greedy)} / ${score(s.budgetTrain.pareto)}`,
       signedInterval(s.testDiff),
       `${reachCell(s.reach.greedy)} / ${reachCell(s.reach.pareto)}`,
-      `${ratio(s.shareMedian)} (${s.shareMet}/${s.seeds} ≤ ${TARGET_CALL_SHARE})`,
+      `${shareText(s.shareMedian)} (${s.shareMet}/${s.seeds} ≤ ${TARGET_CALL_SHARE})`,
       `${s.merges.pooled} / ${s.merges.tried}`,
     ]);
-    const stuck = summaries.find((s) => s.landscape.stuck);
+    const stuck = summaries.filter((s) => s.landscape.stuck);
     const others = summaries.filter((s) => !s.landscape.stuck);
     const notPareto = summaries.filter((s) => !s.pareto).map((s) => s.landscape.key);
     const findings = [];
@@ -364,9 +445,13 @@ await runBenchmark(
           'this build does not run the pareto loop, so both columns measure the greedy loop.',
       );
     findings.push(
-      `Stuck landscape (${stuck.landscape.key}): pareto reached greedy's final best train score with a median ` +
-        `${ratio(stuck.shareMedian)} of greedy's calls (${stuck.shareMet} of ${stuck.seeds} seeds at ≤ ${TARGET_CALL_SHARE}); ` +
-        `target ≤ ${TARGET_CALL_SHARE}: ${stuck.shareMedian <= TARGET_CALL_SHARE ? 'met' : 'MISSED'}.`,
+      ...stuck.map(
+        (s) =>
+          `Stuck landscape (${s.landscape.key}): pareto reached greedy's final best train score with a median ` +
+          `${shareText(s.shareMedian)} of greedy's calls (${s.shareMet} of ${s.seeds} seeds at ≤ ${TARGET_CALL_SHARE}); ` +
+          `target ≤ ${TARGET_CALL_SHARE}: ${s.shareMedian <= TARGET_CALL_SHARE ? 'met' : 'MISSED'}. At equal calls, ` +
+          `pareto − greedy on the test split: ${signedInterval(s.budgetDiff)}.`,
+      ),
       ...others.map(
         (s) =>
           `${s.landscape.key}: pareto − greedy on the test split at equal calls ${signedInterval(s.budgetDiff)}; never ` +
@@ -379,10 +464,11 @@ await runBenchmark(
         `temporary project, ${iterations} iterations, search.test ${TEST_SHARE}, patience and target off, ` +
         `the examples' other settings as shipped (candidates 1, merge_every 5, paired acceptance); ${PARALLEL} runs at a time.`,
       "Calls: every model call of the baseline and the iterations from the run's spend events (the ledger: generator, " +
-        'judge, grader and mutator; cache hits included), the final evaluation apart. Equal budget: per seed, the ' +
+        "judge, grader and mutator; the response cache's hits left out, as they reach no model), the final evaluation apart. Equal budget: per seed, the " +
         "smaller of the two runs' loop calls; each run is cut after its last iteration that ends within it, and the " +
         "prompt that was its best there (read from the run's record, checked against its journaled hash) is scored on " +
-        'the sealed test cases by `autoresearch eval --split test`: mean over seeds ± the 95% Student-t half-width, the ' +
+        `the sealed test cases by \`autoresearch eval --split test --samples ${EVAL_SAMPLES}\` (the mean of ${EVAL_SAMPLES} ` +
+        'generations per case): mean over seeds ± the 95% Student-t half-width, the ' +
         `difference paired by seed. "After ${iterations} iterations each" is the same difference from the runs' own final ` +
         'evaluations, whatever calls each spent. ' +
         `Trajectory: the best's train score after each iteration; "calls to ${pct(REACH_SHARE)}" counts until it first ` +
@@ -399,6 +485,12 @@ await runBenchmark(
               .join(', ')}`,
         )
         .join('; ')}.`,
+      `Iteration outcomes over all seeds (greedy / pareto): ${summaries
+        .map((s) => `${s.landscape.key}: ${outcomesText(s.outcomes)}`)
+        .join(
+          '; ',
+        )}. A screened-out proposal costs its minibatch and a duplicate only the mutator's calls; one that passes the ` +
+        'screen costs the rest of the train cases and the holdout, and an unclear first look a retest of both sides.',
     );
     const wall = summaries.map((s) => `${s.landscape.key} ${(s.wallMs / 1000).toFixed(0)} s`).join(', ');
     const text = [
