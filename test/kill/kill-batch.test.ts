@@ -2,9 +2,11 @@
  * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
  * Batches: the generator's, the built-in judge's and the grader's calls of every evaluation go
  * out as batches journaled before the wait and come back at half price (the sandboxed judge
- * and grader then run on cache hits; the mutator stays interactive); a run SIGKILLed while a batch is pending leaves it
- * journaled and uncancelled, and `resume` polls that very batch — zero new creations for its
- * requests — and finishes the run.
+ * and grader then run on cache hits; the mutator stays interactive). Under paired acceptance
+ * (screen, rest, final evaluation) with drift anchors on, the only interactive calls are the
+ * mutator's and the anchors' re-judgings; every other one is a batch call or a response-cache
+ * hit. A run SIGKILLed while a batch is pending leaves it journaled and uncancelled, and
+ * `resume` polls that very batch — zero new creations for its requests — and finishes the run.
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import { createProject, FIXTURE } from './support/project.js';
 
 const KEY = 'sk-ant-batch-test-0123456789';
 const ARGS = ['run', FIXTURE, '--iterations', '1'];
+const PAIRED = 'release-note-paired';
 
 let cli: CliCopy;
 let server: FakeLlmServer;
@@ -91,6 +94,47 @@ describe('run --batch against the fake server', () => {
     expect(batched.usd.mutator.usd).toBeCloseTo(interactive.usd.mutator.usd, 10);
     const statuses = (s: typeof batched.state) => s.iterations.map((it) => it.status);
     expect(statuses(batched.state)).toEqual(statuses(interactive.state));
+  }, 240_000);
+
+  it("leaves interactive only the mutator and the drift anchors' re-judgings: every other call is a batch call or a response-cache hit", async () => {
+    // Paired acceptance: every proposal screened on a minibatch, the rest, retests of both sides.
+    const project = await createProject({ fixture: PAIRED, env: env() });
+    try {
+      // Anchors on (their default count), checked every iteration: a noise reading at the
+      // baseline and a drift check in each of the three iterations.
+      await appendFile(
+        join(project.dir, 'experiments', PAIRED, 'experiment.yaml'),
+        'judging:\n  anchor_every: 1\n',
+      );
+      const logFrom = server.log.length;
+      const result = await runCli(cli.main, ['run', PAIRED, '--iterations', '3', '--batch'], {
+        cwd: project.dir,
+        env: project.env,
+      });
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      const run = await project.onlyRun();
+      const { state, events } = await readRunRecord(run.dir);
+      const rejudged = [...ofType(events, 'judge_noise'), ...ofType(events, 'judge_drift')].reduce(
+        (n, e) => n + e.anchors.length,
+        0,
+      );
+      expect(ofType(events, 'judge_drift').length).toBeGreaterThan(0);
+      const interactive = (role: 'generator' | 'judge' | 'grader' | 'mutator') => {
+        const s = state.spend.byRole[role];
+        return s.calls - s.batchCalls - s.cachedCalls;
+      };
+      expect(state.spend.byRole.generator.batchCalls).toBeGreaterThan(0);
+      expect(interactive('generator')).toBe(0);
+      expect(interactive('grader')).toBe(0);
+      // The anchors bypass the cache by design (SPEC 15), so a batch cannot answer them.
+      expect(interactive('judge')).toBe(rejudged);
+      expect(interactive('mutator')).toBe(state.spend.byRole.mutator.calls);
+      // The ledger's interactive calls are exactly the completions the server was asked for one by one.
+      const oneByOne = server.log.slice(logFrom).filter((e) => e.api === 'anthropic').length;
+      expect(oneByOne).toBe(rejudged + interactive('mutator'));
+    } finally {
+      await project.cleanup();
+    }
   }, 240_000);
 
   it('a kill while a batch is pending: resume polls it and creates none of its requests again', async () => {
