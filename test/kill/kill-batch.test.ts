@@ -14,13 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent } from '../../src/run/events.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
-import { type CliCopy, describeResult, runCli, snapshotCli } from './support/cli.js';
+import { pendingBatches } from '../../src/providers/batch/batch-runner.js';
+import { type CliCopy, describeResult, runCli, snapshotCli, spawnCli } from './support/cli.js';
 import { checkFinishedRun, readRunRecord } from './support/invariants.js';
-import { createProject, FIXTURE } from './support/project.js';
+import { createProject, FIXTURE, type Project } from './support/project.js';
+import { waitForEvent, waitUntil } from './support/wait.js';
 
 const KEY = 'sk-ant-batch-test-0123456789';
 const ARGS = ['run', FIXTURE, '--iterations', '1'];
 const PAIRED = 'release-note-paired';
+/** A batch due long after any test has ended: only a cut-off wait ends before it. */
+const BATCH_NEVER_DUE_MS = 600_000;
 
 let cli: CliCopy;
 let server: FakeLlmServer;
@@ -148,31 +152,97 @@ describe('run --batch against the fake server', () => {
       });
       expect(killed.signal, describeResult(killed)).toBe('SIGKILL');
       const run = await project.onlyRun();
-      const [pending] = ofType((await readRunRecord(run.dir)).events, 'batch_submitted');
-      expect(pending).toBeDefined();
-      const id = pending?.batchId as string;
-      const created = server.batches.find((b) => b.id === id);
-      expect(created).toMatchObject({ cancelled: false });
-      const keys = new Set(created?.customIds);
-      const from = server.batches.length;
-      const logFrom = server.log.length;
+      const pending = await leftPending(run.dir);
+      await resumePolls(project, run, pending, []);
+    } finally {
+      server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
 
-      const resumed = await runCli(cli.main, ['resume', run.id], { cwd: project.dir, env: project.env });
-      expect(resumed.exitCode, describeResult(resumed)).toBe(0);
-      const again = server.batches.slice(from).filter((b) => b.customIds.some((k) => keys.has(k)));
-      expect(again).toEqual([]);
-      expect(
-        server.log.slice(logFrom).some((e) => e.method === 'GET' && e.path === `/v1/messages/batches/${id}`),
-      ).toBe(true);
-      const { events } = await readRunRecord(run.dir);
-      expect(ofType(events, 'batch_finished').find((e) => e.batchId === id)).toMatchObject({
-        succeeded: keys.size,
-        failed: 0,
+  it('`autoresearch stop` while a batch is pending ends the run at once, the batch left for resume to poll', async () => {
+    server.configure({ batch: { completeAfterMs: BATCH_NEVER_DUE_MS } });
+    const project = await createProject({ env: env() });
+    try {
+      const running = spawnCli(cli.main, [...ARGS, '--batch'], { cwd: project.dir, env: project.env });
+      const run = await waitUntil(() => project.onlyRun().catch(() => undefined), 'the run folder');
+      await waitForEvent(run.dir, (e) => e.type === 'batch_submitted', 'a batch journaled');
+      const asked = Date.now();
+      const stop = await runCli(cli.main, ['stop', run.id], { cwd: project.dir, env: project.env });
+      expect(stop.exitCode, describeResult(stop)).toBe(0);
+      const result = await running.done;
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      // Not after the batch (due in 10 minutes): within the second the wait checks, plus shutdown.
+      expect(Date.now() - asked).toBeLessThan(30_000);
+      const { state } = await readRunRecord(run.dir);
+      expect(state.stop?.reason).toBe('stop_requested');
+      const pending = await leftPending(run.dir);
+      server.configure({ batch: {} });
+      await resumePolls(project, run, pending, []);
+    } finally {
+      server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
+
+  it('the hours budget running out while a batch is pending ends the run with reason hours, the batch left for resume', async () => {
+    server.configure({ batch: { completeAfterMs: BATCH_NEVER_DUE_MS } });
+    const project = await createProject({ env: env() });
+    try {
+      // 0.002 h = 7.2 s of active time, spent waiting on the baseline's first batch.
+      const result = await runCli(cli.main, [...ARGS, '--batch', '--hours', '0.002'], {
+        cwd: project.dir,
+        env: project.env,
       });
-      expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      const run = await project.onlyRun();
+      const { state } = await readRunRecord(run.dir);
+      expect(state.stop?.reason).toBe('hours');
+      expect(state.stop?.message).toContain('while waiting on a batch');
+      expect(state.finalEvaluation).toBeNull();
+      const pending = await leftPending(run.dir);
+      server.configure({ batch: {} });
+      await resumePolls(project, run, pending, ['--hours', '1']);
     } finally {
       server.configure({ batch: {} });
       await project.cleanup();
     }
   }, 240_000);
 });
+
+/** The run's journaled batches never finished: at least one, none cancelled on the server. */
+async function leftPending(runDir: string) {
+  const pending = pendingBatches((await readRunRecord(runDir)).events);
+  expect(pending.length).toBeGreaterThan(0);
+  return pending.map((batch) => {
+    const created = server.batches.find((b) => b.id === batch.batchId);
+    expect(created).toMatchObject({ cancelled: false });
+    return { id: batch.batchId, keys: new Set(created?.customIds) };
+  });
+}
+
+/** `resume` polls each pending batch to its end, creates none of their requests again, and finishes the run. */
+async function resumePolls(
+  project: Project,
+  run: { id: string; dir: string },
+  pending: readonly { id: string; keys: ReadonlySet<string> }[],
+  args: readonly string[],
+) {
+  const from = server.batches.length;
+  const logFrom = server.log.length;
+  const resumed = await runCli(cli.main, ['resume', run.id, ...args], { cwd: project.dir, env: project.env });
+  expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+  const { events } = await readRunRecord(run.dir);
+  for (const { id, keys } of pending) {
+    const again = server.batches.slice(from).filter((b) => b.customIds.some((k) => keys.has(k)));
+    expect(again).toEqual([]);
+    expect(
+      server.log.slice(logFrom).some((e) => e.method === 'GET' && e.path === `/v1/messages/batches/${id}`),
+    ).toBe(true);
+    expect(ofType(events, 'batch_finished').find((e) => e.batchId === id)).toMatchObject({
+      succeeded: keys.size,
+      failed: 0,
+    });
+  }
+  expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+}
