@@ -5,7 +5,8 @@
  * and grader then run on cache hits; the mutator stays interactive). Under paired acceptance
  * (screen, rest, final evaluation) with drift anchors on, the only interactive calls are the
  * mutator's and the anchors' re-judgings; every other one is a batch call or a response-cache
- * hit. A run SIGKILLed while a batch is pending leaves it journaled and uncancelled, and
+ * hit. A run SIGKILLed while a batch is pending, or ended then by `autoresearch stop` or the
+ * hours budget (at once, not when the batch ends), leaves it journaled and uncancelled, and
  * `resume` polls that very batch — zero new creations for its requests — and finishes the run.
  */
 import { appendFile } from 'node:fs/promises';
