@@ -25,6 +25,8 @@ export default async function stopCommand(id: string, _flags: unknown, command: 
     return EXIT.ok;
   }
   await requestStop(run.dir, lock.holder.token);
-  term.out(`asked run ${run.id} (pid ${lock.holder.pid}) to stop after its current iteration (at once if it is waiting on a batch)`);
+  term.out(
+    `asked run ${run.id} (pid ${lock.holder.pid}) to stop after its current iteration (at once if it is waiting on a batch)`,
+  );
   return EXIT.ok;
 }
