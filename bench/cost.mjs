@@ -96,14 +96,17 @@ function readRun(events) {
   let cacheReadTokens = 0;
   let cacheWriteTokens = 0;
   let batches = 0;
+  // The drift anchors' re-judgings (SPEC 15): fresh calls, cache bypassed, so never batched.
+  let rejudged = 0;
   const decisions = new Map();
   for (const event of events) {
     if (event.type === 'spend') {
-      roles[event.role] ??= { usd: 0, calls: 0, batchCalls: 0 };
+      roles[event.role] ??= { usd: 0, calls: 0, batchCalls: 0, cachedCalls: 0 };
       const role = roles[event.role];
       role.usd += event.usd;
       role.calls += event.calls;
       role.batchCalls += event.batchCalls ?? 0;
+      role.cachedCalls += event.cachedCalls ?? 0;
       inputTokens += event.inputTokens ?? 0;
       cacheReadTokens += event.cacheReadTokens ?? 0;
       cacheWriteTokens += event.cacheWriteTokens ?? 0;
@@ -111,6 +114,8 @@ function readRun(events) {
       decisions.set(event.iteration, `${event.status} ${event.train}`);
     } else if (event.type === 'batch_submitted') {
       batches++;
+    } else if (event.type === 'judge_noise' || event.type === 'judge_drift') {
+      rejudged += event.anchors.length;
     }
   }
   const usd = Object.values(roles).reduce((n, r) => n + r.usd, 0);
@@ -121,6 +126,7 @@ function readRun(events) {
     cacheReadTokens,
     cacheWriteTokens,
     batches,
+    rejudged,
     decisions: JSON.stringify([...decisions]),
   };
 }
@@ -184,6 +190,21 @@ async function killAndResume(iterations, cases) {
 const usd = (v) => `$${v.toFixed(4)}`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+/** Neither a batch call nor a response-cache hit (which made no provider call): paid at the full price. */
+const interactiveCalls = (role) => role.calls - role.batchCalls - role.cachedCalls;
+
+/** What --batch leaves interactive, and whether it is only what SPEC 16 and 15 leave so. */
+function notHalved(run) {
+  const of = (role) => interactiveCalls(run.roles[role] ?? { calls: 0, batchCalls: 0, cachedCalls: 0 });
+  const byDesign = of('generator') === 0 && of('grader') === 0 && of('judge') === run.rejudged;
+  return (
+    `Not halved by --batch, its interactive calls: mutator ${of('mutator')} (interactive by SPEC 16); judge ${of('judge')}, ` +
+    `of which ${run.rejudged} are the drift anchors' re-judgings (SPEC 15: fresh, cache bypassed, so no batch can answer them); ` +
+    `generator ${of('generator')}; grader ${of('grader')}. Every other call was a batch call or a response-cache hit: ` +
+    `${byDesign ? 'only what is interactive by design is left' : 'MORE is left interactive than by design'}.`
+  );
+}
+
 await runBenchmark(
   { key: 'cost', script: 'bench/cost.mjs', title: '9. Cost: batch and prompt caching (issue 21)' },
   async ({ smoke }) => {
@@ -204,7 +225,7 @@ await runBenchmark(
       'mode',
       'USD per run',
       'USD per iteration',
-      ...ROLES.map((role) => `${role} USD (batched calls / calls)`),
+      ...ROLES.map((role) => `${role} USD (batch / cached / interactive calls)`),
       'cached-token share (cache read / input)',
       'cache-write tokens',
       'batches',
@@ -218,8 +239,8 @@ await runBenchmark(
         usd(r.usd),
         usd(r.usd / iterations),
         ...ROLES.map((role) => {
-          const x = r.roles[role] ?? { usd: 0, calls: 0, batchCalls: 0 };
-          return `${usd(x.usd)} (${x.batchCalls} / ${x.calls})`;
+          const x = r.roles[role] ?? { usd: 0, calls: 0, batchCalls: 0, cachedCalls: 0 };
+          return `${usd(x.usd)} (${x.batchCalls} / ${x.cachedCalls} / ${interactiveCalls(x)})`;
         }),
         pct(r.inputTokens > 0 ? r.cacheReadTokens / r.inputTokens : Number.NaN),
         String(r.cacheWriteTokens),
@@ -250,12 +271,11 @@ await runBenchmark(
       `Fake server: ${COMPLETE_AFTER_MS} ms batch completion delay (completeAfterMs), 5 ms per interactive call, polled every ` +
         `${POLL_MS} ms. "Prompt cache off" starts the fake with an infinite caching minimum: it reports no cache usage, as a ` +
         "provider without caching would. USD and tokens from the run's spend events (the ledger, final evaluation included); " +
-        'the cached-token share is cache-read tokens over all input tokens (cached ones included).',
+        'the cached-token share is cache-read tokens over all input tokens (cached ones included). Calls per role: batch ' +
+        "(through the batch API, at its discount), cached (a request the run had already made, answered by the run's response " +
+        'cache: no provider call, nothing paid; the same in every mode) and interactive (one by one, full price).',
     ];
-    findings.push(
-      'Not halved by --batch: the mutator (interactive by SPEC 16) and the judge calls made outside a batch, among them ' +
-        "the drift anchors' re-judgings (SPEC 15, cache bypassed), which this build makes interactively.",
-    );
+    findings.push(notHalved(results.batch));
     const text = [...method, '', textTable(header, rows), '', ...findings].join('\n');
     const markdown = [
       ...method.flatMap((m) => [m, '']),

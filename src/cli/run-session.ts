@@ -12,6 +12,7 @@ import type { Experiment } from '../experiment/types.js';
 import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import {
   type BatchRunner,
+  BatchWaitCutOff,
   batchPollingFromEnv,
   createBatchRunner,
   type Submitted,
@@ -26,6 +27,7 @@ import { createReportRefresher } from '../report/write-report.js';
 import type { RunEvent } from '../run/events.js';
 import type { RunLock } from '../run/lock.js';
 import { runPaths } from '../run/paths.js';
+import { activeSecondsAt } from '../run/reducer.js';
 import { clearStopRequest, isStopRequested } from './stop-request.js';
 import { finishSummary, runOnFinish } from './on-finish.js';
 import { attachRunRenderer, renderNote, renderRunSummary } from '../ui/run-renderer.js';
@@ -77,8 +79,46 @@ export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv
   });
 }
 
+/**
+ * SPEC 16: a wait on batches can last hours, so `autoresearch stop` and the `hours` budget end it
+ * at once (not after the iteration, as without batches). The batches stay journaled, never
+ * cancelled, for resume to poll; the whole run is aborted with the cut as its reason, so the
+ * iteration's other calls stop as on Ctrl-C and the loop ends with the cut's reason. The
+ * final evaluation (no iteration open) runs past `hours` as it does without batches.
+ */
+function batchWaitCutoff(
+  input: SessionInput,
+  controller: AbortController,
+): () => BatchWaitCutOff | undefined {
+  const { experiment, recorder } = input;
+  const hours = experiment.config.budget.hours;
+  const cutOf = (): BatchWaitCutOff | undefined => {
+    if (isStopRequested(input.runDir, input.lock.record.token))
+      return new BatchWaitCutOff(
+        'stop_requested',
+        'stopped by `autoresearch stop` while waiting on a batch; it is left pending and `autoresearch resume` polls it',
+      );
+    const state = recorder.state();
+    if (hours !== undefined && state.open !== null && activeSecondsAt(state, new Date()) >= hours * 3600)
+      return new BatchWaitCutOff(
+        'hours',
+        `the ${hours} h budget ran out while waiting on a batch; it is left pending, with no final evaluation — \`autoresearch resume --hours +H\` polls it`,
+      );
+    return undefined;
+  };
+  return () => {
+    const cut = cutOf();
+    if (cut !== undefined && !controller.signal.aborted) controller.abort(cut);
+    return cut;
+  };
+}
+
 /** `--batch` / `batch: true` (SPEC 16): the run's batch runner, journaling through the recorder. */
-function createSessionBatches(input: SessionInput, pool: ModelPool): BatchRunner | undefined {
+function createSessionBatches(
+  input: SessionInput,
+  pool: ModelPool,
+  cutoff: () => BatchWaitCutOff | undefined,
+): BatchRunner | undefined {
   const { experiment, recorder } = input;
   if (experiment.config.batch !== true || pool.batchCache === undefined) return undefined;
   const warned = new Set<string>();
@@ -99,6 +139,7 @@ function createSessionBatches(input: SessionInput, pool: ModelPool): BatchRunner
     env: input.env,
     polling: batchPollingFromEnv(input.env),
     pending: input.pendingBatches ?? [],
+    cutoff,
     journal: {
       submitted: (event) => recorder.emit({ type: 'batch_submitted', ...event }),
       finished: (event) => recorder.emit({ type: 'batch_finished', ...event }),
@@ -154,7 +195,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
   recorder.onEvent((event) => {
     if (REPORT_EVENTS.has(event.type)) report.maybeRefresh().catch(() => undefined);
   });
-  const batch = createSessionBatches(input, pool);
+  const batch = createSessionBatches(input, pool, batchWaitCutoff(input, controller));
   const checkpoint = input.killPoint?.reach;
   try {
     const end = await runLoop({

@@ -9,6 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
+import { BatchWaitCutOff } from '../providers/batch/batch-runner.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -182,6 +183,9 @@ async function markOpenIterationInterrupted(deps: LoopRun, message: string): Pro
 }
 
 function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefined {
+  // `stop` or the hours budget cut a wait on batches short (SPEC 16): they stay pending for resume.
+  const cut = [error, signal.reason].find((e) => e instanceof BatchWaitCutOff);
+  if (cut instanceof BatchWaitCutOff) return { reason: cut.reason, message: cut.message, exitCode: 0 };
   if (signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) {
     return {
       reason: 'interrupted',

@@ -28,7 +28,7 @@ export function createSpendMeter(ledger: CostLedger): SpendMeter {
 
 type TokenCount = keyof Pick<
   SpendTotals,
-  'inputTokens' | 'cacheWriteTokens' | 'cacheReadTokens' | 'outputTokens' | 'batchCalls'
+  'inputTokens' | 'cacheWriteTokens' | 'cacheReadTokens' | 'outputTokens' | 'batchCalls' | 'cachedCalls'
 >;
 
 /** The ledger's growth per role between two snapshots, as spend events (the ledger per role, SPEC 16). */
@@ -57,6 +57,7 @@ export function spendSince(
         cacheReadTokens: grown('cacheReadTokens'),
         outputTokens: grown('outputTokens'),
         batchCalls: grown('batchCalls'),
+        cachedCalls: grown('cachedCalls'),
         ...where,
       });
   }

@@ -277,6 +277,8 @@ export const Spend = z.strictObject({
   outputTokens: tokens.optional(),
   /** Of `calls`: made through a batch API. */
   batchCalls: tokens.optional(),
+  /** Of `calls`: answered by the run's response cache (no provider call, nothing paid). */
+  cachedCalls: tokens.optional(),
   iteration: iteration.optional(),
   phase: Phase.optional(),
 });

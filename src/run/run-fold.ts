@@ -256,6 +256,7 @@ function emptyRoleSpend(): RoleSpend {
     usd: 0,
     calls: 0,
     batchCalls: 0,
+    cachedCalls: 0,
     inputTokens: 0,
     cacheWriteTokens: 0,
     cacheReadTokens: 0,
@@ -273,6 +274,7 @@ function addRoleSpend(totals: RoleSpend, event: EventOf<'spend'>): void {
   totals.usd += event.usd;
   totals.calls += event.calls;
   totals.batchCalls += event.batchCalls ?? 0;
+  totals.cachedCalls += event.cachedCalls ?? 0;
   totals.inputTokens += event.inputTokens ?? 0;
   totals.cacheWriteTokens += event.cacheWriteTokens ?? 0;
   totals.cacheReadTokens += event.cacheReadTokens ?? 0;

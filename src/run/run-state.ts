@@ -146,8 +146,10 @@ export interface Counters {
 export interface RoleSpend {
   usd: number;
   calls: number;
-  /** Of `calls`: through a batch API (the rest were interactive). */
+  /** Of `calls`: through a batch API. */
   batchCalls: number;
+  /** Of `calls`: response-cache hits (no provider call). The rest were interactive. */
+  cachedCalls: number;
   /** All input tokens, the prompt cache's writes and reads among them. */
   inputTokens: number;
   cacheWriteTokens: number;

@@ -1,6 +1,6 @@
 /**
- * The ledger per role (SPEC 16) as text, one line per role that made calls: calls (batch and
- * interactive), input tokens with the prompt cache's writes and reads among them, output
+ * The ledger per role (SPEC 16) as text, one line per role that made calls: calls (batch,
+ * response-cache hits and interactive), input tokens with the prompt cache's writes and reads among them, output
  * tokens and USD. `show` and the run's closing summary print the same lines, so a night's
  * bill reads the same wherever it is looked at; `watch`, `show` and the run's output say the
  * spend alerts the same way.
@@ -21,10 +21,12 @@ export function formatLedgerUsd(usd: number): string {
 
 /** One role's line, without its name. */
 export function describeRoleSpend(spend: RoleSpend): string {
-  const interactive = spend.calls - spend.batchCalls;
+  // A response-cache hit is neither: no provider call was made, nothing paid.
+  const interactive = spend.calls - spend.batchCalls - spend.cachedCalls;
+  const cached = spend.cachedCalls > 0 ? `${spend.cachedCalls} cached, ` : '';
   const calls =
     spend.batchCalls > 0
-      ? `${spend.calls} calls (${spend.batchCalls} batch, ${interactive} interactive)`
+      ? `${spend.calls} calls (${spend.batchCalls} batch, ${cached}${interactive} interactive)`
       : `${spend.calls} call${spend.calls === 1 ? '' : 's'}`;
   const cache =
     spend.cacheWriteTokens > 0 || spend.cacheReadTokens > 0
@@ -38,7 +40,7 @@ export function describeRoleSpend(spend: RoleSpend): string {
   return `${calls}${tokens}; ${formatLedgerUsd(spend.usd)}`;
 }
 
-/** `generator  24 calls (8 batch, 16 interactive); in 52,000 (cache write …), out 9,000; $0.1234`. */
+/** `generator  24 calls (8 batch, 4 cached, 12 interactive); in 52,000 (cache write …), out 9,000; $0.1234`. */
 export function ledgerLines(byRole: Readonly<Record<SpendRole, RoleSpend>>): string[] {
   const roles = ROLES.filter((role) => byRole[role].calls > 0);
   const width = Math.max(0, ...roles.map((role) => role.length));

@@ -4,15 +4,17 @@
  * batch journaled before the wait, answers into the pool's cache so the usual calls find them
  * (recorded once as batch calls at half price), errored / expired entries left to the usual
  * interactive call, every request shape of SPEC 12 sent as the interactive call would, a
- * journaled batch polled (never resubmitted) by a later runner, and an OpenAI-compatible
+ * journaled batch polled (never resubmitted) by a later runner, a wait cut short (`stop`, the
+ * hours budget) leaving its batch journaled and uncancelled, and an OpenAI-compatible
  * server without `/batches` left to normal calls with one warning.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelEntry } from '../../src/experiment/schema.js';
 import { buildAnthropicBody } from '../../src/providers/adapters/anthropic.js';
 import { buildOpenAiBody } from '../../src/providers/adapters/openai.js';
 import {
   type BatchCall,
+  BatchWaitCutOff,
   createBatchRunner,
   type Finished,
   type Submitted,
@@ -61,13 +63,14 @@ function setUp(provider: 'anthropic' | 'openai', limits?: { requests: number }) 
   const warnings: string[] = [];
   const records: CallRecord[] = [];
   pool.ledger.onCall((record) => records.push(record));
-  const runner = (pending: Submitted[] = []) =>
+  const runner = (pending: Submitted[] = [], cutoff?: () => BatchWaitCutOff | undefined) =>
     createBatchRunner({
       cache: pool.batchCache as NonNullable<ModelPool['batchCache']>,
       models,
       env,
       polling: FAST,
       pending,
+      ...(cutoff === undefined ? {} : { cutoff }),
       ...(limits === undefined ? {} : { limits: { [provider]: { requests: limits.requests, bytes: 1e9 } } }),
       journal: {
         submitted: async (event) => void journal.push(['submitted', event]),
@@ -255,5 +258,27 @@ describe('an OpenAI-compatible server without batches', () => {
     await once.run(calls([ask('y')]), {}, new AbortController().signal);
     expect(batches()).toHaveLength(0);
     expect(warnings).toEqual([expect.stringContaining('does not answer /batches')]);
+  });
+});
+
+describe('a wait cut short (SPEC 16: `stop`, the hours budget)', () => {
+  it('throws the cut at once: the batch stays journaled, unfinished and uncancelled, and nothing more is sent', async () => {
+    const { journal, runner } = setUp('anthropic');
+    server.configure({ batch: { completeAfterMs: 600_000 } });
+    let cut: BatchWaitCutOff | undefined;
+    const signal = new AbortController().signal;
+    const where = { iteration: 1, phase: 'generating' } as const;
+    const waiting = runner([], () => cut).run(calls([ask('q1')]), where, signal);
+    waiting.catch(() => undefined);
+    await vi.waitFor(() => expect(journal.map(([kind]) => kind)).toEqual(['submitted']), { timeout: 5_000 });
+    cut = new BatchWaitCutOff('stop_requested', 'stopped while waiting');
+    const asked = Date.now();
+    await expect(waiting).rejects.toBe(cut);
+    expect(Date.now() - asked).toBeLessThan(2_000);
+    expect(journal.map(([kind]) => kind)).toEqual(['submitted']);
+    expect(batches()).toMatchObject([{ ended: false, cancelled: false }]);
+    // Once cut, a new wait is not started: nothing is submitted.
+    await expect(runner([], () => cut).run(calls([ask('q2')]), where, signal)).rejects.toBe(cut);
+    expect(batches()).toHaveLength(1);
   });
 });

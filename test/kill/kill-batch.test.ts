@@ -2,9 +2,12 @@
  * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
  * Batches: the generator's, the built-in judge's and the grader's calls of every evaluation go
  * out as batches journaled before the wait and come back at half price (the sandboxed judge
- * and grader then run on cache hits; the mutator stays interactive); a run SIGKILLed while a batch is pending leaves it
- * journaled and uncancelled, and `resume` polls that very batch — zero new creations for its
- * requests — and finishes the run.
+ * and grader then run on cache hits; the mutator stays interactive). Under paired acceptance
+ * (screen, rest, final evaluation) with drift anchors on, the only interactive calls are the
+ * mutator's and the anchors' re-judgings; every other one is a batch call or a response-cache
+ * hit. A run SIGKILLed while a batch is pending, or ended then by `autoresearch stop` or the
+ * hours budget (at once, not when the batch ends), leaves it journaled and uncancelled, and
+ * `resume` polls that very batch — zero new creations for its requests — and finishes the run.
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,12 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent } from '../../src/run/events.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
-import { type CliCopy, describeResult, runCli, snapshotCli } from './support/cli.js';
+import { pendingBatches } from '../../src/providers/batch/batch-runner.js';
+import { type CliCopy, describeResult, runCli, snapshotCli, spawnCli } from './support/cli.js';
 import { checkFinishedRun, readRunRecord } from './support/invariants.js';
-import { createProject, FIXTURE } from './support/project.js';
+import { createProject, FIXTURE, type Project } from './support/project.js';
+import { waitForEvent, waitUntil } from './support/wait.js';
 
 const KEY = 'sk-ant-batch-test-0123456789';
 const ARGS = ['run', FIXTURE, '--iterations', '1'];
+const PAIRED = 'release-note-paired';
+/** A batch due long after any test has ended: only a cut-off wait ends before it. */
+const BATCH_NEVER_DUE_MS = 600_000;
 
 let cli: CliCopy;
 let server: FakeLlmServer;
@@ -93,6 +101,47 @@ describe('run --batch against the fake server', () => {
     expect(statuses(batched.state)).toEqual(statuses(interactive.state));
   }, 240_000);
 
+  it("leaves interactive only the mutator and the drift anchors' re-judgings: every other call is a batch call or a response-cache hit", async () => {
+    // Paired acceptance: every proposal screened on a minibatch, the rest, retests of both sides.
+    const project = await createProject({ fixture: PAIRED, env: env() });
+    try {
+      // Anchors on (their default count), checked every iteration: a noise reading at the
+      // baseline and a drift check in each of the three iterations.
+      await appendFile(
+        join(project.dir, 'experiments', PAIRED, 'experiment.yaml'),
+        'judging:\n  anchor_every: 1\n',
+      );
+      const logFrom = server.log.length;
+      const result = await runCli(cli.main, ['run', PAIRED, '--iterations', '3', '--batch'], {
+        cwd: project.dir,
+        env: project.env,
+      });
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      const run = await project.onlyRun();
+      const { state, events } = await readRunRecord(run.dir);
+      const rejudged = [...ofType(events, 'judge_noise'), ...ofType(events, 'judge_drift')].reduce(
+        (n, e) => n + e.anchors.length,
+        0,
+      );
+      expect(ofType(events, 'judge_drift').length).toBeGreaterThan(0);
+      const interactive = (role: 'generator' | 'judge' | 'grader' | 'mutator') => {
+        const s = state.spend.byRole[role];
+        return s.calls - s.batchCalls - s.cachedCalls;
+      };
+      expect(state.spend.byRole.generator.batchCalls).toBeGreaterThan(0);
+      expect(interactive('generator')).toBe(0);
+      expect(interactive('grader')).toBe(0);
+      // The anchors bypass the cache by design (SPEC 15), so a batch cannot answer them.
+      expect(interactive('judge')).toBe(rejudged);
+      expect(interactive('mutator')).toBe(state.spend.byRole.mutator.calls);
+      // The ledger's interactive calls are exactly the completions the server was asked for one by one.
+      const oneByOne = server.log.slice(logFrom).filter((e) => e.api === 'anthropic').length;
+      expect(oneByOne).toBe(rejudged + interactive('mutator'));
+    } finally {
+      await project.cleanup();
+    }
+  }, 240_000);
+
   it('a kill while a batch is pending: resume polls it and creates none of its requests again', async () => {
     server.configure({ batch: { completeAfterMs: 500 } });
     const project = await createProject({ env: env() });
@@ -104,31 +153,97 @@ describe('run --batch against the fake server', () => {
       });
       expect(killed.signal, describeResult(killed)).toBe('SIGKILL');
       const run = await project.onlyRun();
-      const [pending] = ofType((await readRunRecord(run.dir)).events, 'batch_submitted');
-      expect(pending).toBeDefined();
-      const id = pending?.batchId as string;
-      const created = server.batches.find((b) => b.id === id);
-      expect(created).toMatchObject({ cancelled: false });
-      const keys = new Set(created?.customIds);
-      const from = server.batches.length;
-      const logFrom = server.log.length;
+      const pending = await leftPending(run.dir);
+      await resumePolls(project, run, pending, []);
+    } finally {
+      server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
 
-      const resumed = await runCli(cli.main, ['resume', run.id], { cwd: project.dir, env: project.env });
-      expect(resumed.exitCode, describeResult(resumed)).toBe(0);
-      const again = server.batches.slice(from).filter((b) => b.customIds.some((k) => keys.has(k)));
-      expect(again).toEqual([]);
-      expect(
-        server.log.slice(logFrom).some((e) => e.method === 'GET' && e.path === `/v1/messages/batches/${id}`),
-      ).toBe(true);
-      const { events } = await readRunRecord(run.dir);
-      expect(ofType(events, 'batch_finished').find((e) => e.batchId === id)).toMatchObject({
-        succeeded: keys.size,
-        failed: 0,
+  it('`autoresearch stop` while a batch is pending ends the run at once, the batch left for resume to poll', async () => {
+    server.configure({ batch: { completeAfterMs: BATCH_NEVER_DUE_MS } });
+    const project = await createProject({ env: env() });
+    try {
+      const running = spawnCli(cli.main, [...ARGS, '--batch'], { cwd: project.dir, env: project.env });
+      const run = await waitUntil(() => project.onlyRun().catch(() => undefined), 'the run folder');
+      await waitForEvent(run.dir, (e) => e.type === 'batch_submitted', 'a batch journaled');
+      const asked = Date.now();
+      const stop = await runCli(cli.main, ['stop', run.id], { cwd: project.dir, env: project.env });
+      expect(stop.exitCode, describeResult(stop)).toBe(0);
+      const result = await running.done;
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      // Not after the batch (due in 10 minutes): within the second the wait checks, plus shutdown.
+      expect(Date.now() - asked).toBeLessThan(30_000);
+      const { state } = await readRunRecord(run.dir);
+      expect(state.stop?.reason).toBe('stop_requested');
+      const pending = await leftPending(run.dir);
+      server.configure({ batch: {} });
+      await resumePolls(project, run, pending, []);
+    } finally {
+      server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
+
+  it('the hours budget running out while a batch is pending ends the run with reason hours, the batch left for resume', async () => {
+    server.configure({ batch: { completeAfterMs: BATCH_NEVER_DUE_MS } });
+    const project = await createProject({ env: env() });
+    try {
+      // 0.002 h = 7.2 s of active time, spent waiting on the baseline's first batch.
+      const result = await runCli(cli.main, [...ARGS, '--batch', '--hours', '0.002'], {
+        cwd: project.dir,
+        env: project.env,
       });
-      expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+      expect(result.exitCode, describeResult(result)).toBe(0);
+      const run = await project.onlyRun();
+      const { state } = await readRunRecord(run.dir);
+      expect(state.stop?.reason).toBe('hours');
+      expect(state.stop?.message).toContain('while waiting on a batch');
+      expect(state.finalEvaluation).toBeNull();
+      const pending = await leftPending(run.dir);
+      server.configure({ batch: {} });
+      await resumePolls(project, run, pending, ['--hours', '1']);
     } finally {
       server.configure({ batch: {} });
       await project.cleanup();
     }
   }, 240_000);
 });
+
+/** The run's journaled batches never finished: at least one, none cancelled on the server. */
+async function leftPending(runDir: string) {
+  const pending = pendingBatches((await readRunRecord(runDir)).events);
+  expect(pending.length).toBeGreaterThan(0);
+  return pending.map((batch) => {
+    const created = server.batches.find((b) => b.id === batch.batchId);
+    expect(created).toMatchObject({ cancelled: false });
+    return { id: batch.batchId, keys: new Set(created?.customIds) };
+  });
+}
+
+/** `resume` polls each pending batch to its end, creates none of their requests again, and finishes the run. */
+async function resumePolls(
+  project: Project,
+  run: { id: string; dir: string },
+  pending: readonly { id: string; keys: ReadonlySet<string> }[],
+  args: readonly string[],
+) {
+  const from = server.batches.length;
+  const logFrom = server.log.length;
+  const resumed = await runCli(cli.main, ['resume', run.id, ...args], { cwd: project.dir, env: project.env });
+  expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+  const { events } = await readRunRecord(run.dir);
+  for (const { id, keys } of pending) {
+    const again = server.batches.slice(from).filter((b) => b.customIds.some((k) => keys.has(k)));
+    expect(again).toEqual([]);
+    expect(
+      server.log.slice(logFrom).some((e) => e.method === 'GET' && e.path === `/v1/messages/batches/${id}`),
+    ).toBe(true);
+    expect(ofType(events, 'batch_finished').find((e) => e.batchId === id)).toMatchObject({
+      succeeded: keys.size,
+      failed: 0,
+    });
+  }
+  expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+}

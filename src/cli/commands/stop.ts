@@ -2,6 +2,8 @@
  * `autoresearch stop <run>`: asks a running run to finish its current iteration and stop.
  * The request is a file in the run folder, naming the running session's lock token, that the
  * loop checks between iterations: it works from any terminal and never stops a later session.
+ * A run waiting on a batch (`--batch`) checks it every second and stops at once, the batch left
+ * pending for `resume` (SPEC 16).
  */
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../../errors.js';
@@ -23,6 +25,8 @@ export default async function stopCommand(id: string, _flags: unknown, command: 
     return EXIT.ok;
   }
   await requestStop(run.dir, lock.holder.token);
-  term.out(`asked run ${run.id} (pid ${lock.holder.pid}) to stop after its current iteration`);
+  term.out(
+    `asked run ${run.id} (pid ${lock.holder.pid}) to stop after its current iteration (at once if it is waiting on a batch)`,
+  );
   return EXIT.ok;
 }

@@ -7,7 +7,9 @@
  * or was canceled is simply not in the cache, so its call is made interactively.
  *
  * A batch journaled by an earlier process and never finished (a crash, `stop`, Ctrl-C) is
- * polled before anything new is submitted — never submitted twice, never cancelled.
+ * polled before anything new is submitted — never submitted twice, never cancelled. A wait can
+ * last hours, so `stop` and the `hours` budget cut it short (`cutoff`, asked at least every
+ * second): the batch stays journaled and uncancelled for that resume to poll.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { roleModels } from '../../experiment/judge-panel.js';
@@ -58,6 +60,23 @@ export interface BatchPolling {
   factor: number;
 }
 
+/**
+ * Why waiting on batches ended before they did (SPEC 16: `stop`, the `hours` budget); the run
+ * ends with `reason`, its pending batches journaled, never cancelled.
+ */
+export class BatchWaitCutOff extends Error {
+  constructor(
+    readonly reason: 'stop_requested' | 'hours',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BatchWaitCutOff';
+  }
+}
+
+/** How often a wait asks `cutoff`, however long the polling interval has grown. */
+const CUTOFF_CHECK_MS = 1_000;
+
 /** Most batches end within the hour: look after 5 s, then less and less often, at most every minute. */
 export const DEFAULT_BATCH_POLLING: BatchPolling = { initialMs: 5_000, maxMs: 60_000, factor: 1.5 };
 
@@ -81,6 +100,8 @@ export interface BatchRunnerOptions {
   polling?: BatchPolling;
   /** Lower limits than the providers' (tests). */
   limits?: Partial<Record<'anthropic' | 'openai', BatchLimits>>;
+  /** Asked before each submission and while waiting: a cut-off ends the wait by throwing it. */
+  cutoff?: () => BatchWaitCutOff | undefined;
 }
 
 export interface BatchRunner {
@@ -107,6 +128,20 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const polling = options.polling ?? DEFAULT_BATCH_POLLING;
   const endpoints = new Map<string, Promise<Endpoint | undefined>>();
   let pendingDone: Promise<void> | undefined;
+
+  const checkCutoff = () => {
+    const cut = options.cutoff?.();
+    if (cut !== undefined) throw cut;
+  };
+
+  /** One polling interval, asking `cutoff` at least every CUTOFF_CHECK_MS. */
+  async function pause(ms: number, signal: AbortSignal): Promise<void> {
+    for (let left = ms; left > 0; left -= CUTOFF_CHECK_MS) {
+      checkCutoff();
+      await sleep(Math.min(left, CUTOFF_CHECK_MS), signal);
+    }
+    checkCutoff();
+  }
 
   const endpointKey = (entry: ModelEntry) =>
     JSON.stringify([entry.provider, resolveBaseUrl(entry, options.env), entry.model, entry.api_key_env]);
@@ -153,7 +188,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     try {
       for (;;) {
         if ((await api.status(batchId, signal)).ended) break;
-        await sleep(wait, signal);
+        await pause(wait, signal);
         wait = Math.min(polling.maxMs, wait * polling.factor);
       }
       outcomes = (await withRetries(() => api.results(batchId, signal), { signal })).value;
@@ -217,6 +252,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     const chunks = splitBatch(lines, api.limits, (line) => api.lineBytes(line));
     const submitted: { batchId: string; keys: string[] }[] = [];
     for (const chunk of chunks) {
+      // Nothing new is sent once the wait for it would be cut at once.
+      checkCutoff();
       let batchId: string;
       try {
         batchId = (await withRetries(() => api.submit(chunk, signal), { signal })).value;

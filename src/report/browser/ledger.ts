@@ -1,6 +1,7 @@
 /**
- * The ledger per role (SPEC 16): calls (batch and interactive), input tokens with the prompt
- * cache's writes and reads among them, output tokens and USD, one row per role that made calls.
+ * The ledger per role (SPEC 16): calls (batch, response-cache hits and interactive), input
+ * tokens with the prompt cache's writes and reads among them, output tokens and USD, one row per
+ * role that made calls.
  */
 import { el, section } from './dom.js';
 import { data } from './page-data.js';
@@ -24,6 +25,7 @@ export function renderLedger(): HTMLElement | null {
     'Role',
     'Calls',
     'Batch',
+    'Cached',
     'Interactive',
     'Input',
     'Cache write',
@@ -51,7 +53,8 @@ export function renderLedger(): HTMLElement | null {
         el('td', null, role),
         el('td', 'r', count(s.calls)),
         el('td', 'r', count(s.batchCalls)),
-        el('td', 'r', count(s.calls - s.batchCalls)),
+        el('td', 'r', count(s.cachedCalls)),
+        el('td', 'r', count(s.calls - s.batchCalls - s.cachedCalls)),
         el('td', 'r', count(s.inputTokens)),
         el('td', 'r', count(s.cacheWriteTokens)),
         el('td', 'r', count(s.cacheReadTokens)),
@@ -66,7 +69,7 @@ export function renderLedger(): HTMLElement | null {
     el(
       'p',
       'note',
-      "Tokens of the calls actually made (a response-cache hit costs none). Cache write and read are the provider's prompt cache, part of the input.",
+      "Tokens of the calls actually made (a response-cache hit, counted under Cached, costs none). Cache write and read are the provider's prompt cache, part of the input.",
     ),
   );
   for (const alert of data.overview.spendAlerts)

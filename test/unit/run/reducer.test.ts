@@ -60,7 +60,14 @@ describe('reduceRun', () => {
   it('totals spend per role', () => {
     const state = reduceRun(typicalRun().events);
     // A journal written before the ledger's token counts (SPEC 16) reads them as 0.
-    const none = { batchCalls: 0, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
+    const none = {
+      batchCalls: 0,
+      cachedCalls: 0,
+      inputTokens: 0,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      outputTokens: 0,
+    };
     expect(state.spend.byRole.generator).toEqual({ usd: 0.03, calls: 9, ...none });
     expect(state.spend.byRole.mutator.calls).toBe(4);
     expect(state.spend.byRole.mutator.usd).toBeCloseTo(0.08, 10);
@@ -68,7 +75,7 @@ describe('reduceRun', () => {
     expect(state.spend.usd).toBeCloseTo(0.11, 10);
   });
 
-  it('folds the ledger per role: tokens by kind and batch calls, per role and in total', () => {
+  it('folds the ledger per role: tokens by kind, batch calls and response-cache hits, per role and in total', () => {
     const ledger = (role: 'generator' | 'judge', n: number) =>
       ({
         type: 'spend',
@@ -80,6 +87,7 @@ describe('reduceRun', () => {
         cacheReadTokens: 600 * n,
         outputTokens: 50 * n,
         batchCalls: n,
+        cachedCalls: n - 1,
         iteration: 0,
       }) as const;
     const state = reduceRun(
@@ -93,6 +101,7 @@ describe('reduceRun', () => {
       usd: expect.closeTo(0.03, 10),
       calls: 6,
       batchCalls: 3,
+      cachedCalls: 1,
       inputTokens: 3000,
       cacheWriteTokens: 300,
       cacheReadTokens: 1800,
@@ -100,6 +109,7 @@ describe('reduceRun', () => {
     });
     expect(state.spend.calls).toBe(8);
     expect(state.spend.batchCalls).toBe(4);
+    expect(state.spend.cachedCalls).toBe(1);
     expect(state.spend.cacheReadTokens).toBe(2400);
     expect(state.spend.outputTokens).toBe(200);
   });

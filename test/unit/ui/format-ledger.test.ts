@@ -12,6 +12,7 @@ const journal = new JournalBuilder()
     usd: 0.0123,
     calls: 24,
     batchCalls: 8,
+    cachedCalls: 4,
     inputTokens: 52_000,
     cacheWriteTokens: 3_000,
     cacheReadTokens: 40_000,
@@ -32,7 +33,7 @@ const journal = new JournalBuilder()
 describe('the ledger per role as text', () => {
   it('gives each role that made calls its calls, tokens by kind and USD', () => {
     expect(ledgerLines(reduceRun(journal.events).spend.byRole)).toEqual([
-      'generator  24 calls (8 batch, 16 interactive); in 52,000 (cache write 3,000, cache read 40,000), out 9,000; $0.0123',
+      'generator  24 calls (8 batch, 4 cached, 12 interactive); in 52,000 (cache write 3,000, cache read 40,000), out 9,000; $0.0123',
       'mutator    1 call; in 1,500, out 400; $0.0200',
     ]);
   });
@@ -67,7 +68,7 @@ describe('the ledger per role as text', () => {
     );
     expect(text.split('\n').slice(4, 7)).toEqual([
       '  cost                  $0.032',
-      '  ledger                generator  24 calls (8 batch, 16 interactive); in 52,000 (cache write 3,000, cache read 40,000), out 9,000; $0.0123',
+      '  ledger                generator  24 calls (8 batch, 4 cached, 12 interactive); in 52,000 (cache write 3,000, cache read 40,000), out 9,000; $0.0123',
       '                        mutator    1 call; in 1,500, out 400; $0.0200',
     ]);
   });
