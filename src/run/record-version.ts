@@ -33,7 +33,8 @@
  *   6  the overnight cost engine (SPEC 16): events `spend_alert` (50% / 80% of budget.usd),
  *      `batch_submitted` (journaled before a batch is waited on) and `batch_finished`; `spend`
  *      events carry the ledger's token kinds (`inputTokens`, `cacheWriteTokens`,
- *      `cacheReadTokens`, `outputTokens`) and `batchCalls`; the saved override `batch`.
+ *      `cacheReadTokens`, `outputTokens`), `batchCalls` and `cachedCalls` (answered by the run's
+ *      response cache); the saved override `batch`.
  */
 import { AutoresearchError } from '../errors.js';
 
