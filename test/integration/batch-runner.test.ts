@@ -4,7 +4,8 @@
  * batch journaled before the wait, answers into the pool's cache so the usual calls find them
  * (recorded once as batch calls at half price), errored / expired entries left to the usual
  * interactive call, every request shape of SPEC 12 sent as the interactive call would, a
- * journaled batch polled (never resubmitted) by a later runner, a wait cut short (`stop`, the
+ * journaled batch polled (never resubmitted) by a later runner, a request two concurrent runs
+ * share sent once, a wait cut short (`stop`, the
  * hours budget) leaving its batch journaled and uncancelled, and an OpenAI-compatible
  * server without `/batches` left to normal calls with one warning.
  */
@@ -222,6 +223,27 @@ describe.each(['anthropic', 'openai'] as const)('%s batches', (provider) => {
     ]);
     const before = interactive(provider);
     await Promise.all(requests.map((r) => first.pool.client('generator').complete(r)));
+    expect(interactive(provider)).toBe(before);
+  });
+
+  it('sends a request two concurrent runs share once: the second waits for the first batch', async () => {
+    const { pool, runner } = setUp(provider);
+    server.configure({ batch: { completeAfterMs: 40 } });
+    const shared = ask('the parent again');
+    const batchRunner = runner();
+    const signal = new AbortController().signal;
+    // Two candidates' evaluations retesting the same parent, side by side.
+    await Promise.all([
+      batchRunner.run(calls([ask('candidate one'), shared]), { iteration: 3 }, signal),
+      batchRunner.run(calls([shared, ask('candidate two')]), { iteration: 3 }, signal),
+    ]);
+    const key = (r: CompletionRequest) => pool.batchCache?.key('generator', r);
+    const sent = batches().flatMap((b) => b.customIds);
+    expect(sent.filter((id) => id === key(shared))).toHaveLength(1);
+    expect(sent.sort()).toEqual([key(ask('candidate one')), key(shared), key(ask('candidate two'))].sort());
+    // Both runs returned with the shared answer in the cache: the usual call finds it.
+    const before = interactive(provider);
+    await pool.client('generator').complete(shared);
     expect(interactive(provider)).toBe(before);
   });
 });

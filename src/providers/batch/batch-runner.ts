@@ -277,30 +277,55 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     await Promise.all(submitted.map((b) => settle(endpoint, b.batchId, b.keys, signal)));
   }
 
+  // Requests in a batch not yet ended, by cache key → the end of the `run` that sent them. Two
+  // evaluations running side by side (pareto candidates retesting the same parent) can ask for
+  // the same request: the second waits for the first's batch instead of paying for it again.
+  const inFlight = new Map<string, Promise<void>>();
+
   return {
     async run(calls, where, signal) {
       pendingDone ??= drainPending(signal);
       await pendingDone;
-      const groups = new Map<string, { endpoint: Endpoint; lines: BatchLine[] }>();
-      const seen = new Set<string>();
+      let ended = () => {};
+      const mine = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
+      // Every key is claimed before the next await, so a run started meanwhile sees it.
+      const claimed = new Map<string, BatchCall>();
+      const others = new Set<Promise<void>>();
       for (const call of calls) {
         const key = options.cache.key(call.role, call.request, call.member);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if (await options.cache.has(key)) continue;
-        const entry = entryOf(options.models, call.role, call.member);
-        const endpoint = await endpointOf(entry, signal);
-        if (endpoint === undefined) continue;
-        const body =
-          entry.provider === 'anthropic'
-            ? buildAnthropicBody(entry, call.request)
-            : buildOpenAiBody(entry, call.request);
-        const group = endpointKey(entry);
-        const lines = groups.get(group)?.lines ?? [];
-        lines.push({ customId: key, body });
-        groups.set(group, { endpoint, lines });
+        if (claimed.has(key)) continue;
+        const flying = inFlight.get(key);
+        if (flying === undefined) {
+          inFlight.set(key, mine);
+          claimed.set(key, call);
+        } else others.add(flying);
       }
-      await Promise.all([...groups.values()].map((g) => submitGroup(g.endpoint, g.lines, where, signal)));
+      try {
+        const groups = new Map<string, { endpoint: Endpoint; lines: BatchLine[] }>();
+        for (const [key, call] of claimed) {
+          if (await options.cache.has(key)) continue;
+          const entry = entryOf(options.models, call.role, call.member);
+          const endpoint = await endpointOf(entry, signal);
+          if (endpoint === undefined) continue;
+          const body =
+            entry.provider === 'anthropic'
+              ? buildAnthropicBody(entry, call.request)
+              : buildOpenAiBody(entry, call.request);
+          const group = endpointKey(entry);
+          const lines = groups.get(group)?.lines ?? [];
+          lines.push({ customId: key, body });
+          groups.set(group, { endpoint, lines });
+        }
+        await Promise.all([
+          ...[...groups.values()].map((g) => submitGroup(g.endpoint, g.lines, where, signal)),
+          ...others,
+        ]);
+      } finally {
+        for (const key of claimed.keys()) if (inFlight.get(key) === mine) inFlight.delete(key);
+        ended();
+      }
     },
   };
 }
