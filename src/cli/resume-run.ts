@@ -111,7 +111,7 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
     const git = await reattachGit(manifest, experiment, runId, state);
     await recorder.emit({
       type: 'run_resumed',
-      overrides: budgetOverridesOf(experiment, flags),
+      overrides: resumeOverridesOf(experiment, flags),
       rebaseline: Boolean(flags.rebaseline),
     });
     // From here on the run is scored under the new setup: later resumes compare against it.
@@ -182,7 +182,7 @@ async function startFromManifest(manifest: Manifest, experiment: Experiment): Pr
   };
 }
 
-/** The experiment as the run sees it now: the file, the run's own overrides, earlier extensions, then these flags. */
+/** The experiment as the run sees it now: the file, the run's own overrides, earlier resumes' budgets and --batch, then these flags. */
 async function loadForResume(
   manifest: Manifest,
   events: readonly RunEvent[],
@@ -199,7 +199,12 @@ async function loadForResume(
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));
   const budget = { ...original.config.budget };
   for (const extension of resumedBudgets(events)) Object.assign(budget, extension);
-  const withExtensions: Experiment = { ...original, config: { ...original.config, budget } };
+  // A night resumed once with --batch stays batched on every later resume.
+  const batched = events.some((e) => e.type === 'run_resumed' && e.overrides['batch'] === true);
+  const withExtensions: Experiment = {
+    ...original,
+    config: { ...original.config, budget, ...(batched ? { batch: true } : {}) },
+  };
   const { iterations, hours, usd, patience, ...rest } = flags;
   const overridden = applyOverrides(withExtensions, rest).experiment;
   const next = { ...overridden.config.budget };
@@ -232,9 +237,12 @@ function resumedBudgets(
   );
 }
 
-function budgetOverridesOf(experiment: Experiment, flags: ResumeFlags): Record<string, unknown> {
+/** What this resume changes for good: budgets as absolute values, and `--batch` (SPEC 16). */
+function resumeOverridesOf(experiment: Experiment, flags: ResumeFlags): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of BUDGET_KEYS) if (flags[key] !== undefined) out[key] = experiment.config.budget[key];
+  if (experiment.config.batch === true && (flags.batch === true || flags.batch === 'true'))
+    out['batch'] = true;
   return out;
 }
 

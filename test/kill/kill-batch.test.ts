@@ -8,6 +8,7 @@
  * hit. A run SIGKILLed while a batch is pending, or ended then by `autoresearch stop` or the
  * hours budget (at once, not when the batch ends), leaves it journaled and uncancelled, and
  * `resume` polls that very batch — zero new creations for its requests — and finishes the run.
+ * A run resumed once with `--batch` stays batched on the resumes after it.
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -157,6 +158,41 @@ describe('run --batch against the fake server', () => {
       await resumePolls(project, run, pending, []);
     } finally {
       server.configure({ batch: {} });
+      await project.cleanup();
+    }
+  }, 240_000);
+
+  it('a night resumed once with --batch stays batched on later resumes', async () => {
+    const project = await createProject({ env: env() });
+    try {
+      // Started interactively, killed after the baseline.
+      const first = await runCli(cli.main, ARGS, {
+        cwd: project.dir,
+        env: project.env,
+        killAt: 'recorded:1',
+      });
+      expect(first.signal, describeResult(first)).toBe('SIGKILL');
+      const run = await project.onlyRun();
+      // Resumed with --batch, killed at its first batch.
+      const second = await runCli(cli.main, ['resume', run.id, '--batch'], {
+        cwd: project.dir,
+        env: project.env,
+        killAt: 'batch_submitted:1',
+      });
+      expect(second.signal, describeResult(second)).toBe('SIGKILL');
+      // Resumed without the flag: still batched.
+      const third = await runCli(cli.main, ['resume', run.id], { cwd: project.dir, env: project.env });
+      expect(third.exitCode, describeResult(third)).toBe(0);
+      const { events } = await readRunRecord(run.dir);
+      const resumes = events.flatMap((e, i) => (e.type === 'run_resumed' ? [i] : []));
+      expect(resumes).toHaveLength(2);
+      const submittedIn = (from: number, to?: number) =>
+        ofType(events.slice(from, to), 'batch_submitted').length;
+      expect(submittedIn(0, resumes[0])).toBe(0);
+      expect(submittedIn(resumes[0] as number, resumes[1])).toBe(1);
+      expect(submittedIn(resumes[1] as number)).toBeGreaterThan(0);
+      expect(await checkFinishedRun(cli.main, project, run.dir)).toEqual([]);
+    } finally {
       await project.cleanup();
     }
   }, 240_000);
