@@ -231,6 +231,10 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     );
     await notifyFinish(input);
     return end.exitCode;
+  } catch (error) {
+    // A night that ended in an error is over too: on_finish hears of it (status "crashed").
+    await notifyFinish(input).catch(() => undefined);
+    throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
