@@ -50,7 +50,11 @@ describe('benchmark scripts in --smoke mode', () => {
     ['scale.mjs', 'scale', /read \+ fold the journal/],
     ['startup.mjs', 'startup', /`autoresearch --help`/],
     ['acceptance.mjs', 'acceptance', /\| identical truth, rubric \| 12 \+ 4 \| .*% ±/],
-    ['search.mjs', 'search', /\| inbox-replies \(two kinds: stuck\) \| \d+ \/ \d+ \| \d+ · \d+\.\d \/ \d+\.\d \| /],
+    [
+      'search.mjs',
+      'search',
+      /\| inbox-replies \(two kinds: stuck\) \| \d+ \/ \d+ \| \d+ · \d+\.\d \/ \d+\.\d \| /,
+    ],
     ['cost.mjs', 'cost', /\| batch\+caching \| \$\d+\.\d{4} \|[\s\S]*0 batches created again/],
   ];
   // The time limit is search.mjs's: six whole loops (three landscapes, two strategies) even when smoking.
