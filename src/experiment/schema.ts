@@ -175,7 +175,7 @@ export type Isolation = (typeof ISOLATIONS)[number];
 
 /**
  * Settings for the judge and the grader alike (SPEC 12 "Judging settings"). `isolation`
- * absent: `os` where bubblewrap works, else `process` with a warning (src/judge/isolation.ts).
+ * absent: `os` where bubblewrap works, else `process` with a warning (src/sandbox/isolation.ts).
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),

@@ -7,8 +7,8 @@
  */
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
-import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../judge/plan-program.js';
-import { runProgramAttempts } from '../judge/run-attempts.js';
+import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../sandbox/plan-program.js';
+import { runProgramAttempts } from '../sandbox/run-attempts.js';
 import type { ProviderError } from '../providers/types.js';
 import { EXPECTATIONS_FILE, type GraderCase, GRADING_FILE, planGraderFiles } from './grader-layout.js';
 import { type VerifiedGrading, verifyGrading } from './verify-grading.js';

@@ -15,7 +15,7 @@ import type { BatchCall } from '../providers/batch/batch-runner.js';
 import type { CompletionRequest } from '../providers/types.js';
 import { builtinJudgeRequest } from './builtin-judge.js';
 import { proxiedSettings, settingsToEntry } from './model-settings.js';
-import { parseWireRequest } from './proxy-wire.js';
+import { parseWireRequest } from '../sandbox/proxy-wire.js';
 
 /** Neither the timeout nor the concurrency a judge is given changes a request's bytes. */
 const ANY = { timeoutMs: 1000, endpointLimit: 1 };

@@ -20,9 +20,9 @@ import {
 } from './judge-layout.js';
 import { JUDGE_SCORES_FILE } from './judge-scores.js';
 import type { PanelScores } from './panel-scores.js';
-import { planProgram, type SandboxRunOptions, toSandboxedRun } from './plan-program.js';
-import { runProgramAttempts } from './run-attempts.js';
-import { type StartedProgram, startSandboxedProgram } from './run-sandboxed-program.js';
+import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../sandbox/plan-program.js';
+import { runProgramAttempts } from '../sandbox/run-attempts.js';
+import { type StartedProgram, startSandboxedProgram } from '../sandbox/run-sandboxed-program.js';
 import { validateJudgeScores } from './validate-judge-scores.js';
 
 export interface RunJudgeOptions extends SandboxRunOptions {

@@ -9,7 +9,7 @@ import { clientOnAccount } from '../providers/client-on-account.js';
 import type { ModelClient } from '../providers/types.js';
 import type { Judge, JudgeSession, ReviewCallOptions } from './judge.js';
 import { runJudge, startJudgeEarly } from './run-judge.js';
-import type { StartedProgram } from './run-sandboxed-program.js';
+import type { StartedProgram } from '../sandbox/run-sandboxed-program.js';
 
 export interface SandboxedPartOptions {
   entry: JudgeEntry;
@@ -20,7 +20,7 @@ export interface SandboxedPartOptions {
   /** The built CLI (default: found from the package root). */
   cliEntry?: string;
   env?: NodeJS.ProcessEnv;
-  /** SPEC 17, as the run chose it (src/judge/isolation.ts); default `process`. */
+  /** SPEC 17, as the run chose it (src/sandbox/isolation.ts); default `process`. */
   isolation?: Isolation;
 }
 

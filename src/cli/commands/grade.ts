@@ -13,7 +13,7 @@ import { INPUTS_DIR } from '../../judge/case-inputs.js';
 import { parseExpectations } from '../../grader/read-expectations.js';
 import { flaggedExpectations } from '../../grader/verify-grading.js';
 import { settingsToEntry } from '../../judge/model-settings.js';
-import { withProxyHints } from '../../judge/proxy-hints.js';
+import { withProxyHints } from '../../sandbox/proxy-hints.js';
 import { readPipedStdin, readTxtFiles } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
 import { createModelPool } from '../../providers/model-pool.js';

@@ -12,7 +12,7 @@ import { parseRubric } from '../../experiment/rubric.js';
 import { runBuiltinJudge } from '../../judge/builtin-judge.js';
 import { formatJudgeLine, JUDGE_SCORES_FILE } from '../../judge/judge-scores.js';
 import { settingsToEntry } from '../../judge/model-settings.js';
-import { withProxyHints } from '../../judge/proxy-hints.js';
+import { withProxyHints } from '../../sandbox/proxy-hints.js';
 import { readOutputsFolder, readPipedStdin } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
 import { createModelPool } from '../../providers/model-pool.js';

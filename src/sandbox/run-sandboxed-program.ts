@@ -9,7 +9,7 @@ import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-
 import type { ModelClient } from '../providers/types.js';
 import { isolateProgram, startProxyFor } from './isolate-program.js';
 import type { Isolation } from './isolation.js';
-import type { SandboxFile } from './judge-layout.js';
+import type { SandboxFile } from '../judge/judge-layout.js';
 import type { ModelProxy } from './model-proxy.js';
 import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
 
@@ -33,7 +33,7 @@ export interface SandboxedProgramRun {
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
-  /** SPEC 17; default `process` (the run chooses: src/judge/isolation.ts). */
+  /** SPEC 17; default `process` (the run chooses: src/sandbox/isolation.ts). */
   isolation?: Isolation;
   /** The project (where a `command`'s relative paths resolved): never shown under `os`. */
   projectDir?: string;

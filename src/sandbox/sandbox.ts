@@ -8,7 +8,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import type { SandboxFile } from './judge-layout.js';
+import type { SandboxFile } from '../judge/judge-layout.js';
 import { tempRoot } from '../temp-root.js';
 
 export interface Sandbox {
