@@ -179,7 +179,7 @@ export type Isolation = (typeof ISOLATIONS)[number];
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),
-  /** true: each case's inputs go to the judge and grader too (src/judge/case-inputs.ts); absent: false. */
+  /** true: each case's inputs go to the judge and grader too (src/protocol/case-inputs.ts); absent: false. */
   inputs: z.boolean().optional(),
   /** Drift anchors (SPEC 15): baseline outputs re-judged fresh; 0 turns them off; absent: 4 (src/loop/judge-anchors.ts). */
   anchors: z.number().int().min(0).optional(),

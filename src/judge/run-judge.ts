@@ -8,13 +8,13 @@
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { Rubric } from '../experiment/types.js';
+import { OUTPUTS_DIR } from '../protocol/review-files.js';
 import type { ProviderError } from '../providers/types.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 import {
   type JudgeMapEntry,
   type JudgeMapFile,
   type JudgeOutput,
-  OUTPUTS_DIR,
   planJudgeLayout,
   RUBRIC_FILE,
 } from './judge-layout.js';

@@ -9,9 +9,8 @@ import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-
 import type { ModelClient } from '../providers/types.js';
 import { isolateProgram, startProxyFor } from './isolate-program.js';
 import type { Isolation } from './isolation.js';
-import type { SandboxFile } from '../judge/judge-layout.js';
 import type { ModelProxy } from './model-proxy.js';
-import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
+import { createSandbox, type Sandbox, type SandboxFile, writeSandboxFiles } from './sandbox.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];

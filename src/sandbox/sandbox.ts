@@ -8,8 +8,14 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import type { SandboxFile } from '../judge/judge-layout.js';
 import { tempRoot } from '../temp-root.js';
+
+/** A file the program is given. */
+export interface SandboxFile {
+  /** Relative to the sandbox root, with `/` separators. */
+  path: string;
+  text: string;
+}
 
 export interface Sandbox {
   /** The process's cwd. */

@@ -14,7 +14,7 @@ import { evaluateCandidate } from '../../src/evaluate/evaluate-candidate.js';
 import { createSandboxedReview } from '../../src/evaluate/sandboxed-review.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import type { Case } from '../../src/experiment/types.js';
-import { renderCaseInputs } from '../../src/judge/case-inputs.js';
+import { renderCaseInputs } from '../../src/protocol/case-inputs.js';
 import { systemBwrapProbe } from '../../src/sandbox/isolation.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import type { ChatMessage } from '../../src/providers/types.js';

@@ -11,7 +11,7 @@ import { AutoresearchError, ValidationError } from '../../errors.js';
 import { parseRubric } from '../../experiment/rubric.js';
 import { runBuiltinJudge } from '../../judge/builtin-judge.js';
 import { formatJudgeLine, JUDGE_SCORES_FILE } from '../../judge/judge-scores.js';
-import { settingsToEntry } from '../../judge/model-settings.js';
+import { settingsToEntry } from '../../protocol/model-settings.js';
 import { withProxyHints } from '../../sandbox/proxy-hints.js';
 import { readOutputsFolder, readPipedStdin } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
