@@ -6,13 +6,9 @@
 import { existsSync } from 'node:fs';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
-import type { ModelClient } from '../providers/types.js';
-import type { Isolation } from './isolation.js';
-import type { SandboxFile } from './sandbox.js';
 import { resolveCliEntry } from './cli-entry.js';
 import { proxiedSettings } from '../protocol/model-settings.js';
 import { resolveProgramArgv } from './resolve-program-argv.js';
-import type { SandboxedProgramRun } from './run-sandboxed-program.js';
 import { isCliAgentCommand } from './sandbox-env.js';
 
 export interface PlannedProgram {
@@ -25,7 +21,7 @@ export interface PlannedProgram {
 
 export interface PlanOptions {
   /** The subcommand and its arguments, e.g. `['judge', 'outputs', '--rubric', 'rubric.md']`. */
-  builtinArgs: string[];
+  builtinArgs: readonly string[];
   /** Per attempt; a program entry's `timeout_s` wins. */
   timeoutMs: number;
   cliEntry?: string;
@@ -52,47 +48,5 @@ export function planProgram(entry: JudgeEntry, options: PlanOptions): PlannedPro
     input: JSON.stringify(settings),
     cliAgent: false,
     timeoutMs: options.timeoutMs,
-  };
-}
-
-/** What the judge and grader runners take besides their own inputs. */
-export interface SandboxRunOptions {
-  /** The run's client for this role; required for a model entry, optional for a program (then no proxy). */
-  client?: ModelClient;
-  /** Per attempt; a program entry's `timeout_s` wins. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** Path of the built CLI (dist/cli/main.js); default: found from the package root. */
-  cliEntry?: string;
-  /** Attempts in all (default 2). */
-  attempts?: number;
-  /** Where relative paths in a `command` resolve (the project root); default process.cwd(). */
-  commandCwd?: string;
-  /** The runner's environment (default process.env); only the allow-list reaches the program. */
-  env?: NodeJS.ProcessEnv;
-  tmpRoot?: string;
-  /** SPEC 17; default `process`. The run passes what chooseIsolation chose. */
-  isolation?: Isolation;
-}
-
-export function toSandboxedRun(
-  options: SandboxRunOptions,
-  program: PlannedProgram,
-  files: readonly SandboxFile[],
-  resultFile: string,
-): SandboxedProgramRun {
-  return {
-    files,
-    argv: program.argv,
-    ...(program.input === undefined ? {} : { input: program.input }),
-    ...(options.client === undefined ? {} : { client: options.client }),
-    cliAgent: program.cliAgent,
-    resultFile,
-    timeoutMs: program.timeoutMs,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
-    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
-    ...(options.commandCwd === undefined ? {} : { projectDir: options.commandCwd }),
   };
 }
