@@ -3,11 +3,10 @@
  * start the loopback proxy when the runner serves the model, run the program with the
  * allow-listed environment, read the file it was asked to write, then remove everything.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
 import { isolateProgram, startProxyFor } from './isolate-program.js';
+import { readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
 import type { ModelProxy } from './model-proxy.js';
 import { createSandbox, type Sandbox, type SandboxFile, writeSandboxFiles } from './sandbox.js';
@@ -122,14 +121,6 @@ async function runProgram(
     };
   }
   return runProcess({ ...plan, ...options });
-}
-
-async function readResultFile(dir: string, file: string): Promise<string | undefined> {
-  try {
-    return await readFile(join(dir, file), 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /**
