@@ -57,6 +57,14 @@ export interface SandboxStart extends SandboxRunOptions {
   /** The file the program must write, relative to its working folder. */
   resultFile: string;
   timeoutMs: number;
+  /**
+   * A host folder (absolute) the program works in, for a program that changes files (a coding
+   * agent): its cwd instead of a fresh folder, `files` written into it, under `os` the one host
+   * folder it can write; HOME stays the sandbox's own, and the folder stays the caller's, never
+   * removed. It is not restored between attempts: a program that
+   * cannot start from what an unusable attempt left wants `attempts: 1`.
+   */
+  workspace?: string;
 }
 
 export interface SandboxRequest<T> extends SandboxStart {
@@ -71,10 +79,6 @@ export interface SandboxRequest<T> extends SandboxStart {
   fresh?: { sampleBase: number };
   /** The program startInSandbox started, for the first attempt; used or cancelled by the time this returns. */
   started?: StartedProgram;
-  // A program that works on files (a coding agent, run by a later issue) will get a writable
-  // `workspace` here: a host folder that is its cwd in place of the fresh one `files` go into,
-  // bound read-write under `os` isolation, HOME still the sandbox's own, the result file read
-  // back from it without following links out of it. Not there yet: nothing runs in one.
 }
 
 /** `raw`: the result file as the program wrote it; `providerError`: a model failure that stops the run, or an abort. */
@@ -108,6 +112,7 @@ function toSandboxedRun(
     ...(start.tmpRoot === undefined ? {} : { tmpRoot: start.tmpRoot }),
     ...(start.isolation === undefined ? {} : { isolation: start.isolation }),
     ...(start.commandCwd === undefined ? {} : { projectDir: start.commandCwd }),
+    ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
   };
 }
 

@@ -9,7 +9,13 @@ import { isolateProgram, startProxyFor } from './isolate-program.js';
 import { readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
 import type { ModelProxy } from './model-proxy.js';
-import { createSandbox, type Sandbox, type SandboxFile, writeSandboxFiles } from './sandbox.js';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxFile,
+  type SandboxOptions,
+  writeSandboxFiles,
+} from './sandbox.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];
@@ -35,6 +41,8 @@ export interface SandboxedProgramRun {
   isolation?: Isolation;
   /** The project (where a `command`'s relative paths resolved): never shown under `os`. */
   projectDir?: string;
+  /** A host folder to work in instead of a fresh one (run-in-sandbox.ts SandboxStart.workspace). */
+  workspace?: string;
 }
 
 export interface SandboxedProgramOutcome {
@@ -43,6 +51,13 @@ export interface SandboxedProgramOutcome {
   resultText: string | undefined;
   /** Model calls the proxy passed on that failed. */
   proxyFailures: readonly unknown[];
+}
+
+function sandboxOptions(run: Pick<SandboxedProgramRun, 'tmpRoot' | 'workspace'>): SandboxOptions {
+  return {
+    ...(run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot }),
+    ...(run.workspace === undefined ? {} : { workspace: run.workspace }),
+  };
 }
 
 /** The model proxy serving the run's model, unless there is none or the program is a CLI agent. */
@@ -84,7 +99,7 @@ async function startPlan(
 }
 
 export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<SandboxedProgramOutcome> {
-  const sandbox = await createSandbox(run.files, run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
+  const sandbox = await createSandbox(run.files, sandboxOptions(run));
   let proxy: ModelProxy | undefined;
   try {
     proxy = await proxyFor(run, sandbox);
@@ -139,7 +154,7 @@ export interface StartedProgram {
 export async function startSandboxedProgram(
   run: Omit<SandboxedProgramRun, 'files' | 'input' | 'cliAgent'>,
 ): Promise<StartedProgram> {
-  const sandbox = await createSandbox([], run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
+  const sandbox = await createSandbox([], sandboxOptions(run));
   let proxy: ModelProxy | undefined;
   let release!: (input: string) => void;
   let refuse!: (reason: Error) => void;
