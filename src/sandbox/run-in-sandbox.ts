@@ -1,10 +1,10 @@
 /**
  * The one way the runner runs a program in isolation (SPEC 6, 7, 17): our own CLI's subcommand
- * (the built-in judge or grader) or a user's argv, given its files in a fresh sandbox, the run's
- * model behind the proxy when it may use one, within its limits. It must write `resultFile`,
- * which counts only when the program exited 0 in time and `accept` takes it; otherwise it runs
- * again, up to `attempts`, the model's cache bypassed. Success and failure come back in one
- * shape: a program's failure is data, never an exception.
+ * (the built-in judge or grader) or a user's argv, given its files in a fresh sandbox folder (or
+ * a workspace of the caller's), the run's model behind the proxy when it may use one, within its
+ * limits. It must write `resultFile`, which counts only when the program exited 0 in time and
+ * `accept` takes it; otherwise it runs again, up to `attempts`, the model's cache bypassed.
+ * Success and failure come back in one shape: a program's failure is data, never an exception.
  *
  * The judge also starts its program before its files exist (startInSandbox), so Node's start
  * overlaps generation; the first attempt of runInSandbox then uses it.
@@ -61,8 +61,8 @@ export interface SandboxStart extends SandboxRunOptions {
    * A host folder (absolute) the program works in, for a program that changes files (a coding
    * agent): its cwd instead of a fresh folder, `files` written into it, under `os` the one host
    * folder it can write; HOME stays the sandbox's own, and the folder stays the caller's, never
-   * removed. It is not restored between attempts: a program that
-   * cannot start from what an unusable attempt left wants `attempts: 1`.
+   * removed. It is not restored between attempts: a program that cannot start from what an
+   * unusable attempt left wants `attempts: 1`.
    */
   workspace?: string;
 }
