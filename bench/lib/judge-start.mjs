@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { CLI, REPO } from './paths.mjs';
 import { median } from './stats.mjs';
 
-// The judge as the runner starts it (src/judge/plan-program.ts): the CLI's own judge command.
+// The judge as the runner starts it (src/sandbox/plan-program.ts): the CLI's own judge command.
 const JUDGE_ARGV = [process.execPath, CLI, 'judge', 'outputs', '--rubric', 'rubric.md'];
 
 function run(argv, { cwd, env, input, holdInputMs = 0 }) {

@@ -8,7 +8,7 @@
 import pLimit from 'p-limit';
 import type { Case, Experiment, Rubric } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
-import { caseInputsFor } from '../judge/case-inputs.js';
+import { caseInputsFor } from '../protocol/case-inputs.js';
 import type { Judge, JudgeOutput, JudgeResult } from '../judge/judge.js';
 import type { ProviderError } from '../providers/types.js';
 import type { LabelledOutput } from './calibration-file.js';

@@ -27,7 +27,7 @@ import { compareManifest, type Manifest, readManifest, writeManifest } from '../
 import { currentProcessIdentity } from '../run/process-identity.js';
 import type { RunState } from '../run/run-state.js';
 import { resolveRunId } from '../run/run-id.js';
-import { isolationWarning } from '../judge/run-isolation.js';
+import { isolationWarning } from '../sandbox/run-isolation.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';

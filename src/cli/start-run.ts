@@ -9,7 +9,7 @@ import { AutoresearchError, type ExitCode } from '../errors.js';
 import { estimateCost } from '../experiment/estimate-cost.js';
 import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
-import { isolationWarning } from '../judge/run-isolation.js';
+import { isolationWarning } from '../sandbox/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../experiment/overrides.js';
 import { partPaths } from '../experiment/part-texts.js';
 import type { Experiment } from '../experiment/types.js';

@@ -10,7 +10,7 @@ import type { SampleChecks } from '../checks/check-result.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
 import { graderBatchCalls } from '../grader/grader-batch-calls.js';
-import { caseInputsFor } from '../judge/case-inputs.js';
+import { caseInputsFor } from '../protocol/case-inputs.js';
 import { judgeBatchCalls } from '../judge/judge-batch-calls.js';
 import type { Judge, JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';

@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader, GraderCase } from '../grader/grader.js';
 import type { VerifiedGrading } from '../grader/verify-grading.js';
-import { caseInputsFor } from '../judge/case-inputs.js';
+import { caseInputsFor } from '../protocol/case-inputs.js';
 import type { JudgeResult, JudgeSession } from '../judge/judge.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';

@@ -11,7 +11,7 @@ import { createSandboxedGrader } from '../grader/sandboxed-grader.js';
 import type { Judge } from '../judge/judge.js';
 import { createPanelJudge } from '../judge/panel-judge.js';
 import { createSandboxedJudge } from '../judge/sandboxed-judge.js';
-import { runIsolation } from '../judge/run-isolation.js';
+import { runIsolation } from '../sandbox/run-isolation.js';
 import type { ModelPool } from '../providers/model-pool.js';
 
 export interface ReviewParts {

@@ -175,11 +175,11 @@ export type Isolation = (typeof ISOLATIONS)[number];
 
 /**
  * Settings for the judge and the grader alike (SPEC 12 "Judging settings"). `isolation`
- * absent: `os` where bubblewrap works, else `process` with a warning (src/judge/isolation.ts).
+ * absent: `os` where bubblewrap works, else `process` with a warning (src/sandbox/isolation.ts).
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),
-  /** true: each case's inputs go to the judge and grader too (src/judge/case-inputs.ts); absent: false. */
+  /** true: each case's inputs go to the judge and grader too (src/protocol/case-inputs.ts); absent: false. */
   inputs: z.boolean().optional(),
   /** Drift anchors (SPEC 15): baseline outputs re-judged fresh; 0 turns them off; absent: 4 (src/loop/judge-anchors.ts). */
   anchors: z.number().int().min(0).optional(),

@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Problem } from '../errors.js';
-import { resolveProgramArgv } from '../judge/resolve-program-argv.js';
+import { resolveProgramArgv } from '../sandbox/resolve-program-argv.js';
 import type { Where } from './referenced-file.js';
 
 /** Whether `file` (as resolved: absolute, or a bare name) names a program that can be started. */

@@ -4,10 +4,8 @@
  * when malformed; every PASS checked against the outputs before anything is written.
  */
 import { buildGraderUserMessage, GradingFile } from '../protocol/grading.js';
-import type { CompletionRequest } from '../providers/types.js';
-import type { CompletionModel } from '../judge/builtin-judge.js';
-import { DEFAULT_REPLY_ATTEMPTS } from '../judge/builtin-judge.js';
-import { parseModelJson } from '../judge/parse-model-json.js';
+import { DEFAULT_REPLY_ATTEMPTS, parseModelJson } from '../parse-model-json.js';
+import type { CompletionModel, CompletionRequest } from '../providers/types.js';
 import { graderSystemPrompt } from './grader-prompt.js';
 import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
 

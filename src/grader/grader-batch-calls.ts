@@ -7,10 +7,9 @@
  */
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Experiment } from '../experiment/types.js';
-import { INPUTS_DIR } from '../judge/case-inputs.js';
-import { asProxied } from '../judge/judge-batch-calls.js';
-import { OUTPUTS_DIR } from '../judge/judge-layout.js';
-import { proxiedSettings, settingsToEntry } from '../judge/model-settings.js';
+import { asProxied } from '../sandbox/proxied-request.js';
+import { INPUTS_DIR, OUTPUTS_DIR } from '../protocol/review-files.js';
+import { proxiedSettings, settingsToEntry } from '../protocol/model-settings.js';
 import type { BatchCall } from '../providers/batch/batch-runner.js';
 import { builtinGraderRequest } from './builtin-grader.js';
 import { EXPECTATIONS_FILE, type GraderCase, planGraderFiles, TRANSCRIPT_FILE } from './grader-layout.js';

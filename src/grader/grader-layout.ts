@@ -5,8 +5,8 @@
  * run or the prompt.
  */
 import type { ModelEntry } from '../experiment/schema.js';
-import { INPUTS_DIR, inputFileName } from '../judge/case-inputs.js';
-import { OUTPUTS_DIR, outputFileName, type SandboxFile } from '../judge/judge-layout.js';
+import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';
+import type { SandboxFile } from '../sandbox/sandbox.js';
 import { buildTranscript } from './transcript.js';
 
 export const GRADING_FILE = 'grading.json';
@@ -27,7 +27,7 @@ export interface GraderCase {
   model: string;
   /** Successful generations only. */
   outputs: readonly GraderCaseOutput[];
-  /** The case's inputs file (src/judge/case-inputs.ts), only under `judging.inputs: true`. */
+  /** The case's inputs file (src/protocol/case-inputs.ts), only under `judging.inputs: true`. */
   input?: string;
 }
 

@@ -5,7 +5,7 @@
  * `grader_error`. The product's implementation is the sandboxed program (sandboxed-grader.ts);
  * tests pass one that runs in-process.
  */
-import type { ReviewCallOptions } from '../judge/judge.js';
+import type { ReviewCallOptions } from '../protocol/review-call.js';
 import type { GraderCase } from './grader-layout.js';
 import type { GraderRunResult } from './run-grader.js';
 

@@ -7,8 +7,7 @@
  */
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
-import { planProgram, type SandboxRunOptions, toSandboxedRun } from '../judge/plan-program.js';
-import { runProgramAttempts } from '../judge/run-attempts.js';
+import { runInSandbox, type SandboxRunOptions } from '../sandbox/run-in-sandbox.js';
 import type { ProviderError } from '../providers/types.js';
 import { EXPECTATIONS_FILE, type GraderCase, GRADING_FILE, planGraderFiles } from './grader-layout.js';
 import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
@@ -24,6 +23,8 @@ export type GraderRunResult =
 export const DEFAULT_GRADER_TIMEOUT_MS = 10 * 60 * 1000;
 export const DEFAULT_GRADER_ATTEMPTS = 2;
 
+const BUILTIN_GRADER_ARGS = ['grade', '.', '--expectations', EXPECTATIONS_FILE];
+
 export async function runGrader(options: RunGraderOptions): Promise<GraderRunResult> {
   const fail = (message: string): GraderRunResult => ({
     ok: false,
@@ -36,18 +37,15 @@ export async function runGrader(options: RunGraderOptions): Promise<GraderRunRes
   if (!isProgramEntry(options.grader) && options.client === undefined) {
     throw new Error('runGrader: a model grader needs the run’s grader client');
   }
-  const program = planProgram(options.grader, {
-    builtinArgs: ['grade', '.', '--expectations', EXPECTATIONS_FILE],
-    timeoutMs: options.timeoutMs ?? DEFAULT_GRADER_TIMEOUT_MS,
-    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
-    ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
-    ...(options.client === undefined ? {} : { endpointLimit: options.client.concurrency }),
-  });
   const input = { expectations: options.expectations, outputs: options.outputs.map((o) => o.text) };
-  const result = await runProgramAttempts({
+  const result = await runInSandbox({
+    ...options,
+    program: { entry: options.grader, builtinArgs: BUILTIN_GRADER_ARGS },
+    files: planGraderFiles(options),
+    resultFile: GRADING_FILE,
     who: 'grader',
+    timeoutMs: options.timeoutMs ?? DEFAULT_GRADER_TIMEOUT_MS,
     attempts: options.attempts ?? DEFAULT_GRADER_ATTEMPTS,
-    run: toSandboxedRun(options, program, planGraderFiles(options), GRADING_FILE),
     accept: (json) => {
       const checked = verifyGrading(json, input);
       return checked.ok

@@ -7,7 +7,7 @@
  */
 import pLimit from 'p-limit';
 import { buildJudgeUserMessage, JudgeCallReply, judgeMessageHead } from '../protocol/judge-call.js';
-import type { CompletionRequest, CompletionResult } from '../providers/types.js';
+import type { CompletionModel, CompletionRequest } from '../providers/types.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 import { judgeSystemPrompt } from './judge-prompt.js';
 import {
@@ -16,11 +16,7 @@ import {
   meanOfSamples,
   type ScoredOutput,
 } from './judge-scores.js';
-import { parseModelJson } from './parse-model-json.js';
-
-export interface CompletionModel {
-  complete(request: CompletionRequest): Promise<CompletionResult>;
-}
+import { DEFAULT_REPLY_ATTEMPTS, parseModelJson } from '../parse-model-json.js';
 
 export interface BuiltinJudgeInput {
   /** `input`: the case's inputs file paired with the output (`judging.inputs`), when there is one. */
@@ -40,8 +36,6 @@ export interface BuiltinJudgeInput {
 export type BuiltinJudgeResult =
   | { ok: true; scores: JudgeScoresFile; simulated: boolean }
   | { ok: false; message: string };
-
-export const DEFAULT_REPLY_ATTEMPTS = 3;
 
 export type ReplyCheck = { ok: true; reply: JudgeCallReply } | { ok: false; problem: string };
 

@@ -7,15 +7,11 @@
  * will look up. Program and CLI judges are not models here: they are never batched.
  */
 import { roleModels } from '../experiment/judge-panel.js';
-import type { ModelEntry } from '../experiment/schema.js';
 import type { Experiment } from '../experiment/types.js';
-import { buildAnthropicBody } from '../providers/adapters/anthropic.js';
-import { buildOpenAiBody } from '../providers/adapters/openai.js';
 import type { BatchCall } from '../providers/batch/batch-runner.js';
-import type { CompletionRequest } from '../providers/types.js';
 import { builtinJudgeRequest } from './builtin-judge.js';
-import { proxiedSettings, settingsToEntry } from './model-settings.js';
-import { parseWireRequest } from './proxy-wire.js';
+import { proxiedSettings, settingsToEntry } from '../protocol/model-settings.js';
+import { asProxied } from '../sandbox/proxied-request.js';
 
 /** Neither the timeout nor the concurrency a judge is given changes a request's bytes. */
 const ANY = { timeoutMs: 1000, endpointLimit: 1 };
@@ -42,18 +38,4 @@ export function judgeBatchCalls(
       }),
     );
   });
-}
-
-/** The request as the proxy reads it off the wire: what the run's judge client is then asked. */
-export function asProxied(
-  api: string,
-  judgeEntry: ModelEntry,
-  request: CompletionRequest,
-): CompletionRequest {
-  const wire = api === 'openai' ? 'openai' : 'anthropic';
-  const body =
-    wire === 'openai' ? buildOpenAiBody(judgeEntry, request) : buildAnthropicBody(judgeEntry, request);
-  const parsed = parseWireRequest(wire, body);
-  if (!parsed.ok) throw new Error(`a built-in judge request the proxy would refuse: ${parsed.message}`);
-  return parsed.request;
 }

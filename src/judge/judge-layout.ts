@@ -5,14 +5,15 @@
  * with the runner.
  */
 import * as z from 'zod';
-import { INPUTS_DIR, inputFileName } from './case-inputs.js';
+import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';
+import type { SandboxFile } from '../sandbox/sandbox.js';
 import { shuffleSeeded } from './seeded-shuffle.js';
 
 export interface JudgeOutput {
   caseId: string;
   sample: number;
   text: string;
-  /** The case's inputs file (src/judge/case-inputs.ts), only under `judging.inputs: true`. */
+  /** The case's inputs file (src/protocol/case-inputs.ts), only under `judging.inputs: true`. */
   input?: string;
 }
 
@@ -27,12 +28,6 @@ export type JudgeMapEntry = z.infer<typeof JudgeMapEntry>;
 export const JudgeMapFile = z.array(JudgeMapEntry);
 export type JudgeMapFile = z.infer<typeof JudgeMapFile>;
 
-export interface SandboxFile {
-  /** Relative to the sandbox root, with `/` separators. */
-  path: string;
-  text: string;
-}
-
 export interface JudgeLayout {
   files: SandboxFile[];
   /** Sorted by file name. */
@@ -40,12 +35,6 @@ export interface JudgeLayout {
 }
 
 export const RUBRIC_FILE = 'rubric.md';
-export const OUTPUTS_DIR = 'outputs';
-
-export function outputFileName(index: number, count: number): string {
-  const width = Math.max(2, String(Math.max(0, count - 1)).length);
-  return `output_${String(index).padStart(width, '0')}.txt`;
-}
 
 export function planJudgeLayout(
   outputs: readonly JudgeOutput[],

@@ -6,6 +6,7 @@
  * tests pass one that runs in-process.
  */
 import type { Rubric } from '../experiment/types.js';
+import type { ReviewCallOptions } from '../protocol/review-call.js';
 import type { JudgeOutput } from './judge-layout.js';
 import type { JudgeRunResult } from './run-judge.js';
 
@@ -23,14 +24,6 @@ export interface JudgeRequest {
    * every model call is a new sample, its index counted from `sampleBase`.
    */
   fresh?: { sampleBase: number };
-}
-
-/** What the runner gives every review call; none of it is shown to the judge or grader. */
-export interface ReviewCallOptions {
-  /** The run's Ctrl-C, and the other side of the review failing. */
-  signal: AbortSignal;
-  /** The ledger account the model calls go on (the candidate being evaluated). */
-  account?: string;
 }
 
 /** One evaluation's judging: opened early, judged once, closed whatever happened. */

@@ -8,7 +8,8 @@
  */
 import type { Aggregate } from '../experiment/schema.js';
 import { linkSignals } from '../providers/linked-signal.js';
-import type { Judge, JudgedOutput, JudgeResult, JudgeSession, ReviewCallOptions } from './judge.js';
+import type { ReviewCallOptions } from '../protocol/review-call.js';
+import type { Judge, JudgedOutput, JudgeResult, JudgeSession } from './judge.js';
 import { summariseScores } from './judge-scores.js';
 import { aggregateScores } from './panel-scores.js';
 

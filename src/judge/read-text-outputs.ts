@@ -1,8 +1,7 @@
 /** The `.txt` outputs a standalone judge or grader reads, sorted by file name. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { INPUTS_DIR, inputFileName } from './case-inputs.js';
-import { OUTPUTS_DIR } from './judge-layout.js';
+import { INPUTS_DIR, inputFileName, OUTPUTS_DIR } from '../protocol/review-files.js';
 
 export interface TextOutput {
   file: string;

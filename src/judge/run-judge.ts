@@ -8,21 +8,25 @@
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import type { Rubric } from '../experiment/types.js';
+import { OUTPUTS_DIR } from '../protocol/review-files.js';
 import type { ProviderError } from '../providers/types.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 import {
   type JudgeMapEntry,
   type JudgeMapFile,
   type JudgeOutput,
-  OUTPUTS_DIR,
   planJudgeLayout,
   RUBRIC_FILE,
 } from './judge-layout.js';
 import { JUDGE_SCORES_FILE } from './judge-scores.js';
 import type { PanelScores } from './panel-scores.js';
-import { planProgram, type SandboxRunOptions, toSandboxedRun } from './plan-program.js';
-import { runProgramAttempts } from './run-attempts.js';
-import { type StartedProgram, startSandboxedProgram } from './run-sandboxed-program.js';
+import {
+  runInSandbox,
+  type SandboxRunOptions,
+  type SandboxStart,
+  startInSandbox,
+} from '../sandbox/run-in-sandbox.js';
+import type { StartedProgram } from '../sandbox/run-sandboxed-program.js';
 import { validateJudgeScores } from './validate-judge-scores.js';
 
 export interface RunJudgeOptions extends SandboxRunOptions {
@@ -79,39 +83,25 @@ export const DEFAULT_JUDGE_ATTEMPTS = 2;
 
 const BUILTIN_JUDGE_ARGS = ['judge', OUTPUTS_DIR, '--rubric', RUBRIC_FILE];
 
-function planJudgeProgram(
-  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started' | 'fresh'>,
-) {
-  return planProgram(options.judge, {
-    builtinArgs: BUILTIN_JUDGE_ARGS,
+type JudgeStartOptions = Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started' | 'fresh'>;
+
+/** The judge's program as the sandbox starts it. */
+function judgeStart(options: JudgeStartOptions): SandboxStart {
+  return {
+    ...options,
+    program: { entry: options.judge, builtinArgs: BUILTIN_JUDGE_ARGS },
+    resultFile: JUDGE_SCORES_FILE,
     timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
-    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
-    ...(options.commandCwd === undefined ? {} : { commandCwd: options.commandCwd }),
-    ...(options.client === undefined ? {} : { endpointLimit: options.client.concurrency }),
-  });
+  };
 }
 
 /**
- * Starts the built-in judge while the outputs are still being generated (see
- * startSandboxedProgram), so its start-up is off the evaluation's critical path. Undefined for
- * a judge program of the user's: that one starts when its files are there.
+ * Starts the built-in judge while the outputs are still being generated (startInSandbox), so
+ * its start-up is off the evaluation's critical path. Undefined for a judge program of the
+ * user's: that one starts when its files are there.
  */
-export async function startJudgeEarly(
-  options: Omit<RunJudgeOptions, 'outputs' | 'rubric' | 'seed' | 'started' | 'fresh'>,
-): Promise<StartedProgram | undefined> {
-  if (isProgramEntry(options.judge) || options.client === undefined) return undefined;
-  const program = planJudgeProgram(options);
-  return startSandboxedProgram({
-    argv: program.argv,
-    client: options.client,
-    resultFile: JUDGE_SCORES_FILE,
-    timeoutMs: program.timeoutMs,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.tmpRoot === undefined ? {} : { tmpRoot: options.tmpRoot }),
-    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
-    ...(options.commandCwd === undefined ? {} : { projectDir: options.commandCwd }),
-  });
+export function startJudgeEarly(options: JudgeStartOptions): Promise<StartedProgram | undefined> {
+  return startInSandbox(judgeStart(options));
 }
 
 /** A judge started early (`started`) runs the first attempt, or is stopped whatever happens. */
@@ -134,14 +124,13 @@ async function judgeOutputs(options: RunJudgeOptions): Promise<JudgeRunResult> {
   }
   const layout = planJudgeLayout(outputs, rubric.text, options.seed);
   const expected = { files: layout.map.map((m) => m.file), criteria: rubric.criteria.map((c) => c.key) };
-  const program = planJudgeProgram(options);
-  const run = toSandboxedRun(options, program, layout.files, JUDGE_SCORES_FILE);
-  const result = await runProgramAttempts({
-    // A program started early has a proxy that may serve the cache: a fresh judging starts its own.
-    ...(options.started === undefined || options.fresh !== undefined ? {} : { started: options.started }),
+  const result = await runInSandbox({
+    ...judgeStart(options),
+    files: layout.files,
     who: 'judge',
     attempts: options.attempts ?? DEFAULT_JUDGE_ATTEMPTS,
-    run: options.fresh === undefined ? run : { ...run, fresh: options.fresh },
+    ...(options.started === undefined ? {} : { started: options.started }),
+    ...(options.fresh === undefined ? {} : { fresh: options.fresh }),
     accept: (json) => {
       const checked = validateJudgeScores(json, expected);
       return checked.ok ? { ok: true, value: checked } : { ok: false, problem: checked.problems.join('; ') };

@@ -4,25 +4,11 @@
  * program at once, so its start-up overlaps the rest of the generation; the first attempt
  * then uses it.
  */
-import type { Isolation, JudgeEntry } from '../experiment/schema.js';
-import { clientOnAccount } from '../providers/client-on-account.js';
-import type { ModelClient } from '../providers/types.js';
-import type { Judge, JudgeSession, ReviewCallOptions } from './judge.js';
+import type { ReviewCallOptions } from '../protocol/review-call.js';
+import { type SandboxedPartOptions, sandboxOptions } from '../sandbox/sandboxed-part.js';
+import type { Judge, JudgeSession } from './judge.js';
 import { runJudge, startJudgeEarly } from './run-judge.js';
-import type { StartedProgram } from './run-sandboxed-program.js';
-
-export interface SandboxedPartOptions {
-  entry: JudgeEntry;
-  /** The run's client for this role; a model entry needs it, a program without a model does not. */
-  client?: ModelClient;
-  /** Where relative paths in a `command` resolve (the experiment's folder). */
-  commandCwd: string;
-  /** The built CLI (default: found from the package root). */
-  cliEntry?: string;
-  env?: NodeJS.ProcessEnv;
-  /** SPEC 17, as the run chose it (src/judge/isolation.ts); default `process`. */
-  isolation?: Isolation;
-}
+import type { StartedProgram } from '../sandbox/run-sandboxed-program.js';
 
 export function createSandboxedJudge(options: SandboxedPartOptions): Judge {
   return { open: (call) => openSession(options, call) };
@@ -48,21 +34,5 @@ function openSession(options: SandboxedPartOptions, call: ReviewCallOptions): Ju
     async close() {
       await (await started)?.cancel();
     },
-  };
-}
-
-/** The options run-judge and run-grader share, with the calls on the candidate's ledger account. */
-export function sandboxOptions(options: SandboxedPartOptions, call: ReviewCallOptions) {
-  const client =
-    options.client === undefined || call.account === undefined
-      ? options.client
-      : clientOnAccount(options.client, call.account);
-  return {
-    ...(client === undefined ? {} : { client }),
-    commandCwd: options.commandCwd,
-    signal: call.signal,
-    ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
   };
 }

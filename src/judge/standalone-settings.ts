@@ -5,7 +5,12 @@
  */
 import { AutoresearchError } from '../errors.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
-import { type ModelSettings, parseModelFlag, parseSettingsJson, settingsToEntry } from './model-settings.js';
+import {
+  type ModelSettings,
+  parseModelFlag,
+  parseSettingsJson,
+  settingsToEntry,
+} from '../protocol/model-settings.js';
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o';

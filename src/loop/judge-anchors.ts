@@ -16,7 +16,7 @@
  */
 import { anchorSettings } from '../experiment/anchors.js';
 import { outputText } from '../evaluate/output-text.js';
-import { caseInputsFor } from '../judge/case-inputs.js';
+import { caseInputsFor } from '../protocol/case-inputs.js';
 import { ProviderError } from '../providers/types.js';
 import type { AnchorReading, RunEventBody } from '../run/events.js';
 import type { Evaluation, SplitScore } from '../scoring/index.js';

@@ -109,6 +109,11 @@ export interface Provider {
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }
 
+/** All the built-in judge and grader need of a model (a ModelClient is one; so is a test's fake). */
+export interface CompletionModel {
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}
+
 /** Why a call failed; decides whether it is retried and whether the run must stop. */
 export type ProviderErrorKind =
   | 'auth' // 401/403: never retried, stops the run (resumable)

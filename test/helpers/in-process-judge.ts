@@ -8,9 +8,11 @@
  *   const judge = createInProcessJudge((text, criterion) => (text.includes('warm') ? 5 : 2));
  */
 import type { Rubric } from '../../src/experiment/types.js';
-import type { Judge, JudgeRequest, JudgeResult, ReviewCallOptions } from '../../src/judge/judge.js';
+import type { Judge, JudgeRequest, JudgeResult } from '../../src/judge/judge.js';
+import type { ReviewCallOptions } from '../../src/protocol/review-call.js';
 import type { JudgeMapEntry } from '../../src/judge/judge-layout.js';
-import { OUTPUTS_DIR, planJudgeLayout } from '../../src/judge/judge-layout.js';
+import { planJudgeLayout } from '../../src/judge/judge-layout.js';
+import { OUTPUTS_DIR } from '../../src/protocol/review-files.js';
 import { validateJudgeScores } from '../../src/judge/validate-judge-scores.js';
 
 /** An integer 1–5 for one output's text and one criterion key; throw to make a judge_error. */

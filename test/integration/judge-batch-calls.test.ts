@@ -10,9 +10,9 @@ import type { ModelEntry } from '../../src/experiment/schema.js';
 import type { Experiment, Rubric } from '../../src/experiment/types.js';
 import { runBuiltinJudge } from '../../src/judge/builtin-judge.js';
 import { judgeBatchCalls } from '../../src/judge/judge-batch-calls.js';
-import { type ModelProxy, startModelProxy } from '../../src/judge/model-proxy.js';
-import { proxiedSettings, settingsToEntry } from '../../src/judge/model-settings.js';
-import { withProxyHints } from '../../src/judge/proxy-hints.js';
+import { type ModelProxy, startModelProxy } from '../../src/sandbox/model-proxy.js';
+import { proxiedSettings, settingsToEntry } from '../../src/protocol/model-settings.js';
+import { withProxyHints } from '../../src/sandbox/proxy-hints.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import type { CompletionRequest, ModelClient } from '../../src/providers/types.js';
 

@@ -13,7 +13,7 @@ import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRubric } from '../../src/experiment/rubric.js';
 import type { Rubric } from '../../src/experiment/types.js';
-import { systemBwrapProbe } from '../../src/judge/isolation.js';
+import { systemBwrapProbe } from '../../src/sandbox/isolation.js';
 import { type RunJudgeOptions, runJudge } from '../../src/judge/run-judge.js';
 
 const STUB = resolve('test/fixtures/judges/cli-login-judge.mjs');

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelProxy, startModelProxy } from '../../src/judge/model-proxy.js';
+import { type ModelProxy, startModelProxy } from '../../src/sandbox/model-proxy.js';
 import { createModelPool, type ModelPool } from '../../src/providers/model-pool.js';
 import { ProviderError } from '../../src/providers/types.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../helpers/fake-llm-server.js';

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/judge/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 
 let root: string;
 beforeAll(async () => {

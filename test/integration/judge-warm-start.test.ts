@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxedProgram } from '../../src/judge/run-sandboxed-program.js';
+import { startSandboxedProgram } from '../../src/sandbox/run-sandboxed-program.js';
 import { isAlive } from '../helpers/process-alive.js';
 
 // Notes when it started and what its folder held then, waits for stdin, then reports what

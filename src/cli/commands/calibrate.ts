@@ -23,7 +23,7 @@ import {
 } from '../../experiment/overrides.js';
 import { resolveModels } from '../../experiment/resolve-models.js';
 import type { Experiment } from '../../experiment/types.js';
-import { isolationWarning } from '../../judge/run-isolation.js';
+import { isolationWarning } from '../../sandbox/run-isolation.js';
 import { findProjectRoot } from '../../project.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from '../../stats/bootstrap.js';

@@ -18,7 +18,7 @@ import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
 import { runEval } from '../../evaluate/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { loopCases, testCases } from '../../experiment/loop-cases.js';
-import { isolationWarning } from '../../judge/run-isolation.js';
+import { isolationWarning } from '../../sandbox/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';

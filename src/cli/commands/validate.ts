@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { AutoresearchError, EXIT, type Problem, ValidationError } from '../../errors.js';
 import { canonicalJson } from '../../canonical-json.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
-import { isolationNote } from '../../judge/run-isolation.js';
+import { isolationNote } from '../../sandbox/run-isolation.js';
 import { readMeasuredNoise } from '../../run/measured-noise.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';

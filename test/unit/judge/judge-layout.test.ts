@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outputFileName, planJudgeLayout } from '../../../src/judge/judge-layout.js';
+import { planJudgeLayout } from '../../../src/judge/judge-layout.js';
+import { outputFileName } from '../../../src/protocol/review-files.js';
 
 const outputs = [
   { caseId: 'saas-cto', sample: 0, text: 'alpha' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { extractJsonObject, parseModelJson } from '../../../src/judge/parse-model-json.js';
+import { extractJsonObject, parseModelJson } from '../../src/parse-model-json.js';
 
 describe('parseModelJson', () => {
   const Shape = z.object({ a: z.number() });

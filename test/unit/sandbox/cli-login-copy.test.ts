@@ -2,7 +2,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCliLogin } from '../../../src/judge/cli-login-copy.js';
+import { copyCliLogin } from '../../../src/sandbox/cli-login-copy.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const tmp = useTempDir('cli-login-copy-');

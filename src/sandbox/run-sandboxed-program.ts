@@ -3,15 +3,19 @@
  * start the loopback proxy when the runner serves the model, run the program with the
  * allow-listed environment, read the file it was asked to write, then remove everything.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
 import { isolateProgram, startProxyFor } from './isolate-program.js';
+import { readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
-import type { SandboxFile } from './judge-layout.js';
 import type { ModelProxy } from './model-proxy.js';
-import { createSandbox, type Sandbox, writeSandboxFiles } from './sandbox.js';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxFile,
+  type SandboxOptions,
+  writeSandboxFiles,
+} from './sandbox.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];
@@ -33,10 +37,12 @@ export interface SandboxedProgramRun {
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
-  /** SPEC 17; default `process` (the run chooses: src/judge/isolation.ts). */
+  /** SPEC 17; default `process` (the run chooses: src/sandbox/isolation.ts). */
   isolation?: Isolation;
   /** The project (where a `command`'s relative paths resolved): never shown under `os`. */
   projectDir?: string;
+  /** A host folder to work in instead of a fresh one (run-in-sandbox.ts SandboxStart.workspace). */
+  workspace?: string;
 }
 
 export interface SandboxedProgramOutcome {
@@ -45,6 +51,13 @@ export interface SandboxedProgramOutcome {
   resultText: string | undefined;
   /** Model calls the proxy passed on that failed. */
   proxyFailures: readonly unknown[];
+}
+
+function sandboxOptions(run: Pick<SandboxedProgramRun, 'tmpRoot' | 'workspace'>): SandboxOptions {
+  return {
+    ...(run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot }),
+    ...(run.workspace === undefined ? {} : { workspace: run.workspace }),
+  };
 }
 
 /** The model proxy serving the run's model, unless there is none or the program is a CLI agent. */
@@ -86,7 +99,7 @@ async function startPlan(
 }
 
 export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<SandboxedProgramOutcome> {
-  const sandbox = await createSandbox(run.files, run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
+  const sandbox = await createSandbox(run.files, sandboxOptions(run));
   let proxy: ModelProxy | undefined;
   try {
     proxy = await proxyFor(run, sandbox);
@@ -125,14 +138,6 @@ async function runProgram(
   return runProcess({ ...plan, ...options });
 }
 
-async function readResultFile(dir: string, file: string): Promise<string | undefined> {
-  try {
-    return await readFile(join(dir, file), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A built-in judge started before its outputs exist: its sandbox is empty and its stdin held
  * while the runner still generates, so Node's start and the CLI's loading overlap generation
@@ -149,7 +154,7 @@ export interface StartedProgram {
 export async function startSandboxedProgram(
   run: Omit<SandboxedProgramRun, 'files' | 'input' | 'cliAgent'>,
 ): Promise<StartedProgram> {
-  const sandbox = await createSandbox([], run.tmpRoot === undefined ? {} : { tmpRoot: run.tmpRoot });
+  const sandbox = await createSandbox([], sandboxOptions(run));
   let proxy: ModelProxy | undefined;
   let release!: (input: string) => void;
   let refuse!: (reason: Error) => void;

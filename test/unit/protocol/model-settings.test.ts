@@ -4,7 +4,7 @@ import {
   parseSettingsJson,
   proxiedSettings,
   settingsToEntry,
-} from '../../../src/judge/model-settings.js';
+} from '../../../src/protocol/model-settings.js';
 
 describe('model settings', () => {
   it('parses the stdin JSON strictly', () => {

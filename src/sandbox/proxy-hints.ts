@@ -6,7 +6,7 @@
  * serving the same reply). The built-in judge and grader send them; a user's program may.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CompletionModel } from './builtin-judge.js';
+import type { CompletionModel } from '../providers/types.js';
 
 export const SAMPLE_HEADER = 'x-autoresearch-sample';
 export const REFRESH_HEADER = 'x-autoresearch-refresh';

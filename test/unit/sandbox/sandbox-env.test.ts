@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSandboxEnv, isCliAgentCommand } from '../../../src/judge/sandbox-env.js';
+import { buildSandboxEnv, isCliAgentCommand } from '../../../src/sandbox/sandbox-env.js';
 
 const parent = {
   PATH: '/usr/bin',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planProgram } from '../../../src/judge/plan-program.js';
+import { planProgram } from '../../../src/sandbox/plan-program.js';
 
 const judge = { provider: 'sim', model: 'sim-1' } as const;
 const CLI_ENTRY = '/opt/autoresearch/dist/cli/main.js';

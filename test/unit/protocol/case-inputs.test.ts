@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caseInputsFor, inputFileName, renderCaseInputs } from '../../../src/judge/case-inputs.js';
+import { caseInputsFor, renderCaseInputs } from '../../../src/protocol/case-inputs.js';
+import { inputFileName } from '../../../src/protocol/review-files.js';
 
 describe('renderCaseInputs', () => {
   it('writes the vars in the case’s order, then the conversation turn by turn', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatWireFailure, formatWireReply, parseWireRequest } from '../../../src/judge/proxy-wire.js';
+import { formatWireFailure, formatWireReply, parseWireRequest } from '../../../src/sandbox/proxy-wire.js';
 import { classifyHttpError } from '../../../src/providers/http/classify-http-error.js';
 import { ProviderError } from '../../../src/providers/types.js';
 

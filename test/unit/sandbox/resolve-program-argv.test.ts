@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveProgramArgv } from '../../../src/judge/resolve-program-argv.js';
+import { resolveProgramArgv } from '../../../src/sandbox/resolve-program-argv.js';
 
 describe('resolveProgramArgv', () => {
   it('anchors relative paths at the project root and leaves names and flags alone', () => {

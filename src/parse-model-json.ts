@@ -1,9 +1,13 @@
 /**
  * Models asked for "one JSON object and nothing else" sometimes wrap it in a code fence or a
  * sentence. Take the one object from the text; none, more than one, or one of the wrong
- * shape is a malformed reply the caller retries.
+ * shape is a malformed reply the caller retries. At the root of src/ beside find-json.ts: one
+ * helper for every model reply that must be JSON, the judge's and the grader's alike.
  */
-import { findJsonObjects } from '../find-json.js';
+import { findJsonObjects } from './find-json.js';
+
+/** Tries per model call when the reply is malformed, in the built-in judge and grader alike. */
+export const DEFAULT_REPLY_ATTEMPTS = 3;
 
 export type ModelJson<T> = { ok: true; value: T } | { ok: false; problem: string };
 

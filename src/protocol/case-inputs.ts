@@ -16,17 +16,11 @@
  *                                     …
  *
  * the variables in the case's own order, the turns as the CLI providers render a conversation
- * (src/providers/process/render-prompt.ts), `(none)` for an empty section.
+ * (src/providers/process/render-prompt.ts), `(none)` for an empty section. A protocol: the judge
+ * and the grader are both given it, and a user's program reads it.
  */
 import type { Case } from '../experiment/types.js';
 import { renderTurn } from '../providers/process/render-prompt.js';
-
-export const INPUTS_DIR = 'inputs';
-
-/** `output_07.txt` → `input_07.txt`: the input behind an output carries its number. */
-export function inputFileName(outputFile: string): string {
-  return outputFile.replace(/^output_/, 'input_');
-}
 
 function renderVar(name: string, value: string): string {
   if (!value.includes('\n')) return value === '' ? `${name}:` : `${name}: ${value}`;

@@ -72,7 +72,7 @@ export async function isolateProgram(
       ? program.argv
       : [
           process.execPath,
-          join(packageRoot, 'dist', 'judge', 'sandbox-relay.js'),
+          join(packageRoot, 'dist', 'sandbox', 'sandbox-relay.js'),
           SANDBOX_PROXY_SOCKET,
           String(RELAY_PORT),
           ...program.argv,

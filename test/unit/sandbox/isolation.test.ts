@@ -1,8 +1,8 @@
 /** Choosing the isolation (SPEC 17) and the bubblewrap command line built for it. */
 import { describe, expect, it } from 'vitest';
-import { buildBwrapArgv } from '../../../src/judge/bwrap-argv.js';
-import { chooseIsolation } from '../../../src/judge/isolation.js';
-import { packageMounts, programMounts } from '../../../src/judge/sandbox-mounts.js';
+import { buildBwrapArgv } from '../../../src/sandbox/bwrap-argv.js';
+import { chooseIsolation } from '../../../src/sandbox/isolation.js';
+import { packageMounts, programMounts } from '../../../src/sandbox/sandbox-mounts.js';
 
 const works = () => undefined;
 const missing = () => 'bwrap is not installed';

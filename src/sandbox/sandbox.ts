@@ -8,11 +8,17 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import type { SandboxFile } from './judge-layout.js';
 import { tempRoot } from '../temp-root.js';
 
+/** A file the program is given. */
+export interface SandboxFile {
+  /** Relative to the sandbox root, with `/` separators. */
+  path: string;
+  text: string;
+}
+
 export interface Sandbox {
-  /** The process's cwd. */
+  /** The process's cwd: a fresh folder inside `root`, or the caller's workspace. */
   dir: string;
   /** The process's HOME: empty, outside `dir`. */
   home: string;
@@ -28,15 +34,27 @@ function assertInside(path: string): void {
   }
 }
 
+export interface SandboxOptions {
+  tmpRoot?: string;
+  /**
+   * An existing folder (absolute) to be the cwd instead of a fresh one: the files given are
+   * written into it, and it is the caller's, left in place by remove().
+   */
+  workspace?: string;
+}
+
 export async function createSandbox(
   files: readonly SandboxFile[],
-  options: { tmpRoot?: string } = {},
+  options: SandboxOptions = {},
 ): Promise<Sandbox> {
+  if (options.workspace !== undefined && !isAbsolute(options.workspace)) {
+    throw new Error(`a sandbox workspace must be an absolute path: ${options.workspace}`);
+  }
   // mkdtemp makes it 0700.
   const root = await mkdtemp(join(options.tmpRoot ?? (await tempRoot()), 'sbx-'));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
-    const dir = await mkdtemp(join(root, 'ws-'));
+    const dir = options.workspace ?? (await mkdtemp(join(root, 'ws-')));
     const home = await mkdtemp(join(root, 'h-'));
     await writeSandboxFiles(dir, files);
     return { dir, home, root, remove };
