@@ -30,7 +30,7 @@ import { writeBest, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
 import type { CandidateScores } from './candidate-result.js';
-import type { CandidateOutcome } from './evaluate-candidate.js';
+import type { CandidateOutcome } from './evaluate-types.js';
 import type { EvalReport, ScopeName } from './eval-report.js';
 import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';

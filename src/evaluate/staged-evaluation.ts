@@ -13,14 +13,14 @@ import type { Case } from '../experiment/types.js';
 import { summariseScores } from '../judge/judge-scores.js';
 import { combinePanels } from '../judge/panel-scores.js';
 import type { CandidatePaths } from '../run/paths.js';
-import {
-  type CandidateOutcome,
-  type EvaluateDeps,
-  type EvaluatedCandidate,
-  type EvaluateInput,
-  evaluateCandidate,
-} from './evaluate-candidate.js';
-import type { JudgeSuccess } from './review-outputs.js';
+import { evaluateCandidate } from './evaluate-candidate.js';
+import type {
+  CandidateOutcome,
+  EvaluateDeps,
+  EvaluatedCandidate,
+  EvaluateInput,
+  JudgeSuccess,
+} from './evaluate-types.js';
 import { scoreCandidate } from './score-candidate.js';
 import { createCandidateRecordWriter } from './write-candidate.js';
 

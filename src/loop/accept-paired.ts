@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import type { CandidateScores } from '../evaluate/candidate-result.js';
 import { standingOf } from '../evaluate/candidate-result.js';
-import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { minibatchSize } from '../experiment/acceptance.js';
 import { callsOnCases } from '../experiment/count-calls.js';
 import { loopCases } from '../experiment/loop-cases.js';

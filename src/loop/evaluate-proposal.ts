@@ -4,7 +4,7 @@
  * screening (two stages in one folder), retests and confirmation re-runs.
  */
 import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
-import type { CandidateOutcome, EvaluateDeps, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluateDeps, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { evaluateStaged } from '../evaluate/staged-evaluation.js';
 import type { Case } from '../experiment/types.js';
 import { writeCandidatePrompt } from '../evaluate/write-candidate.js';

@@ -4,7 +4,7 @@
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
 import { type Standing, standingOf } from '../evaluate/candidate-result.js';
-import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';

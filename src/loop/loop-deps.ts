@@ -3,7 +3,7 @@
  * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
-import type { EvaluateDeps } from '../evaluate/evaluate-candidate.js';
+import type { EvaluateDeps } from '../evaluate/evaluate-types.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
 import type { Grader } from '../grader/grader.js';

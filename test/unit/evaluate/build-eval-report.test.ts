@@ -4,7 +4,7 @@ import {
   costFromLedger,
   type EvalReportMeta,
 } from '../../../src/evaluate/build-eval-report.js';
-import type { CandidateOutcome } from '../../../src/evaluate/evaluate-candidate.js';
+import type { CandidateOutcome } from '../../../src/evaluate/evaluate-types.js';
 import { EvalReport } from '../../../src/evaluate/eval-report.js';
 import { createCostLedger } from '../../../src/providers/ledger.js';
 import { scoreSplit } from '../../../src/scoring/index.js';
