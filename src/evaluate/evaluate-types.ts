@@ -1,8 +1,8 @@
 /**
  * The evaluation stage's shapes, in one module that imports no stage: what an evaluation is
- * asked (EvaluateInput), the parts it is given (EvaluateDeps), and what it yields
- * (CandidateOutcome). Every stage file and every caller reads them from here, so no stage
- * imports the evaluation back.
+ * asked (EvaluateInput; EvaluateRequest at the entry, evaluate.ts), the parts it is given
+ * (EvaluateDeps), and what it yields (CandidateOutcome; EvaluationResult at the entry). Every
+ * stage file and every caller reads them from here, so no stage imports the evaluation back.
  */
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
@@ -12,7 +12,8 @@ import type { BatchCall } from '../providers/batch/batch-runner.js';
 import type { ModelPool } from '../providers/model-pool.js';
 import type { ToolCall } from '../providers/types.js';
 import type { SampleChecks } from '../checks/check-result.js';
-import type { Phase } from '../run/events.js';
+import type { Phase, RunEventBody } from '../run/events.js';
+import type { CandidatePaths } from '../run/paths.js';
 import type { CandidateResult } from './candidate-result.js';
 
 export interface EvaluateInput {
@@ -85,3 +86,38 @@ export interface FailedCandidate {
 }
 
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
+
+/**
+ * Screening (SPEC 13): the request's `cases` are the minibatch; `rest` is evaluated into the
+ * same record only when `proceed` says so of the minibatch's result.
+ */
+export interface ScreenStage {
+  rest: readonly Case[];
+  proceed: (first: EvaluatedCandidate) => boolean;
+}
+
+/** Where a journaled evaluation's events go, and under which candidate of which iteration. */
+export interface CandidateJournal {
+  /** Appends to the run's journal (the recorder's emit). */
+  append: (event: RunEventBody) => Promise<void>;
+  iteration: number;
+  candidate: number;
+  repeat?: number;
+}
+
+/** What the one entry (evaluate.ts) is asked: a candidate, its record folder, and how to stage and journal it. */
+export interface EvaluateRequest extends EvaluateInput {
+  /** The record folder: prompt.md, every output, checks, judge scores, gradings, evaluation.json. */
+  paths: CandidatePaths;
+  screen?: ScreenStage;
+  /** Phase changes and `candidate_evaluated`; without it, nothing is journaled. */
+  journal?: CandidateJournal;
+}
+
+export interface EvaluationResult {
+  outcome: CandidateOutcome;
+  /** Whether the rest was evaluated (always, without screening). */
+  proceeded: boolean;
+  /** Under screening: the minibatch's own result (undefined when it failed). */
+  firstStage?: EvaluatedCandidate;
+}

@@ -54,17 +54,20 @@ export interface LoopRun extends LoopDeps {
   testCases: readonly Case[];
 }
 
-/** The judge and grader of the deps, for an evaluation. */
-export function reviewParts(deps: LoopDeps): { judge?: Judge; grader?: Grader } {
+/**
+ * The run's parts for one evaluation: the pool, the judge and grader, and the batch runner
+ * (SPEC 16) with its batches journaled under `iteration`.
+ */
+export function evaluationDeps(deps: LoopDeps, iteration: number): EvaluateDeps {
+  const runner = deps.batch;
   return {
+    pool: deps.pool,
+    signal: deps.signal,
+    env: deps.env,
     ...(deps.judge === undefined ? {} : { judge: deps.judge }),
     ...(deps.grader === undefined ? {} : { grader: deps.grader }),
+    ...(runner === undefined
+      ? {}
+      : { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) }),
   };
-}
-
-/** The run's batch runner (SPEC 16) for one evaluation, its batches journaled under `iteration`. */
-export function batchPart(deps: LoopDeps, iteration: number): Pick<EvaluateDeps, 'batch'> {
-  const runner = deps.batch;
-  if (runner === undefined) return {};
-  return { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) };
 }
