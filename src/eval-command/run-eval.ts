@@ -28,13 +28,13 @@ import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
-import type { CandidateScores } from './candidate-result.js';
-import { candidateSeed, evaluate } from './evaluate.js';
-import type { CandidateOutcome } from './evaluate-types.js';
+import type { CandidateScores } from '../evaluate/candidate-result.js';
+import { candidateSeed, evaluate } from '../evaluate/evaluate.js';
+import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
 import type { EvalReport, ScopeName } from './eval-report.js';
 import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';
-import { createSandboxedReview } from './sandboxed-review.js';
+import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import { EVAL_ROLES, keyVariables } from './require-keys.js';
 
 export interface RunEvalInput {
