@@ -15,7 +15,7 @@ import { isPanel, judgeMembers, roleModels } from '../experiment/judge-panel.js'
 import type { JudgeConfig, JudgeEntry } from '../experiment/schema.js';
 import type { Experiment } from '../experiment/types.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
-import { openEvalRun } from '../evaluate/open-eval-run.js';
+import { openEvalRun } from '../eval-command/open-eval-run.js';
 import { formatModelLabel } from '../grader/grader-layout.js';
 import type { RunRecorder } from '../loop/run-recorder.js';
 import { spendSince } from '../loop/spend.js';

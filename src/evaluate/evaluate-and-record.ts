@@ -4,12 +4,8 @@
  * model calls still run instead of after the last one. Resolves once every file is written.
  */
 import type { CandidatePaths } from '../run/paths.js';
-import {
-  type CandidateOutcome,
-  type EvaluateDeps,
-  type EvaluateInput,
-  evaluateCandidate,
-} from './evaluate-candidate.js';
+import { evaluateCandidate } from './evaluate-candidate.js';
+import type { CandidateOutcome, EvaluateDeps, EvaluateInput } from './evaluate-types.js';
 import { createCandidateRecordWriter } from './write-candidate.js';
 
 export async function evaluateAndRecord(

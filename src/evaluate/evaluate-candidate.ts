@@ -6,76 +6,16 @@
  * stop the run (auth, credit, abort) are thrown.
  */
 import { randomUUID } from 'node:crypto';
-import type { SampleChecks } from '../checks/check-result.js';
-import type { Case, Experiment } from '../experiment/types.js';
-import type { Grader } from '../grader/grader.js';
 import { graderBatchCalls } from '../grader/grader-batch-calls.js';
 import { caseInputsFor } from '../protocol/case-inputs.js';
 import { judgeBatchCalls } from '../judge/judge-batch-calls.js';
-import type { Judge, JudgeSession } from '../judge/judge.js';
+import type { JudgeSession } from '../judge/judge.js';
 import { linkSignals } from '../providers/linked-signal.js';
-import type { ModelPool } from '../providers/model-pool.js';
-import type { BatchCall } from '../providers/batch/batch-runner.js';
-import type { Phase } from '../run/events.js';
+import type { CandidateOutcome, EvaluateDeps, EvaluateInput, Generation } from './evaluate-types.js';
 import { generateAndCheck } from './generate-and-check.js';
-import type { Generation } from './generate.js';
 import { outputText } from './output-text.js';
-import { type GradedCase, graderCaseOf, type JudgeSuccess, reviewOutputs } from './review-outputs.js';
-import type { CandidateResult } from './candidate-result.js';
+import { graderCaseOf, reviewOutputs } from './review-outputs.js';
 import { scoreCandidate } from './score-candidate.js';
-
-export type { CandidateScores } from './candidate-result.js';
-export type { GradedCase } from './review-outputs.js';
-
-export interface EvaluateInput {
-  experiment: Experiment;
-  prompt: string;
-  /** Usually every case; the scores are split by each case's label. */
-  cases: readonly Case[];
-  samples: number;
-  sampleBase: number;
-  /** Seeds the judge's shuffle of file names. */
-  seed: number;
-}
-
-export interface EvaluateDeps {
-  /** The generator's client. */
-  pool: ModelPool;
-  /** Needed when the experiment has a rubric and a judge model. */
-  judge?: Judge;
-  /** Needed when the experiment has a grader and a case has expectations. */
-  grader?: Grader;
-  signal?: AbortSignal;
-  onPhase?: (phase: Phase, progress?: { done: number; total: number }) => void;
-  env?: NodeJS.ProcessEnv;
-  /** Each output as it is generated (the record writer starts its file). */
-  onGenerated?: (generation: Generation) => void;
-  /** Every output's checks, once all are done (before the judge runs). */
-  onChecked?: (checks: readonly SampleChecks[]) => void;
-  /**
-   * `--batch` (SPEC 16): answers these calls through the provider's batch API into the cache
-   * before the stage makes them, so the stage then finds them there.
-   */
-  batch?: (calls: readonly BatchCall[], phase: Phase) => Promise<void>;
-}
-
-/** The candidate's result, with what the record folder shows beside it. */
-export interface EvaluatedCandidate extends CandidateResult {
-  ok: true;
-  generations: Generation[];
-  judge?: JudgeSuccess;
-  gradings: GradedCase[];
-}
-
-export interface FailedCandidate {
-  ok: false;
-  errorKind: 'judge_error' | 'grader_error';
-  message: string;
-  generations: Generation[];
-  costUsd: number;
-}
-
-export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
 /**
  * SPEC 16: the built-in judge's and grader's calls for these outputs, answered by batches

@@ -9,8 +9,8 @@ import { globalChecks } from '../checks/output-schema-gate.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
-import type { EvaluateDeps, EvaluateInput } from './evaluate-candidate.js';
-import { type Generation, generateOutputs, generationRequest } from './generate.js';
+import type { EvaluateDeps, EvaluateInput, Generation } from './evaluate-types.js';
+import { generateOutputs, generationRequest } from './generate.js';
 import { scrubSecrets } from './scrub-env.js';
 
 export interface Generated {

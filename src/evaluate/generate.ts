@@ -5,25 +5,9 @@
  * SPEC 5 says); only failures that must stop the run (auth, credit, abort) are thrown.
  */
 import type { Case, PromptShape } from '../experiment/types.js';
-import {
-  type CompletionRequest,
-  type ModelClient,
-  ProviderError,
-  type ToolCall,
-} from '../providers/types.js';
+import { type CompletionRequest, type ModelClient, ProviderError } from '../providers/types.js';
 import { renderRequest } from '../experiment/render-request.js';
-
-export interface Generation {
-  caseId: string;
-  sample: number;
-  ok: boolean;
-  text: string;
-  /** The calls the model made in its answer (SPEC 12); absent when it made none. */
-  toolCalls?: ToolCall[];
-  error?: string;
-  stopReason?: string;
-  cached: boolean;
-}
+import type { Generation } from './evaluate-types.js';
 
 export interface GenerateInput {
   /** The optimised part's text under evaluation; the shape holds the other parts. */

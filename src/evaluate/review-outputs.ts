@@ -7,21 +7,12 @@
 import pLimit from 'p-limit';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader, GraderCase } from '../grader/grader.js';
-import type { VerifiedGrading } from '../grader/verify-grading.js';
 import { caseInputsFor } from '../protocol/case-inputs.js';
-import type { JudgeResult, JudgeSession } from '../judge/judge.js';
+import type { JudgeSession } from '../judge/judge.js';
 import type { ProviderError } from '../providers/types.js';
 import type { Phase } from '../run/events.js';
-import type { Generation } from './generate.js';
+import type { Generation, GradedCase, JudgeSuccess } from './evaluate-types.js';
 import { outputText } from './output-text.js';
-
-export type JudgeSuccess = Extract<JudgeResult, { ok: true }>;
-
-export interface GradedCase {
-  caseId: string;
-  raw: unknown;
-  grading: VerifiedGrading;
-}
 
 export type Reviewed =
   | { ok: true; judge?: JudgeSuccess; gradings: GradedCase[] }

@@ -8,8 +8,7 @@ import type { Case, Experiment } from '../experiment/types.js';
 import { type CaseGrading, type Evaluation, scoreSplit, toScoringCases } from '../scoring/index.js';
 import { panelRecord } from '../judge/panel-scores.js';
 import type { CandidateResult } from './candidate-result.js';
-import type { Generation } from './generate.js';
-import type { GradedCase, JudgeSuccess } from './review-outputs.js';
+import type { Generation, GradedCase, JudgeSuccess } from './evaluate-types.js';
 
 export interface ScoreInput {
   experiment: Experiment;

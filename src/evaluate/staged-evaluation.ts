@@ -9,60 +9,49 @@
  * in the combined judge-map.json and judge-scores.json each file name carries its stage
  * (`screen/…`, `rest/…`) and no two outputs share one.
  */
-import type { Case } from '../experiment/types.js';
 import { summariseScores } from '../judge/judge-scores.js';
 import { combinePanels } from '../judge/panel-scores.js';
 import type { CandidatePaths } from '../run/paths.js';
-import {
-  type CandidateOutcome,
-  type EvaluateDeps,
-  type EvaluatedCandidate,
-  type EvaluateInput,
-  evaluateCandidate,
-} from './evaluate-candidate.js';
-import type { JudgeSuccess } from './review-outputs.js';
+import { evaluateCandidate } from './evaluate-candidate.js';
+import type {
+  CandidateOutcome,
+  EvaluateDeps,
+  EvaluatedCandidate,
+  EvaluateInput,
+  EvaluationResult,
+  JudgeSuccess,
+  ScreenStage,
+} from './evaluate-types.js';
 import { scoreCandidate } from './score-candidate.js';
 import { createCandidateRecordWriter } from './write-candidate.js';
 
-export interface StagedInput extends Omit<EvaluateInput, 'cases'> {
-  first: readonly Case[];
-  rest: readonly Case[];
-}
-
-export interface StagedOutcome {
-  outcome: CandidateOutcome;
-  /** The first stage's result, when it was scored. */
-  firstStage?: EvaluatedCandidate;
-  /** The rest was evaluated (and is part of `outcome`). */
-  proceeded: boolean;
-}
-
+/** `input.cases` is the minibatch; `screen.rest` follows it into the same folder when `screen.proceed` says so. */
 export async function evaluateStaged(
   paths: CandidatePaths,
-  input: StagedInput,
+  input: EvaluateInput,
+  screen: ScreenStage,
   deps: EvaluateDeps,
-  proceed: (first: EvaluatedCandidate) => boolean,
-): Promise<StagedOutcome> {
-  const { first, rest, ...common } = input;
+): Promise<EvaluationResult> {
+  const { rest } = screen;
   const writer = createCandidateRecordWriter(paths);
   // Checks are written once, for both stages, by finish().
   const stageDeps: EvaluateDeps = { ...deps, onGenerated: (generation) => writer.output(generation) };
   try {
-    const screen = await evaluateCandidate({ ...common, cases: first }, stageDeps);
-    if (!screen.ok || rest.length === 0 || !proceed(screen)) {
-      await writer.finish(screen);
-      return { outcome: screen, ...(screen.ok ? { firstStage: screen } : {}), proceeded: false };
+    const first = await evaluateCandidate(input, stageDeps);
+    if (!first.ok || rest.length === 0 || !screen.proceed(first)) {
+      await writer.finish(first);
+      return { outcome: first, ...(first.ok ? { firstStage: first } : {}), proceeded: false };
     }
-    const more = await evaluateCandidate({ ...common, cases: rest }, stageDeps);
+    const more = await evaluateCandidate({ ...input, cases: rest }, stageDeps);
     const outcome: CandidateOutcome = more.ok
-      ? combineStages(input, screen, more)
+      ? combineStages(input, rest, first, more)
       : {
           ...more,
-          generations: [...screen.generations, ...more.generations],
-          costUsd: screen.costUsd + more.costUsd,
+          generations: [...first.generations, ...more.generations],
+          costUsd: first.costUsd + more.costUsd,
         };
     await writer.finish(outcome);
-    return { outcome, firstStage: screen, proceeded: true };
+    return { outcome, firstStage: first, proceeded: true };
   } catch (error) {
     await writer.settle();
     throw error;
@@ -70,7 +59,8 @@ export async function evaluateStaged(
 }
 
 function combineStages(
-  input: StagedInput,
+  input: EvaluateInput,
+  rest: EvaluateInput['cases'],
   screen: EvaluatedCandidate,
   more: EvaluatedCandidate,
 ): EvaluatedCandidate {
@@ -79,7 +69,7 @@ function combineStages(
   const judge = combineJudges(screen.judge, more.judge);
   const scored = scoreCandidate({
     experiment: input.experiment,
-    cases: [...input.first, ...input.rest],
+    cases: [...input.cases, ...rest],
     samples: input.samples,
     generations,
     checks: [...screen.evaluation.checks, ...more.evaluation.checks],

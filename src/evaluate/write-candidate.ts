@@ -10,8 +10,7 @@ import { writeJsonAtomic, writeReviewJson, writeTextAtomic } from '../run/record
 import type { CandidatePaths } from '../run/paths.js';
 import type { SampleChecks } from '../checks/check-result.js';
 import type { CandidateResult } from './candidate-result.js';
-import type { CandidateOutcome } from './evaluate-candidate.js';
-import type { Generation } from './generate.js';
+import type { CandidateOutcome, Generation } from './evaluate-types.js';
 import { outputText } from './output-text.js';
 import { join } from 'node:path';
 

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import type { CandidateScores } from '../evaluate/candidate-result.js';
 import { standingOf } from '../evaluate/candidate-result.js';
-import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { minibatchSize } from '../experiment/acceptance.js';
 import { callsOnCases } from '../experiment/count-calls.js';
 import { loopCases } from '../experiment/loop-cases.js';
@@ -21,7 +21,8 @@ import type { IterationStatus, PairedDecisionRecord, PairedInterval, ScreenRecor
 import { candidatePaths, candidatePathsAt, iterationPaths } from '../run/paths.js';
 import { sha256Hex } from '../sha256.js';
 import { signed } from './decide.js';
-import { evaluateProposal, evaluateProposalStaged } from './evaluate-proposal.js';
+import { evaluate } from '../evaluate/evaluate.js';
+import { type CandidateSlot, candidateDeps, candidateRequest } from './candidate-request.js';
 import type { IncumbentView } from './incumbent.js';
 import type { LoopRun } from './loop-deps.js';
 import {
@@ -97,7 +98,7 @@ export async function evaluateAndDecidePaired(
 
   const evaluated = await Promise.all(
     input.proposals.map(async (proposal) => {
-      const result = await evaluateProposalStaged(deps, {
+      const request = candidateRequest(deps, {
         iteration,
         candidate: proposal.candidate,
         prompt: proposal.prompt,
@@ -113,7 +114,7 @@ export async function evaluateAndDecidePaired(
             }
           : {}),
       });
-      return { proposal, result };
+      return { proposal, result: await evaluate(request, candidateDeps(deps, iteration)) };
     }),
   );
 
@@ -287,8 +288,10 @@ async function retestBoth(
     candidate: chosen.proposal.candidate,
   });
   const common = { iteration, sampleBase: search.samples, samples: search.retest, cases };
+  const retest = async (slot: CandidateSlot) =>
+    (await evaluate(candidateRequest(deps, slot), candidateDeps(deps, iteration))).outcome;
   const [candidate, again] = await Promise.all([
-    evaluateProposal(deps, {
+    retest({
       ...common,
       candidate: chosen.proposal.candidate,
       prompt: chosen.proposal.prompt,
@@ -297,7 +300,7 @@ async function retestBoth(
         join(candidatePaths(deps.runDir, iteration, chosen.proposal.candidate).dir, 'retest'),
       ),
     }),
-    evaluateProposal(deps, {
+    retest({
       ...common,
       candidate: incumbent.candidate,
       prompt: incumbent.prompt,

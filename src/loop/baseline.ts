@@ -8,7 +8,8 @@ import { standingOf } from '../evaluate/candidate-result.js';
 import { writeBest, writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import { baselineFrom, marginFrom } from './decide.js';
-import { evaluateProposal } from './evaluate-proposal.js';
+import { evaluate } from '../evaluate/evaluate.js';
+import { candidateDeps, candidateRequest } from './candidate-request.js';
 import { finishIteration } from './finish-iteration.js';
 import type { LoopRun } from './loop-deps.js';
 import { hashPrompt } from './prompt-hash.js';
@@ -31,15 +32,16 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, 'focused') });
   await recorder.emit({ type: 'phase', iteration, phase: 'baseline' });
   const outcomes = await Promise.all(
-    Array.from({ length: repeats }, (_, repeat) =>
-      evaluateProposal(deps, {
+    Array.from({ length: repeats }, async (_, repeat) => {
+      const request = candidateRequest(deps, {
         iteration,
         candidate: repeat,
         prompt,
         sampleBase: repeat * search.samples,
         repeat,
-      }),
-    ),
+      });
+      return (await evaluate(request, candidateDeps(deps, iteration))).outcome;
+    }),
   );
   const failed = outcomes.find((o) => !o.ok);
   const first = outcomes[0];

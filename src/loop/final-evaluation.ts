@@ -7,10 +7,9 @@
  */
 import { join } from 'node:path';
 import { standingOf } from '../evaluate/candidate-result.js';
-import { evaluateAndRecord } from '../evaluate/evaluate-and-record.js';
-import { writeCandidatePrompt } from '../evaluate/write-candidate.js';
+import { evaluate } from '../evaluate/evaluate.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
-import { batchPart, type LoopRun, reviewParts } from './loop-deps.js';
+import { evaluationDeps, type LoopRun } from './loop-deps.js';
 
 /** Far past any sample index the run used, so the final draws are fresh. */
 export const FINAL_SAMPLE_BASE = 100_000;
@@ -26,11 +25,8 @@ export async function runFinalEvaluation(
   const { recorder, experiment } = deps;
   const iteration = prompts.bestIteration;
   await recorder.emit({ type: 'phase', iteration, phase: 'final' });
-  const evaluate = async (which: 'baseline' | 'best', prompt: string) => {
-    const paths = finalPaths(deps.runDir, which);
-    await writeCandidatePrompt(paths, prompt);
-    const outcome = await evaluateAndRecord(
-      paths,
+  const evaluateFinal = async (which: 'baseline' | 'best', prompt: string) => {
+    const { outcome } = await evaluate(
       {
         experiment,
         prompt,
@@ -38,14 +34,9 @@ export async function runFinalEvaluation(
         samples: experiment.config.search.samples,
         sampleBase: FINAL_SAMPLE_BASE,
         seed: experiment.config.search.seed + FINAL_SAMPLE_BASE,
+        paths: finalPaths(deps.runDir, which),
       },
-      {
-        pool: deps.pool,
-        signal: deps.signal,
-        env: deps.env,
-        ...reviewParts(deps),
-        ...batchPart(deps, iteration),
-      },
+      evaluationDeps(deps, iteration),
     );
     const tested = deps.testCases.length > 0;
     if (!outcome.ok) return { train: null, holdout: null, ...(tested ? { test: null } : {}) };
@@ -57,8 +48,8 @@ export async function runFinalEvaluation(
   };
   const same = prompts.baseline === prompts.best;
   const [baseline, best] = await Promise.all([
-    evaluate('baseline', prompts.baseline),
-    same ? undefined : evaluate('best', prompts.best),
+    evaluateFinal('baseline', prompts.baseline),
+    same ? undefined : evaluateFinal('best', prompts.best),
   ]);
   // Journaled like any iteration's spend, so the run's total and a resumed usd budget include it.
   const spend = deps.spend.take({ iteration, phase: 'final' });

@@ -4,13 +4,14 @@
  * (optionally confirming with fresh samples) → record → commit a keep.
  */
 import { type Standing, standingOf } from '../evaluate/candidate-result.js';
-import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { writeReviewJson } from '../run/records.js';
 import { iterationPaths } from '../run/paths.js';
 import type { ErrorKind, IterationStatus, RunEventBody } from '../run/events.js';
 import { feedbackFor, proposalPartsOf } from './incumbent-feedback.js';
 import { type Decision, type DecisionSide, decide, pickBestCandidate } from './decide.js';
-import { evaluateProposal } from './evaluate-proposal.js';
+import { evaluate } from '../evaluate/evaluate.js';
+import { candidateDeps, candidateRequest } from './candidate-request.js';
 import { finishIteration, type IterationEnd } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
 import type { LoopRun } from './loop-deps.js';
@@ -168,12 +169,17 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const outcomes = await Promise.all(
     proposals.map(async (proposal) => ({
       proposal,
-      outcome: await evaluateProposal(deps, {
-        iteration,
-        candidate: proposal.candidate,
-        prompt: proposal.prompt,
-        sampleBase: 0,
-      }),
+      outcome: (
+        await evaluate(
+          candidateRequest(deps, {
+            iteration,
+            candidate: proposal.candidate,
+            prompt: proposal.prompt,
+            sampleBase: 0,
+          }),
+          candidateDeps(deps, iteration),
+        )
+      ).outcome,
     })),
   );
 
@@ -204,13 +210,14 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   let decision: Decision = decide({ candidate: best.side, incumbent: incumbentSide, margin });
   let chosen = best;
   if (decision.status === 'keep' && search.confirm) {
-    const confirmation = await evaluateProposal(deps, {
+    const request = candidateRequest(deps, {
       iteration,
       candidate: best.proposal.candidate,
       prompt: best.proposal.prompt,
       sampleBase: search.samples,
       repeat: 1,
     });
+    const { outcome: confirmation } = await evaluate(request, candidateDeps(deps, iteration));
     if (confirmation.ok) {
       const again = toScored(best.proposal, confirmation);
       chosen = { ...best, side: averageSides(best.side, again.side) };

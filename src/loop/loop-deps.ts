@@ -3,7 +3,7 @@
  * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
-import type { EvaluateDeps } from '../evaluate/evaluate-candidate.js';
+import type { EvaluateDeps } from '../evaluate/evaluate-types.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
 import type { Grader } from '../grader/grader.js';
@@ -54,17 +54,20 @@ export interface LoopRun extends LoopDeps {
   testCases: readonly Case[];
 }
 
-/** The judge and grader of the deps, for an evaluation. */
-export function reviewParts(deps: LoopDeps): { judge?: Judge; grader?: Grader } {
+/**
+ * The run's parts for one evaluation: the pool, the judge and grader, and the batch runner
+ * (SPEC 16) with its batches journaled under `iteration`.
+ */
+export function evaluationDeps(deps: LoopDeps, iteration: number): EvaluateDeps {
+  const runner = deps.batch;
   return {
+    pool: deps.pool,
+    signal: deps.signal,
+    env: deps.env,
     ...(deps.judge === undefined ? {} : { judge: deps.judge }),
     ...(deps.grader === undefined ? {} : { grader: deps.grader }),
+    ...(runner === undefined
+      ? {}
+      : { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) }),
   };
-}
-
-/** The run's batch runner (SPEC 16) for one evaluation, its batches journaled under `iteration`. */
-export function batchPart(deps: LoopDeps, iteration: number): Pick<EvaluateDeps, 'batch'> {
-  const runner = deps.batch;
-  if (runner === undefined) return {};
-  return { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) };
 }

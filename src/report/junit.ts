@@ -16,7 +16,7 @@
  * Model outputs can hold anything, so every value is escaped and characters XML 1.0 forbids
  * are dropped; no CDATA is used, so `]]>` is just text.
  */
-import type { CaseReport, EvalReport, SplitReport } from '../evaluate/eval-report.js';
+import type { CaseReport, EvalReport, SplitReport } from '../eval-command/eval-report.js';
 import { writeTextAtomic } from '../run/records.js';
 
 // Everything outside XML 1.0's Char production: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.

@@ -5,7 +5,7 @@
  * to the candidate's own `parent-retest/`, so concurrent candidates never share a folder).
  */
 import { join } from 'node:path';
-import type { CandidateOutcome } from '../evaluate/evaluate-candidate.js';
+import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
 import type { CandidateKind } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import type { PoolState } from '../run/run-state.js';

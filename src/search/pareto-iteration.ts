@@ -10,7 +10,7 @@
  * resumed run redoes an unfinished iteration with the same parents and finished ones never.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
-import type { EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import { caseMeansOf } from '../loop/accept-paired.js';
 import { finishIteration } from '../loop/finish-iteration.js';
 import { type IncumbentView, loadCandidateEvaluation } from '../loop/incumbent.js';

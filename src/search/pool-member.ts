@@ -4,7 +4,7 @@
  * baseline's seed (p0, or a rebaseline's) and admitted candidates are built the same way.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
-import type { EvaluatedCandidate } from '../evaluate/evaluate-candidate.js';
+import type { EvaluatedCandidate } from '../evaluate/evaluate-types.js';
 import type { RunEventBody } from '../run/events.js';
 import type { DecidedCandidate } from './pareto-candidate.js';
 import type { CandidateVerdict } from './pareto-outcome.js';

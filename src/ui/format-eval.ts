@@ -3,7 +3,7 @@
  * per-check pass rates, the worst cases with a short reason, unmet expectations with the
  * grader's evidence, cost, the --fail-under verdict and where the record lives. Pure.
  */
-import type { CaseReport, EvalReport, SplitReport } from '../evaluate/eval-report.js';
+import type { CaseReport, EvalReport, SplitReport } from '../eval-command/eval-report.js';
 import type { Colors } from './terminal.js';
 
 export interface FormatEvalOptions {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { EvalReport } from '../../src/evaluate/eval-report.js';
+import { EvalReport } from '../../src/eval-command/eval-report.js';
 import { GRADER_SYSTEM_PROMPT } from '../../src/grader/grader-prompt.js';
 import { JUDGE_SYSTEM_PROMPT } from '../../src/judge/judge-prompt.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';

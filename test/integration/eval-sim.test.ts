@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvalReport } from '../../src/evaluate/eval-report.js';
+import { EvalReport } from '../../src/eval-command/eval-report.js';
 import { RunEvent } from '../../src/run/events.js';
 import { findAll, readXml } from '../fixtures/eval/read-xml.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { evaluateAndRecord } from '../../src/evaluate/evaluate-and-record.js';
-import type { CandidateOutcome } from '../../src/evaluate/evaluate-candidate.js';
+import type { CandidateOutcome } from '../../src/evaluate/evaluate-types.js';
 import { loadExperiment } from '../../src/experiment/load-experiment.js';
 import { createModelPool } from '../../src/providers/model-pool.js';
 import { ProviderError } from '../../src/providers/types.js';

@@ -13,7 +13,7 @@ import { type Label, LABELS_FILE, readLabels } from '../../calibrate/labels.js';
 import { judgeKappaGate } from '../../calibrate/kappa-gate.js';
 import { calledRoles, runCalibrate } from '../../calibrate/run-calibrate.js';
 import { EXIT } from '../../errors.js';
-import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
+import { refuseMissingEvalKeys } from '../../eval-command/require-keys.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import {
   applyOverrides,

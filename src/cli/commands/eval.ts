@@ -11,11 +11,14 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AutoresearchError, EXIT } from '../../errors.js';
-import type { ScopeName } from '../../evaluate/eval-report.js';
-import { judgeFailUnder, parseFailUnder } from '../../evaluate/fail-under.js';
-import { countGenerationFailures, describeGenerationFailures } from '../../evaluate/generation-failures.js';
-import { refuseMissingEvalKeys } from '../../evaluate/require-keys.js';
-import { runEval } from '../../evaluate/run-eval.js';
+import type { ScopeName } from '../../eval-command/eval-report.js';
+import { judgeFailUnder, parseFailUnder } from '../../eval-command/fail-under.js';
+import {
+  countGenerationFailures,
+  describeGenerationFailures,
+} from '../../eval-command/generation-failures.js';
+import { refuseMissingEvalKeys } from '../../eval-command/require-keys.js';
+import { runEval } from '../../eval-command/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { loopCases, testCases } from '../../experiment/loop-cases.js';
 import { isolationWarning } from '../../sandbox/run-isolation.js';

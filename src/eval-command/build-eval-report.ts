@@ -11,7 +11,7 @@ import { casesInSplit } from '../scoring/score-split.js';
 import type { Evaluation, SplitScore } from '../scoring/types.js';
 import { describeCases } from './case-findings.js';
 import { countExpectations, rateChecks } from './check-rates.js';
-import type { CandidateOutcome } from './evaluate-candidate.js';
+import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
 import { type CostReport, EVAL_REPORT_VERSION, type EvalReport, type SplitReport } from './eval-report.js';
 
 export interface EvalReportMeta {

@@ -1,7 +1,11 @@
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AutoresearchError } from '../../../src/errors.js';
-import { findMissingKeys, keyVariables, refuseMissingEvalKeys } from '../../../src/evaluate/require-keys.js';
+import {
+  findMissingKeys,
+  keyVariables,
+  refuseMissingEvalKeys,
+} from '../../../src/eval-command/require-keys.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import type { Experiment } from '../../../src/experiment/types.js';
 

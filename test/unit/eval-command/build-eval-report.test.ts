@@ -3,9 +3,9 @@ import {
   buildEvalReport,
   costFromLedger,
   type EvalReportMeta,
-} from '../../../src/evaluate/build-eval-report.js';
-import type { CandidateOutcome } from '../../../src/evaluate/evaluate-candidate.js';
-import { EvalReport } from '../../../src/evaluate/eval-report.js';
+} from '../../../src/eval-command/build-eval-report.js';
+import type { CandidateOutcome } from '../../../src/evaluate/evaluate-types.js';
+import { EvalReport } from '../../../src/eval-command/eval-report.js';
 import { createCostLedger } from '../../../src/providers/ledger.js';
 import { scoreSplit } from '../../../src/scoring/index.js';
 import { sampleEvaluation } from '../scoring/fixture.js';

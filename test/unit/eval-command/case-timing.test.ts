@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeGenerations } from '../../../src/evaluate/case-timing.js';
+import { timeGenerations } from '../../../src/eval-command/case-timing.js';
 import type { Case, PromptShape } from '../../../src/experiment/types.js';
 import { createCostLedger } from '../../../src/providers/ledger.js';
 import type { ModelPool } from '../../../src/providers/model-pool.js';

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AutoresearchError } from '../../../src/errors.js';
-import { type RunEvalDeps, runEval, simulatedEvalRoles } from '../../../src/evaluate/run-eval.js';
+import { type RunEvalDeps, runEval, simulatedEvalRoles } from '../../../src/eval-command/run-eval.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import type { Experiment } from '../../../src/experiment/types.js';
 import { createModelPool } from '../../../src/providers/model-pool.js';

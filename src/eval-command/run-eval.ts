@@ -16,7 +16,6 @@ import type { Role } from '../experiment/roles.js';
 import type { JudgeConfig } from '../experiment/schema.js';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
 import type { Experiment } from '../experiment/types.js';
-import { evaluateProposal } from '../loop/evaluate-proposal.js';
 import { hashPrompt } from '../loop/prompt-hash.js';
 import type { EventListener, RunRecorder } from '../loop/run-recorder.js';
 import { spendSince } from '../loop/spend.js';
@@ -24,17 +23,18 @@ import { emptyTotals } from '../providers/ledger.js';
 import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
 import { ProviderError } from '../providers/types.js';
 import type { SpendRole } from '../run/events.js';
-import { iterationPaths, runPaths } from '../run/paths.js';
+import { candidatePaths, iterationPaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeReviewJson } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
-import type { CandidateScores } from './candidate-result.js';
-import type { CandidateOutcome } from './evaluate-candidate.js';
+import type { CandidateScores } from '../evaluate/candidate-result.js';
+import { candidateSeed, evaluate } from '../evaluate/evaluate.js';
+import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
 import type { EvalReport, ScopeName } from './eval-report.js';
 import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';
-import { createSandboxedReview } from './sandboxed-review.js';
+import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import { EVAL_ROLES, keyVariables } from './require-keys.js';
 
 export interface RunEvalInput {
@@ -108,25 +108,27 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
     let outcome: CandidateOutcome | undefined;
     let failure: unknown;
     try {
-      outcome = await evaluateProposal(
+      ({ outcome } = await evaluate(
         {
           experiment,
-          runId,
-          runDir,
-          recorder,
+          prompt: experiment.prompt,
+          cases: experiment.cases,
+          samples: experiment.config.search.samples,
+          sampleBase: 0,
+          seed: candidateSeed(experiment, ITERATION, CANDIDATE),
+          paths: candidatePaths(runDir, ITERATION, CANDIDATE),
+          journal: { append: (event) => recorder.emit(event), iteration: ITERATION, candidate: CANDIDATE },
+        },
+        {
           pool: timed.pool,
-          git: null,
-          now: deps.now,
           signal: deps.signal,
-          stopRequested: () => false,
           env: deps.env,
           ...createSandboxedReview(experiment, timed.pool, {
             env: deps.env,
             ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
           }),
         },
-        { iteration: ITERATION, candidate: CANDIDATE, prompt: experiment.prompt, sampleBase: 0 },
-      );
+      ));
     } catch (error) {
       failure = error;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AutoresearchError } from '../../../src/errors.js';
-import type { SplitReport } from '../../../src/evaluate/eval-report.js';
-import { judgeFailUnder, parseFailUnder } from '../../../src/evaluate/fail-under.js';
+import type { SplitReport } from '../../../src/eval-command/eval-report.js';
+import { judgeFailUnder, parseFailUnder } from '../../../src/eval-command/fail-under.js';
 import { sampleReport } from '../../fixtures/eval/sample-report.js';
 
 describe('parseFailUnder', () => {
