@@ -3,6 +3,11 @@ import { defineConfig } from 'vitest/config';
 // CI asks for a JSON report (read by .ci/run for its closing line) through this variable.
 const jsonReport = process.env['AUTORESEARCH_TEST_JSON'];
 
+// Two test files at a time in every tier: most integration and kill files spend much of their
+// time waiting on the processes they start, so two side by side keep both cores busy. vitest
+// runs projects together only when they share a worker count.
+const WORKERS = 2;
+
 export default defineConfig({
   test: {
     // Builds dist/ first (incrementally): integration tests run the built CLI.
@@ -10,6 +15,7 @@ export default defineConfig({
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,
@@ -19,22 +25,20 @@ export default defineConfig({
         },
       },
       {
-        // Real subprocesses, servers, git repos: one file at a time so two cores never flake.
+        // Real subprocesses, servers, git repos.
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          fileParallelism: false,
           testTimeout: 120_000,
         },
       },
       {
-        // SIGKILL-and-resume trials: serial and on their own.
+        // SIGKILL-and-resume trials.
         extends: true,
         test: {
           name: 'kill',
           include: ['test/kill/**/*.test.ts'],
-          fileParallelism: false,
           testTimeout: 300_000,
         },
       },
