@@ -48,8 +48,17 @@ export function pinnedCli(name) {
     // engine-strict applies to the project, not to the user's programs.
     execFileSync(
       'npm',
-      ['install', '--prefix', partial, '--no-audit', '--no-fund', '--no-save', '--engine-strict=false',
-        '--loglevel=error', `${pin.package}@${pin.version}`],
+      [
+        'install',
+        '--prefix',
+        partial,
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        '--engine-strict=false',
+        '--loglevel=error',
+        `${pin.package}@${pin.version}`,
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     try {
