@@ -79,7 +79,10 @@ const TRACKER_FIXES = [
   [/\(interactive by SPEC 16\)/g, '(interactive by design)'],
   [/re-judgings \(SPEC 15: fresh, cache bypassed/g, 're-judgings (fresh, cache bypassed'],
   // Names of the outside document itself.
-  [/lists every command of SPEC section 11/g, 'lists every command of docs/design/commands-and-exit-codes.md'],
+  [
+    /lists every command of SPEC section 11/g,
+    'lists every command of docs/design/commands-and-exit-codes.md',
+  ],
   [/has exactly the SPEC columns/g, 'has exactly the columns of docs/design/run-records.md'],
 ];
 
@@ -129,7 +132,9 @@ function sectionPaths(first, rest, line) {
 }
 
 function linkText(path) {
-  return path === 'ARCHITECTURE.md' ? 'architecture' : (path.split('/').pop() ?? path).replace(/\.md$/, '').replaceAll('-', ' ');
+  return path === 'ARCHITECTURE.md'
+    ? 'architecture'
+    : (path.split('/').pop() ?? path).replace(/\.md$/, '').replaceAll('-', ' ');
 }
 
 /** One file's text with every section citation and tracker reference rewritten. */
@@ -170,7 +175,13 @@ function reflow(input, markdown) {
     if (single !== null) {
       // A one-line doc comment grown too long becomes a block.
       const [, indent, body] = single;
-      lines.splice(i, 1, { text: `${indent}/**` }, { text: `${indent} * ${body}`, limit }, { text: `${indent} */` });
+      lines.splice(
+        i,
+        1,
+        { text: `${indent}/**` },
+        { text: `${indent} * ${body}`, limit },
+        { text: `${indent} */` },
+      );
       continue;
     }
     const parts = paragraphLine(text, markdown);
