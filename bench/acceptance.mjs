@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * 7. Acceptance (issue 18): how often each acceptance rule keeps a proposal, on simulated
+ * 7. Acceptance: how often each acceptance rule keeps a proposal, on simulated
  * experiments whose truth the benchmark decides (bench/lib/simulated-truth.mjs). The product's
  * own decision functions from dist/ get only the drawn per-case scores:
  *
@@ -370,7 +370,7 @@ await runBenchmark(
   {
     key: 'acceptance',
     script: 'bench/acceptance.mjs',
-    title: '7. Acceptance: paired statistics vs version 1 (issue 18)',
+    title: '7. Acceptance: paired statistics vs version 1',
   },
   async ({ smoke }) => {
     const product = await loadProduct();

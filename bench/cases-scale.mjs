@@ -2,7 +2,7 @@
 /**
  * Large cases files: `autoresearch validate` of one experiment whose cases file holds 200,000
  * cases (about 50 MB), once as JSONL and once as CSV, measured as a whole process (wall time
- * and peak resident memory). Target (issue 22): each ≤ 10 s and ≤ 1 GB. A YAML file of that
+ * and peak resident memory). Target: each ≤ 10 s and ≤ 1 GB. A YAML file of that
  * size is not measured: YAML parsing cannot reach the target, and above 20,000 YAML cases
  * `validate` says to use JSONL.
  *

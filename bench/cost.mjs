@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * 9. Cost (issue 21): what one overnight run costs three ways, as a user runs it —
+ * 9. Cost: what one overnight run costs three ways, as a user runs it —
  * `autoresearch run bench` against the fake LLM server over the Anthropic wire format with
  * claude-sonnet-4-5, so dollars come from the built-in price table (batch discount and cache
  * rates included):
@@ -26,7 +26,7 @@ import { createSimResponder } from './lib/sim-responder.mjs';
 import { pct, verdict } from './lib/stats.mjs';
 import { markdownTable, textTable } from './lib/table.mjs';
 
-/** The issue's target: batch+caching costs at most this share of interactive. */
+/** The target: batch+caching costs at most this share of interactive. */
 const TARGET_SHARE = 0.45;
 /** The fake's batch completion delay: each batch ends this long after it was created. */
 const COMPLETE_AFTER_MS = 1000;
@@ -96,7 +96,8 @@ function readRun(events) {
   let cacheReadTokens = 0;
   let cacheWriteTokens = 0;
   let batches = 0;
-  // The drift anchors' re-judgings (SPEC 15): fresh calls, cache bypassed, so never batched.
+  // The drift anchors' re-judgings (docs/design/judge-reliability.md): fresh calls, cache bypassed,
+  // so never batched.
   let rejudged = 0;
   const decisions = new Map();
   for (const event of events) {
@@ -193,20 +194,23 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 /** Neither a batch call nor a response-cache hit (which made no provider call): paid at the full price. */
 const interactiveCalls = (role) => role.calls - role.batchCalls - role.cachedCalls;
 
-/** What --batch leaves interactive, and whether it is only what SPEC 16 and 15 leave so. */
+/**
+ * What --batch leaves interactive, and whether it is only what docs/design/cost-engine.md,
+ * docs/design/judge-reliability.md leave so.
+ */
 function notHalved(run) {
   const of = (role) => interactiveCalls(run.roles[role] ?? { calls: 0, batchCalls: 0, cachedCalls: 0 });
   const byDesign = of('generator') === 0 && of('grader') === 0 && of('judge') === run.rejudged;
   return (
-    `Not halved by --batch, its interactive calls: mutator ${of('mutator')} (interactive by SPEC 16); judge ${of('judge')}, ` +
-    `of which ${run.rejudged} are the drift anchors' re-judgings (SPEC 15: fresh, cache bypassed, so no batch can answer them); ` +
+    `Not halved by --batch, its interactive calls: mutator ${of('mutator')} (interactive by design); judge ${of('judge')}, ` +
+    `of which ${run.rejudged} are the drift anchors' re-judgings (fresh, cache bypassed, so no batch can answer them); ` +
     `generator ${of('generator')}; grader ${of('grader')}. Every other call was a batch call or a response-cache hit: ` +
     `${byDesign ? 'only what is interactive by design is left' : 'MORE is left interactive than by design'}.`
   );
 }
 
 await runBenchmark(
-  { key: 'cost', script: 'bench/cost.mjs', title: '9. Cost: batch and prompt caching (issue 21)' },
+  { key: 'cost', script: 'bench/cost.mjs', title: '9. Cost: batch and prompt caching' },
   async ({ smoke }) => {
     const iterations = smoke ? 1 : 10;
     const cases = smoke ? 4 : CASES;

@@ -210,7 +210,7 @@ await runBenchmark(
             'mutator), 20 outputs and the review records, and (inside the judging phase) the 21 sandbox files; ' +
             'plus ~5 fsyncs for what a resume reads (~0.45 ms each here). Writing them synchronously was tried and ' +
             'was no faster. Meeting 2 ms would take fewer files: a cache that appends to one file instead of one ' +
-            'file per call, which SPEC 10 rules out today (every file but the journal is replaced atomically).',
+            'file per call, which docs/design/run-records.md rules out today (every file but the journal is replaced atomically).',
         );
       }
       const markdown = [

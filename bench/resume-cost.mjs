@@ -7,8 +7,8 @@
  *
  *   redone = (calls completed before the kill) + (requests after the resume) − (reference requests)
  *
- * A call counts as completed once its response is in the run's cache (SPEC 10). Requests
- * that were in flight when the process died are lost work, redone legitimately, and shown
+ * A call counts as completed once its response is in the run's cache (docs/design/run-records.md).
+ * Requests that were in flight when the process died are lost work, redone legitimately, and shown
  * apart. Target: 0 redone.
  */
 import { readdirSync } from 'node:fs';

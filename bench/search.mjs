@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * 8. Search (issue 19): the pareto pool against the greedy single incumbent, as a user runs
+ * 8. Search: the pareto pool against the greedy single incumbent, as a user runs
  * them: `autoresearch run <example> --provider sim` through the built CLI, in a fresh temporary
  * project per run, on four simulated landscapes —
  *
@@ -31,7 +31,7 @@ import { markdownTable, textTable } from './lib/table.mjs';
 
 const STRATEGIES = ['greedy', 'pareto'];
 const TEST_SHARE = 0.25;
-/** The issue's target on the stuck landscape: pareto reaches greedy's final score with ≤ 60% of its calls. */
+/** The target on the stuck landscape: pareto reaches greedy's final score with ≤ 60% of its calls. */
 const TARGET_CALL_SHARE = 0.6;
 const REACH_SHARE = 0.9;
 /** Generations per test case when a cut is scored: the test split is small, so its noise is cut down. */
@@ -388,7 +388,7 @@ function summarise(landscape, bySeed, interval) {
 }
 
 await runBenchmark(
-  { key: 'search', script: 'bench/search.mjs', title: '8. Search: pareto vs greedy (issue 19)' },
+  { key: 'search', script: 'bench/search.mjs', title: '8. Search: pareto vs greedy' },
   async ({ smoke }) => {
     const { pairedInterval } = await import(distModule('loop/paired.js'));
     const interval = (values) => pairedInterval(values, 0.975);

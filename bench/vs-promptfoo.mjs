@@ -33,7 +33,10 @@ const TARGET = 0.5;
 const CONCURRENCY = 8;
 const PROMPT = 'Write a short cold email about {{topic}} for {{audience}}. Start with a subject line.';
 
-/** Five assertions both tools spell and mean the same way (SPEC 5 borrows promptfoo's names). */
+/**
+ * Five assertions both tools spell and mean the same way (docs/design/checks.md borrows promptfoo's
+ * names).
+ */
 const ASSERTIONS = [
   { type: 'starts-with', value: 'Subject:' },
   { type: 'not-contains', value: '[' },

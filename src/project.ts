@@ -1,7 +1,7 @@
 /**
- * Where the user's project is (SPEC 2): the nearest folder upward that holds `experiments/`,
- * else the current directory. The tool works the same in this repository and when installed
- * into a user's own.
+ * Where the user's project is (docs/design/project-layout.md): the nearest folder upward that holds
+ * `experiments/`, else the current directory. The tool works the same in this repository and when
+ * installed into a user's own.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -8,7 +8,8 @@
  * them the outputs and prompts they held, which have no business lingering in /tmp.
  *
  * The name tells a person looking at /tmp whose folders these are; it says nothing about the
- * experiment, so a judge that looks at its own path learns nothing it may not know (SPEC 6).
+ * experiment, so a judge that looks at its own path learns nothing it may not know
+ * (docs/design/judge-protocol.md).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';

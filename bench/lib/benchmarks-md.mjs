@@ -14,11 +14,11 @@ export const SECTIONS = [
   { key: 'startup', title: '6. Start-up', script: 'bench/startup.mjs' },
   {
     key: 'acceptance',
-    title: '7. Acceptance: paired statistics vs version 1 (issue 18)',
+    title: '7. Acceptance: paired statistics vs version 1',
     script: 'bench/acceptance.mjs',
   },
-  { key: 'search', title: '8. Search: pareto vs greedy (issue 19)', script: 'bench/search.mjs' },
-  { key: 'cost', title: '9. Cost: batch and prompt caching (issue 21)', script: 'bench/cost.mjs' },
+  { key: 'search', title: '8. Search: pareto vs greedy', script: 'bench/search.mjs' },
+  { key: 'cost', title: '9. Cost: batch and prompt caching', script: 'bench/cost.mjs' },
 ];
 
 const HEADER = `# Benchmarks

@@ -1,5 +1,5 @@
 /**
- * Simulated experiments whose truth the acceptance benchmark decides (issue 18). Every case has
+ * Simulated experiments whose truth the acceptance benchmark decides. Every case has
  * a true quality for the incumbent and one for the candidate (the expected score of one
  * sample); a sample's score is the share of a rubric's points that pass, each point passing
  * with the case's true quality. The benchmark hands the product's decision functions only the

@@ -1,8 +1,8 @@
 /**
- * `runs/<id>/calibration.json` (SPEC 15): how far the experiment's judge (and grader) agreed
- * with the human labels, per criterion with seeded bootstrap intervals, every labelled output
- * beside the judge's scores, and the bias probes. `calibrate --json` prints it and `show`
- * displays it. Version 1; fields are only ever added.
+ * `runs/<id>/calibration.json` (docs/design/judge-reliability.md): how far the experiment's judge
+ * (and grader) agreed with the human labels, per criterion with seeded bootstrap intervals, every
+ * labelled output beside the judge's scores, and the bias probes. `calibrate --json` prints it and
+ * `show` displays it. Version 1; fields are only ever added.
  */
 import * as z from 'zod';
 import { SpendRole } from '../run/events.js';

@@ -1,7 +1,7 @@
 /**
- * `calibrate --fail-under-kappa K` (SPEC 15), pure: the calibration passes when every labelled
- * criterion's quadratic-weighted kappa is at least K. A labelled criterion whose kappa is
- * undefined (a single score everywhere) cannot show it meets K, so it fails too.
+ * `calibrate --fail-under-kappa K` (docs/design/judge-reliability.md), pure: the calibration passes
+ * when every labelled criterion's quadratic-weighted kappa is at least K. A labelled criterion
+ * whose kappa is undefined (a single score everywhere) cannot show it meets K, so it fails too.
  */
 import type { CalibrationFile } from './calibration-file.js';
 

@@ -1,6 +1,6 @@
 /**
- * The human labels `autoresearch calibrate` measures the judge against (SPEC 15): a YAML list,
- * one entry per output a person has scored —
+ * The human labels `autoresearch calibrate` measures the judge against
+ * (docs/design/judge-reliability.md): a YAML list, one entry per output a person has scored —
  *
  *   - output: "text of an output"        # or { file: path }, relative to the labels file
  *     case: saas-cto                     # optional: the case it answers (for judging.inputs)

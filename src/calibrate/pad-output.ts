@@ -1,8 +1,8 @@
 /**
- * The length probe's padding (SPEC 15): neutral filler appended to an output until it is at
- * least half as long again. The filler is a rotation of closing pleasantries that say nothing
- * about the subject, so a judge that scores the content should not move; one that rewards
- * length will. (It is plain text: padding a JSON output makes it invalid, which a judge may
+ * The length probe's padding (docs/design/judge-reliability.md): neutral filler appended to an
+ * output until it is at least half as long again. The filler is a rotation of closing pleasantries
+ * that say nothing about the subject, so a judge that scores the content should not move; one that
+ * rewards length will. (It is plain text: padding a JSON output makes it invalid, which a judge may
  * rightly mark down.)
  */
 

@@ -1,8 +1,8 @@
 /**
- * The order probe's arithmetic (SPEC 15), pure. The same outputs are judged twice, the second
- * time in the reverse order of the first, so every output moves as far as it can. A judge that
- * favours early (or late) places then scores each output differently in proportion to how far
- * it moved: with x = place / (n − 1) (0 first, 1 last), the per-output change
+ * The order probe's arithmetic (docs/design/judge-reliability.md), pure. The same outputs are
+ * judged twice, the second time in the reverse order of the first, so every output moves as far as
+ * it can. A judge that favours early (or late) places then scores each output differently in
+ * proportion to how far it moved: with x = place / (n − 1) (0 first, 1 last), the per-output change
  * d = score₁ − score₂ is fitted as β·(x₂ − x₁) by least squares through the origin, and β — the
  * change of an output's weighted score from the last place to the first — gets a Student-t
  * interval. A plain mean of the per-output changes would miss it: a bonus for whichever output

@@ -1,8 +1,9 @@
 /**
  * One judging of a bias probe: a session of the experiment's judge (in its usual sandbox) over
- * a set of outputs, always fresh (SPEC 15: every model call a new sample, never the cache, with
- * its own sample base), reduced to what the probes compare — each output's weighted score on
- * the 1–5 scale, its criterion scores, and the place it had in the order the judge saw.
+ * a set of outputs, always fresh (docs/design/judge-reliability.md: every model call a new sample,
+ * never the cache, with its own sample base), reduced to what the probes compare — each output's
+ * weighted score on the 1–5 scale, its criterion scores, and the place it had in the order the
+ * judge saw.
  */
 import type { Rubric } from '../experiment/types.js';
 import type { Judge, JudgeOutput } from '../judge/judge.js';

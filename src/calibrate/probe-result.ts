@@ -1,7 +1,8 @@
 /**
- * One bias probe's result (SPEC 15) as `calibrate` records it in `calibration.json` and prints
- * it: what was measured, its 95% interval, whether it shows a bias, and the verdict in plain
- * words. The shape is shared with the calibration file's schema, so it is a zod schema here.
+ * One bias probe's result (docs/design/judge-reliability.md) as `calibrate` records it in
+ * `calibration.json` and prints it: what was measured, its 95% interval, whether it shows a bias,
+ * and the verdict in plain words. The shape is shared with the calibration file's schema, so it is
+ * a zod schema here.
  */
 import * as z from 'zod';
 

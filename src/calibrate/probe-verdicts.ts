@@ -1,9 +1,9 @@
 /**
- * The bias probes' verdict rules (SPEC 15; stated in docs/judge-and-grader.md "Bias probes"),
- * pure: an estimate and its 95% interval become `biased` and one sentence a person can act on.
- * A shift is a bias only when the interval excludes no effect *and* the estimate is large
- * enough to matter; a steady judge's consistency is a problem only when the interval lies
- * clearly below the bar.
+ * The bias probes' verdict rules (docs/design/judge-reliability.md; stated in
+ * docs/judge-and-grader.md "Bias probes"), pure: an estimate and its 95% interval become `biased`
+ * and one sentence a person can act on. A shift is a bias only when the interval excludes no
+ * effect *and* the estimate is large enough to matter; a steady judge's consistency is a problem
+ * only when the interval lies clearly below the bar.
  */
 import { signed } from '../loop/decide.js';
 import type { Effect } from './position-effect.js';

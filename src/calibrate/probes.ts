@@ -1,6 +1,7 @@
 /**
- * The bias probes of `calibrate` (SPEC 15): three questions asked of the experiment's own judge,
- * in its usual sandbox, about outputs whose quality does not change between judgings.
+ * The bias probes of `calibrate` (docs/design/judge-reliability.md): three questions asked of the
+ * experiment's own judge, in its usual sandbox, about outputs whose quality does not change between
+ * judgings.
  *
  * - order: the outputs judged in one order and then in the reverse (two seeds, two shuffles) —
  *   does an output's score depend on where it stands? Only for a judge that sees several

@@ -1,7 +1,7 @@
 /**
- * A calibrate run's calibration.json for `show` (SPEC 15): the file as written, or null when
- * the run never got that far (stopped, crashed) or the file is not one this build reads — the
- * caller then shows the run's journal instead.
+ * A calibrate run's calibration.json for `show` (docs/design/judge-reliability.md): the file as
+ * written, or null when the run never got that far (stopped, crashed) or the file is not one this
+ * build reads — the caller then shows the run's journal instead.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,9 +1,9 @@
 /**
  * The labelled outputs through the experiment's own judge and grader, exactly as an evaluation
- * sends outputs (SPEC 15): one judging of every output with labelled scores — in the judge's
- * usual sandbox, shuffled under neutral names, the case's inputs beside an output under
- * `judging.inputs` — and one grading per output with labelled expectations. What comes back is
- * each label with the judge's scores and the grader's verdicts beside the human's.
+ * sends outputs (docs/design/judge-reliability.md): one judging of every output with labelled
+ * scores — in the judge's usual sandbox, shuffled under neutral names, the case's inputs beside an
+ * output under `judging.inputs` — and one grading per output with labelled expectations. What comes
+ * back is each label with the judge's scores and the grader's verdicts beside the human's.
  */
 import pLimit from 'p-limit';
 import type { Case, Experiment, Rubric } from '../experiment/types.js';

@@ -1,7 +1,7 @@
 /**
- * `autoresearch calibrate` without the CLI (SPEC 15): the labelled outputs go through the
- * experiment's judge and grader in their usual sandboxes, the agreement with the human labels
- * is measured, and the whole is recorded as a run of kind `calibrate`:
+ * `autoresearch calibrate` without the CLI (docs/design/judge-reliability.md): the labelled outputs
+ * go through the experiment's judge and grader in their usual sandboxes, the agreement with the
+ * human labels is measured, and the whole is recorded as a run of kind `calibrate`:
  *
  *   run_started (calibrate) → spend → calibrated → run_stopped
  *

@@ -10,13 +10,18 @@ export interface CheckIssue {
   hint?: string;
 }
 
-/** A call as the checks see it (SPEC 12): as in the output file, without the provider's id. */
+/**
+ * A call as the checks see it (docs/design/prompt-shapes.md): as in the output file, without the
+ * provider's id.
+ */
 export type CheckedToolCall = Pick<ToolCall, 'name' | 'arguments'>;
 
 /** What the checks need besides the output text: the case, the tool calls, and for IO (javascript files, command) where to run. */
 export interface CheckContext {
   vars: Record<string, string>;
-  /** The calls the output made (SPEC 12), in order; empty when it made none. */
+  /**
+   * The calls the output made (docs/design/prompt-shapes.md), in order; empty when it made none.
+   */
   toolCalls: readonly CheckedToolCall[];
   /** The experiment folder: relative paths in checks resolve here, commands run here. */
   baseDir: string;

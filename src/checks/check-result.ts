@@ -1,6 +1,6 @@
 /**
- * What a check yields (SPEC 5) and how it is recorded in `checks.json`. One shape for
- * success and failure: a check that crashes is a failed result with `error: true`, not an
+ * What a check yields (docs/design/checks.md) and how it is recorded in `checks.json`. One shape
+ * for success and failure: a check that crashes is a failed result with `error: true`, not an
  * exception, so a negated check never turns a crash into a pass.
  */
 import * as z from 'zod';

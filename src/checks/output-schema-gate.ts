@@ -1,8 +1,8 @@
 /**
- * The implicit gate of structured output (SPEC 12): with `output.json_schema`, every output
- * must be JSON valid against that schema — an `is-json` gate named `output-schema`, placed
- * before the experiment's own global checks on every case. Outputs that call tools answer with
- * the calls instead, so the gate lets them pass. Weight 0: a provider that enforces the schema
+ * The implicit gate of structured output (docs/design/prompt-shapes.md): with `output.json_schema`,
+ * every output must be JSON valid against that schema — an `is-json` gate named `output-schema`,
+ * placed before the experiment's own global checks on every case. Outputs that call tools answer
+ * with the calls instead, so the gate lets them pass. Weight 0: a provider that enforces the schema
  * would otherwise lift every candidate's checks signal alike; the gate alone is the rule.
  */
 import type { CheckEntry } from '../experiment/schema.js';

@@ -1,6 +1,6 @@
 /**
- * The check vocabulary (SPEC 5): promptfoo's names, each type a small function found here.
- * Every type also exists with a `not-` prefix, which inverts pass and score.
+ * The check vocabulary (docs/design/checks.md): promptfoo's names, each type a small function found
+ * here. Every type also exists with a `not-` prefix, which inverts pass and score.
  */
 import type { CheckEntry } from '../experiment/schema.js';
 import type { CheckDefinition, CheckIssue } from './check-definition.js';

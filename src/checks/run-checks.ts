@@ -1,8 +1,8 @@
 /**
  * Applies a case's checks (global then the case's own) to one generated output: its text as
- * `output`, its tool calls in the context (SPEC 12). A failed generation scores 0 on every
- * check (SPEC 5: it never shrinks the denominator); a check that cannot run fails with the
- * reason instead of throwing. Only an abort throws.
+ * `output`, its tool calls in the context (docs/design/prompt-shapes.md). A failed generation
+ * scores 0 on every check (docs/design/checks.md: it never shrinks the denominator); a check that
+ * cannot run fails with the reason instead of throwing. Only an abort throws.
  */
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
@@ -14,7 +14,7 @@ import { checkName, findCheck, validateCheckEntry } from './registry.js';
 export interface RunChecksInput {
   /** The generated text (without its tool calls), or null when generation failed. */
   output: string | null;
-  /** The calls the output made (SPEC 12); absent or empty: none. */
+  /** The calls the output made (docs/design/prompt-shapes.md); absent or empty: none. */
   toolCalls?: readonly ToolCall[];
   /** Why generation failed, for the reason of every check. */
   generationError?: string;

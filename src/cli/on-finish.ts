@@ -1,8 +1,8 @@
 /**
- * `on_finish:` (SPEC 16): when a run stops, for any reason, the experiment's program gets the
- * run's summary JSON on stdin — a webhook, a desktop notification, a pager. It is the user's
- * program, run with the run's environment from the experiment's folder, and it is given 30
- * seconds. Whatever happens to it (it exits non-zero, times out, cannot be found) is a warning,
+ * `on_finish:` (docs/design/cost-engine.md): when a run stops, for any reason, the experiment's
+ * program gets the run's summary JSON on stdin — a webhook, a desktop notification, a pager. It is
+ * the user's program, run with the run's environment from the experiment's folder, and it is given
+ * 30 seconds. Whatever happens to it (it exits non-zero, times out, cannot be found) is a warning,
  * journaled and printed; the run's outcome and exit code are never its to change.
  */
 import { resolveOnFinish } from '../experiment/validate-on-finish.js';
@@ -12,7 +12,7 @@ import type { RunState } from '../run/run-state.js';
 
 export const ON_FINISH_TIMEOUT_MS = 30_000;
 
-/** The run summary of SPEC 16, as `on_finish` reads it on stdin. */
+/** The run summary of docs/design/cost-engine.md, as `on_finish` reads it on stdin. */
 export interface FinishSummary {
   run_id: string;
   experiment: string | null;
@@ -21,7 +21,10 @@ export interface FinishSummary {
   /** The headline scores: the fresh final evaluation when the run got that far, else as decided. */
   baseline: { train: number | null; holdout: number | null } | null;
   best: { iteration: number; train: number | null; holdout: number | null } | null;
-  /** The sealed test split (SPEC 13), scored only by the final evaluation; null without one. */
+  /**
+   * The sealed test split (docs/design/paired-acceptance.md), scored only by the final evaluation;
+   * null without one.
+   */
   test: { baseline: number | null; best: number | null } | null;
   iterations: number;
   cost_usd: number;

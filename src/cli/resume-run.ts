@@ -237,7 +237,10 @@ function resumedBudgets(
   );
 }
 
-/** What this resume changes for good: budgets as absolute values, and `--batch` (SPEC 16). */
+/**
+ * What this resume changes for good: budgets as absolute values, and `--batch`
+ * (docs/design/cost-engine.md).
+ */
 function resumeOverridesOf(experiment: Experiment, flags: ResumeFlags): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of BUDGET_KEYS) if (flags[key] !== undefined) out[key] = experiment.config.budget[key];

@@ -53,7 +53,10 @@ export interface SessionInput {
   lock: RunLock;
   env: NodeJS.ProcessEnv;
   planEstimate?: { usd: number | null; seconds: number | null };
-  /** Batches an earlier process journaled and never finished: polled, not submitted again (SPEC 16). */
+  /**
+   * Batches an earlier process journaled and never finished: polled, not submitted again
+   * (docs/design/cost-engine.md).
+   */
   pendingBatches?: readonly Submitted[];
   /** Test-only (AUTORESEARCH_TEST_KILL_AT): the same one the recorder was given. */
   killPoint?: KillPoint;
@@ -80,11 +83,11 @@ export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv
 }
 
 /**
- * SPEC 16: a wait on batches can last hours, so `autoresearch stop` and the `hours` budget end it
- * at once (not after the iteration, as without batches). The batches stay journaled, never
- * cancelled, for resume to poll; the whole run is aborted with the cut as its reason, so the
- * iteration's other calls stop as on Ctrl-C and the loop ends with the cut's reason. The
- * final evaluation (no iteration open) runs past `hours` as it does without batches.
+ * docs/design/cost-engine.md: a wait on batches can last hours, so `autoresearch stop` and the
+ * `hours` budget end it at once (not after the iteration, as without batches). The batches stay
+ * journaled, never cancelled, for resume to poll; the whole run is aborted with the cut as its
+ * reason, so the iteration's other calls stop as on Ctrl-C and the loop ends with the cut's reason.
+ * The final evaluation (no iteration open) runs past `hours` as it does without batches.
  */
 function batchWaitCutoff(
   input: SessionInput,
@@ -113,7 +116,10 @@ function batchWaitCutoff(
   };
 }
 
-/** `--batch` / `batch: true` (SPEC 16): the run's batch runner, journaling through the recorder. */
+/**
+ * `--batch` / `batch: true` (docs/design/cost-engine.md): the run's batch runner, journaling
+ * through the recorder.
+ */
 function createSessionBatches(
   input: SessionInput,
   pool: ModelPool,
@@ -244,7 +250,10 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
   }
 }
 
-/** `on_finish` (SPEC 16): its failure is journaled (and so printed) as a warning, never the run's. */
+/**
+ * `on_finish` (docs/design/cost-engine.md): its failure is journaled (and so printed) as a warning,
+ * never the run's.
+ */
 async function notifyFinish(input: SessionInput): Promise<void> {
   const argv = input.experiment.config.on_finish;
   if (argv === undefined) return;

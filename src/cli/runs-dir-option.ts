@@ -1,4 +1,7 @@
-/** The runs folder a command works in: `--runs-dir`, else AUTORESEARCH_RUNS_DIR, else <project root>/runs (SPEC 2). */
+/**
+ * The runs folder a command works in: `--runs-dir`, else AUTORESEARCH_RUNS_DIR, else <project root>/runs
+ * (docs/design/project-layout.md).
+ */
 import type { Command } from 'commander';
 import { findProjectRoot } from '../project.js';
 import { resolveRunsDir } from '../run/runs-dir.js';

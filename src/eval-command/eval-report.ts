@@ -67,7 +67,7 @@ export const JudgeVerdict = z.object({
   sample: z.number().int().min(0),
   criteria: z.record(z.string(), z.number()),
   reasoning: z.string(),
-  /** Checklist criteria's answers (SPEC 15), when the judge gave them. */
+  /** Checklist criteria's answers (docs/design/judge-reliability.md), when the judge gave them. */
   items: ChecklistAnswers.optional(),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
@@ -127,7 +127,10 @@ export const EvalReport = z.object({
     .nullable(),
   cases: z.array(CaseReport),
   failUnder: FailUnderVerdict.nullable(),
-  /** A judge panel's members and agreement (SPEC 15); absent without a panel. */
+  /**
+   * A judge panel's members and agreement (docs/design/judge-reliability.md); absent without a
+   * panel.
+   */
   judgePanel: z
     .object({
       aggregate: z.string(),

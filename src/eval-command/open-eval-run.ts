@@ -1,7 +1,8 @@
 /**
- * The record of an `eval` (SPEC 10, kind `eval`) or a `calibrate` (kind `calibrate`, SPEC 15):
- * a fresh run folder under a new id, its lock, the manifest and the `run_started` event — so
- * `runs` and `show` list it like any run. No git branch: neither changes anything.
+ * The record of an `eval` (docs/design/run-records.md, kind `eval`) or a `calibrate` (kind
+ * `calibrate`, docs/design/judge-reliability.md): a fresh run folder under a new id, its lock, the
+ * manifest and the `run_started` event — so `runs` and `show` list it like any run. No git branch:
+ * neither changes anything.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';

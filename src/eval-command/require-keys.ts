@@ -1,7 +1,7 @@
 /**
  * `eval` refuses to start when a model it will call needs an API key the environment lacks
- * (SPEC 3), naming the variable — before any folder is made or any money spent. Only the roles
- * an evaluation calls count: the mutator is never used by `eval`.
+ * (docs/design/experiment-format.md), naming the variable — before any folder is made or any money
+ * spent. Only the roles an evaluation calls count: the mutator is never used by `eval`.
  */
 import { AutoresearchError } from '../errors.js';
 import { roleModels } from '../experiment/judge-panel.js';

@@ -1,7 +1,8 @@
 /**
  * `autoresearch eval` without the CLI: evaluate the experiment's current prompt once over
  * the loop's cases (train and holdout), or over the sealed test cases alone under
- * `split: 'test'` (SPEC 13), and record it as a run of kind `eval` (SPEC 10):
+ * `split: 'test'` (docs/design/paired-acceptance.md), and record it as a run of kind `eval`
+ * (docs/design/run-records.md):
  *
  *   run_started → iteration_started 0 → phases → candidate_evaluated 0/0
  *     → iteration_finished (baseline | error) + spend → run_stopped

@@ -18,8 +18,8 @@ import { graderCaseOf, reviewOutputs } from './review-outputs.js';
 import { scoreCandidate } from './score-candidate.js';
 
 /**
- * SPEC 16: the built-in judge's and grader's calls for these outputs, answered by batches
- * before they run (they then find every answer in the cache).
+ * docs/design/cost-engine.md: the built-in judge's and grader's calls for these outputs, answered
+ * by batches before they run (they then find every answer in the cache).
  */
 async function batchReviewCalls(
   input: EvaluateInput,

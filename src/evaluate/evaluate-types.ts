@@ -42,8 +42,8 @@ export interface EvaluateDeps {
   /** Every output's checks, once all are done (before the judge runs). */
   onChecked?: (checks: readonly SampleChecks[]) => void;
   /**
-   * `--batch` (SPEC 16): answers these calls through the provider's batch API into the cache
-   * before the stage makes them, so the stage then finds them there.
+   * `--batch` (docs/design/cost-engine.md): answers these calls through the provider's batch API
+   * into the cache before the stage makes them, so the stage then finds them there.
    */
   batch?: (calls: readonly BatchCall[], phase: Phase) => Promise<void>;
 }
@@ -54,7 +54,10 @@ export interface Generation {
   sample: number;
   ok: boolean;
   text: string;
-  /** The calls the model made in its answer (SPEC 12); absent when it made none. */
+  /**
+   * The calls the model made in its answer (docs/design/prompt-shapes.md); absent when it made
+   * none.
+   */
   toolCalls?: ToolCall[];
   error?: string;
   stopReason?: string;
@@ -88,8 +91,8 @@ export interface FailedCandidate {
 export type CandidateOutcome = EvaluatedCandidate | FailedCandidate;
 
 /**
- * Screening (SPEC 13): the request's `cases` are the minibatch; `rest` is evaluated into the
- * same record only when `proceed` says so of the minibatch's result.
+ * Screening (docs/design/paired-acceptance.md): the request's `cases` are the minibatch; `rest` is
+ * evaluated into the same record only when `proceed` says so of the minibatch's result.
  */
 export interface ScreenStage {
   rest: readonly Case[];

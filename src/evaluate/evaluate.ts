@@ -1,11 +1,11 @@
 /**
  * The evaluation stage's one entry: a candidate evaluated into its record folder (prompt.md,
  * each output as it is generated, checks.json before the judge runs, then the judge's scores,
- * the gradings and evaluation.json), in one stage or — under screening (SPEC 13) — a minibatch
- * first and the rest only when it passes. With a journal, its phase changes and, once the
- * record is written, its `candidate_evaluated` go to the run's journal. The loop's baseline,
- * iterations, retests and final evaluation, the pareto search (through paired acceptance) and
- * `autoresearch eval` all evaluate through here.
+ * the gradings and evaluation.json), in one stage or — under screening
+ * (docs/design/paired-acceptance.md) — a minibatch first and the rest only when it passes. With a
+ * journal, its phase changes and, once the record is written, its `candidate_evaluated` go to the
+ * run's journal. The loop's baseline, iterations, retests and final evaluation, the pareto search
+ * (through paired acceptance) and `autoresearch eval` all evaluate through here.
  *
  *   evaluate ─▶ evaluate-and-record | staged-evaluation ─▶ evaluate-candidate (one pass):
  *     generate-and-check ─▶ review-outputs ─▶ score-candidate;  write-candidate (the record)

@@ -2,7 +2,8 @@
  * Generate: render the request for every case (render-request.ts) and ask the generator for `samples` outputs
  * each. The endpoint limiter in the model pool bounds concurrency, so every call is queued
  * at once. A call that still fails after retries becomes a failed generation (scored as
- * SPEC 5 says); only failures that must stop the run (auth, credit, abort) are thrown.
+ * docs/design/checks.md says); only failures that must stop the run (auth, credit, abort) are
+ * thrown.
  */
 import type { Case, PromptShape } from '../experiment/types.js';
 import { type CompletionRequest, type ModelClient, ProviderError } from '../providers/types.js';
@@ -69,7 +70,8 @@ export async function generateOutputs(input: GenerateInput): Promise<Generation[
 
 /**
  * The generator's request for one (case, sample): also what a batch submits in its place
- * (SPEC 16), so the batch's answer is found under the very key this call looks up.
+ * (docs/design/cost-engine.md), so the batch's answer is found under the very key this call looks
+ * up.
  */
 export function generationRequest(
   input: Pick<GenerateInput, 'prompt' | 'shape' | 'sampleBase'> & { client: Pick<ModelClient, 'entry'> },

@@ -1,9 +1,9 @@
 /**
- * An output as a file (SPEC 12): the model's text and, when it called tools, one JSON line of
- * the calls after a blank line — `{"tool_calls":[{"name":…,"arguments":{…}}]}`, arguments with
- * their keys sorted so equal calls read the same. What outputs/<case>.<sample>.txt holds and
- * what the judge, the grader, the grader's evidence check and the mutator see; the checks see
- * the text and the calls apart.
+ * An output as a file (docs/design/prompt-shapes.md): the model's text and, when it called tools,
+ * one JSON line of the calls after a blank line — `{"tool_calls":[{"name":…,"arguments":{…}}]}`,
+ * arguments with their keys sorted so equal calls read the same. What outputs/<case>.<sample>.txt
+ * holds and what the judge, the grader, the grader's evidence check and the mutator see; the checks
+ * see the text and the calls apart.
  */
 import { canonicalJson } from '../canonical-json.js';
 import type { ToolCall } from '../providers/types.js';

@@ -51,7 +51,8 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
   const rubric = experiment.rubric;
   const judged = input.generations.filter((g) => g.ok);
   const judging = input.judge !== undefined && rubric !== undefined && judged.length > 0;
-  // With nothing generated there is nothing to judge: every output sits at the floor (SPEC 5).
+  // With nothing generated there is nothing to judge: every output sits at the floor
+  // (docs/design/checks.md).
   if (!judging) await input.judge?.close();
   const graded = input.grader ? input.cases.filter((c) => c.expectations.length > 0) : [];
   const call = { signal: control.signal, account: control.account };
@@ -107,7 +108,8 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
       graded.map((testCase) =>
         limit(async (): Promise<GradedCase | undefined> => {
           const outputs = input.generations.filter((g) => g.caseId === testCase.id && g.ok);
-          // A case with no output fails all its expectations: nothing to grade (SPEC 5).
+          // A case with no output fails all its expectations: nothing to grade
+          // (docs/design/checks.md).
           if (outputs.length === 0) return undefined;
           const result = await grader.grade(
             graderCaseOf(experiment, testCase, outputs, inputOf(testCase.id)),
@@ -171,7 +173,10 @@ function rethrowIfFatal(error: ProviderError | undefined, signal: AbortSignal | 
   signal?.throwIfAborted();
 }
 
-/** What the grader gets for one case: its expectations, vars and successful outputs (SPEC 7). */
+/**
+ * What the grader gets for one case: its expectations, vars and successful outputs
+ * (docs/design/grader-protocol.md).
+ */
 export function graderCaseOf(
   experiment: Experiment,
   testCase: Case,

@@ -27,7 +27,7 @@ export function createSandboxedReview(
   const { judge, grader } = experiment.models;
   const common = {
     commandCwd: experiment.dir,
-    // SPEC 17: bubblewrap where it works, unless the experiment says `process`.
+    // docs/design/isolation.md: bubblewrap where it works, unless the experiment says `process`.
     ...(judge === undefined && grader === undefined ? {} : { isolation: runIsolation(experiment) }),
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -42,7 +42,8 @@ export function createSandboxedReview(
     ...(judge === undefined
       ? {}
       : {
-          // A panel (SPEC 15): each member its own sandboxed judge, on its own client.
+          // A panel (docs/design/judge-reliability.md): each member its own sandboxed judge, on its
+          // own client.
           judge: isPanel(judge)
             ? createPanelJudge(
                 judge.panel.map((entry, member) => ({

@@ -1,8 +1,8 @@
 /**
- * A candidate evaluated in two stages into one record folder (SPEC 13 screening): first a
- * minibatch of cases, then — only when `proceed` says so — the rest. The folder ends as one
- * evaluation: every output, the checks, the judge's scores and the gradings of both stages,
- * scored together as if evaluated at once. A screened-out candidate's folder holds its
+ * A candidate evaluated in two stages into one record folder (docs/design/paired-acceptance.md
+ * screening): first a minibatch of cases, then — only when `proceed` says so — the rest. The folder
+ * ends as one evaluation: every output, the checks, the judge's scores and the gradings of both
+ * stages, scored together as if evaluated at once. A screened-out candidate's folder holds its
  * minibatch alone.
  *
  * The judge sees each stage separately (two sessions with their own neutral file names), so

@@ -1,8 +1,8 @@
 /**
- * Writes what one candidate evaluation produced into its record folder (SPEC 10), so the
- * morning review can show every output, check, judge score and grader verdict. Every file is
- * written atomically; `evaluation.json` holds the scoring input so a resumed run can rebuild
- * the incumbent's feedback without calling a model.
+ * Writes what one candidate evaluation produced into its record folder
+ * (docs/design/run-records.md), so the morning review can show every output, check, judge score and
+ * grader verdict. Every file is written atomically; `evaluation.json` holds the scoring input so a
+ * resumed run can rebuild the incumbent's feedback without calling a model.
  */
 import { mkdir } from 'node:fs/promises';
 import { buildJudgeScoresFile } from '../judge/judge-scores.js';

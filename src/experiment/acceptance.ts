@@ -1,7 +1,8 @@
 /**
- * Which acceptance rule an experiment asks for (SPEC 13). `search.acceptance` when written;
- * otherwise read from `min_improvement` as version 1 wrote it: `auto` (the default) means
- * paired statistics, a number means version 1's margin rule with that margin.
+ * Which acceptance rule an experiment asks for (docs/design/paired-acceptance.md).
+ * `search.acceptance` when written; otherwise read from `min_improvement` as version 1 wrote it:
+ * `auto` (the default) means paired statistics, a number means version 1's margin rule with that
+ * margin.
  */
 import type { Acceptance, Search, SearchStrategy } from './schema.js';
 
@@ -21,7 +22,10 @@ export function baselineRepeats(
   return acceptance === 'margin' && search.min_improvement === 'auto' ? search.noise_repeats : 1;
 }
 
-/** SPEC 13: proposals are screened on min(8, train cases) unless `search.minibatch` says otherwise. */
+/**
+ * docs/design/paired-acceptance.md: proposals are screened on min(8, train cases) unless
+ * `search.minibatch` says otherwise.
+ */
 export const DEFAULT_MINIBATCH = 8;
 
 /** The minibatch a proposal is screened on; screening is on only when it is smaller than the train cases. */
@@ -30,9 +34,9 @@ export function minibatchSize(search: Pick<Search, 'minibatch'>, trainCases: num
 }
 
 /**
- * The search strategy an experiment asks for (SPEC 14): `search.strategy` when written,
- * otherwise pareto under paired acceptance and greedy under margin (a pool's admission rule is
- * the paired one; validate refuses `strategy: pareto` with `acceptance: margin`).
+ * The search strategy an experiment asks for (docs/design/pareto-search.md): `search.strategy` when
+ * written, otherwise pareto under paired acceptance and greedy under margin (a pool's admission
+ * rule is the paired one; validate refuses `strategy: pareto` with `acceptance: margin`).
  */
 export function searchStrategyOf(
   search: Pick<Search, 'strategy' | 'acceptance' | 'min_improvement'>,

@@ -1,7 +1,7 @@
 /**
- * Drift-anchor settings (SPEC 15, `judging.anchors`, `judging.anchor_every`) with their
- * defaults, read in one place: by the loop that re-judges the anchors
- * (src/loop/judge-anchors.ts) and by the plan that counts what that costs (count-calls.ts).
+ * Drift-anchor settings (docs/design/judge-reliability.md, `judging.anchors`,
+ * `judging.anchor_every`) with their defaults, read in one place: by the loop that re-judges the
+ * anchors (src/loop/judge-anchors.ts) and by the plan that counts what that costs (count-calls.ts).
  */
 import type { Experiment } from './types.js';
 

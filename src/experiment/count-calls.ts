@@ -1,7 +1,7 @@
 /**
- * Model calls an experiment makes (issue 2, SPEC 13): per evaluation of one candidate, per
- * iteration, for the baseline and for the final check. The plan and the cost estimate both
- * use these.
+ * Model calls an experiment makes (docs/design/paired-acceptance.md): per evaluation of one
+ * candidate, per iteration, for the baseline and for the final check. The plan and the cost
+ * estimate both use these.
  *
  * Under paired acceptance an iteration's calls depend on what the evidence says: a proposal
  * screened out on its minibatch costs only the minibatch, and an unclear first look costs a
@@ -48,8 +48,9 @@ export interface CallCounts {
   /** Judge/grader programs (not model entries) run once per evaluation; their own calls are unknown. */
   programRuns: Partial<Record<Role, number>>;
   /**
-   * Drift anchors (SPEC 15): `outputs` baseline outputs judged again once after the baseline
-   * and once every `every` iterations, each reading `perReading` calls; null when off.
+   * Drift anchors (docs/design/judge-reliability.md): `outputs` baseline outputs judged again once
+   * after the baseline and once every `every` iterations, each reading `perReading` calls; null
+   * when off.
    */
   anchors: { outputs: number; every: number; perReading: RoleCounts } | null;
 }

@@ -4,11 +4,11 @@
  * entry's own `price:`. It is an upper-leaning guess for budgeting, never a bill; a role
  * without a known price makes the total unknown instead of a wrong number.
  *
- * The night (SPEC 16) is estimated four ways: interactive, with the stable prefix of each
- * role's calls served by the provider's prompt cache (one write per evaluation, reads after,
- * when it reaches the provider's minimum), with generator, judge and grader calls through the
- * batch API at its discount, and with both. Every way counts the same calls: retests, drift
- * anchors and screening (every iteration at its most).
+ * The night (docs/design/cost-engine.md) is estimated four ways: interactive, with the stable
+ * prefix of each role's calls served by the provider's prompt cache (one write per evaluation,
+ * reads after, when it reaches the provider's minimum), with generator, judge and grader calls
+ * through the batch API at its discount, and with both. Every way counts the same calls: retests,
+ * drift anchors and screening (every iteration at its most).
  */
 import { batchPriceFactor, cacheMinimumTokens } from '../providers/discounts.js';
 import { costOf, estimatePrice } from '../providers/prices.js';
@@ -44,7 +44,7 @@ export interface RoleTokens {
   stable?: number;
 }
 
-/** The four ways a night can be billed (SPEC 16). */
+/** The four ways a night can be billed (docs/design/cost-engine.md). */
 export const NIGHT_WAYS = ['interactive', 'caching', 'batch', 'batchAndCaching'] as const;
 export type NightWay = (typeof NIGHT_WAYS)[number];
 
@@ -196,7 +196,8 @@ type UsdOf = (counts: RoleCounts) => number | null;
 /** Baseline (with its anchor reading), the final check and the whole run, priced by `usdOf`. */
 function wholeRunParts(experiment: Experiment, calls: CallCounts, usdOf: UsdOf) {
   const iterations = experiment.config.budget.iterations;
-  // Drift anchors (SPEC 15): one reading with the baseline, one every `every` iterations.
+  // Drift anchors (docs/design/judge-reliability.md): one reading with the baseline, one every
+  // `every` iterations.
   const anchors = calls.anchors;
   const readingUsd = anchors === null ? 0 : usdOf(anchors.perReading);
   const checks = anchors === null ? 0 : Math.floor(iterations / anchors.every);
@@ -211,7 +212,7 @@ function wholeRunParts(experiment: Experiment, calls: CallCounts, usdOf: UsdOf) 
   return { baselineUsd, finalUsd, totalUsd };
 }
 
-/** The whole run each way (SPEC 16); null when some role's price is unknown. */
+/** The whole run each way (docs/design/cost-engine.md); null when some role's price is unknown. */
 function wholeRun(
   experiment: Experiment,
   calls: CallCounts,
@@ -282,7 +283,8 @@ export function estimateTokens(experiment: Experiment): Record<Role, RoleTokens>
   const judgeInput = JUDGE_OVERHEAD_TOKENS + rubricTokens + generatorOutput;
   return {
     generator: { input: generatorInput, output: generatorOutput, stable: generatorStable },
-    // The stable prefixes the runner marks (SPEC 16): the judge's instructions and rubric, the grader's instructions.
+    // The stable prefixes the runner marks (docs/design/cost-engine.md): the judge's instructions and rubric, the
+    // grader's instructions.
     judge: {
       input: judgeInput,
       output: judgeOutput,

@@ -1,7 +1,7 @@
 /**
- * `models.judge` may be one judge or a panel (SPEC 15). Everything that walks the model
- * entries — the pool, keys, pings, the plan — asks here for the entries a role really calls,
- * so a panel's members are seen wherever a single judge would be.
+ * `models.judge` may be one judge or a panel (docs/design/judge-reliability.md). Everything that
+ * walks the model entries — the pool, keys, pings, the plan — asks here for the entries a role
+ * really calls, so a panel's members are seen wherever a single judge would be.
  */
 import type { KeyPath } from './key-path.js';
 import { isProgramEntry } from './program-entry.js';

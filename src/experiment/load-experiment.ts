@@ -1,10 +1,10 @@
 /**
- * Loads an experiment and reports **every** problem at once (SPEC 3, issue 2): YAML syntax
- * and duplicate keys, the strict schema, files, cases, the rubric, the prompt's parts against
- * the cases (SPEC 12: placeholders, conversations, the output schema and tools files), checks,
- * models, scoring and the acceptance rule. Parts that are fine are validated even when others
- * are not. Returns the experiment and its warnings, or throws a ValidationError holding all of
- * them (errors and warnings). Reads files; writes nothing.
+ * Loads an experiment and reports **every** problem at once (docs/design/experiment-format.md):
+ * YAML syntax and duplicate keys, the strict schema, files, cases, the rubric, the prompt's parts
+ * against the cases (docs/design/prompt-shapes.md: placeholders, conversations, the output schema
+ * and tools files), checks, models, scoring and the acceptance rule. Parts that are fine are
+ * validated even when others are not. Returns the experiment and its warnings, or throws a
+ * ValidationError holding all of them (errors and warnings). Reads files; writes nothing.
  */
 import { dirname, extname, resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
@@ -230,7 +230,10 @@ async function readCasesFile(
   return readReferencedFile(['cases'], 'cases', value, where, problems);
 }
 
-/** SPEC 12: a generator `system` only beside a path prompt, and no tools for the CLI providers. */
+/**
+ * docs/design/prompt-shapes.md: a generator `system` only beside a path prompt, and no tools for
+ * the CLI providers.
+ */
 function validateGeneratorForShape(
   partial: PartialConfig,
   generator: ModelEntry | undefined,

@@ -1,7 +1,8 @@
 /**
- * Command-line overrides for `run`, `eval`, `resume` and `validate` (SPEC 11), applied to a
- * loaded experiment as a pure function. `--provider` swaps every model's provider; with `sim`
- * an external judge or grader program is replaced by the built-in one (and a note says so).
+ * Command-line overrides for `run`, `eval`, `resume` and `validate`
+ * (docs/design/commands-and-exit-codes.md), applied to a loaded experiment as a pure function.
+ * `--provider` swaps every model's provider; with `sim` an external judge or grader program is
+ * replaced by the built-in one (and a note says so).
  */
 import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';

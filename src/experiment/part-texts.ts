@@ -1,7 +1,7 @@
 /**
- * The loop's prompt is one text (SPEC 12): with one optimisable part, that part's text exactly
- * as before prompt parts existed; with several, a parts document holding every optimisable
- * part's text after a marker line naming it, in request order:
+ * The loop's prompt is one text (docs/design/prompt-shapes.md): with one optimisable part, that
+ * part's text exactly as before prompt parts existed; with several, a parts document holding every
+ * optimisable part's text after a marker line naming it, in request order:
  *
  *   <!-- part: system -->
  *   You are…

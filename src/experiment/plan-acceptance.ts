@@ -1,7 +1,8 @@
 /**
- * The acceptance part of `validate`'s plan (SPEC 13): which rule decides, with its settings,
- * and under paired statistics the smallest gain the experiment's train cases and samples can
- * detect — so a user learns before a night's run that 12 cases cannot resolve a gain of 0.01.
+ * The acceptance part of `validate`'s plan (docs/design/paired-acceptance.md): which rule decides,
+ * with its settings, and under paired statistics the smallest gain the experiment's train cases and
+ * samples can detect — so a user learns before a night's run that 12 cases cannot resolve a gain of
+ * 0.01.
  */
 import { detectableEffect, lookConfidence } from '../loop/paired.js';
 import { acceptanceOf, minibatchSize } from './acceptance.js';

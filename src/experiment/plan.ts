@@ -25,7 +25,10 @@ export interface PlanModel {
   model: string | null;
   origin: ModelOrigin;
   simulated: boolean;
-  /** A judge panel's member (SPEC 15): its place, the panel's size and how scores are aggregated. */
+  /**
+   * A judge panel's member (docs/design/judge-reliability.md): its place, the panel's size and how
+   * scores are aggregated.
+   */
   panel?: { member: number; of: number; aggregate: Aggregate };
 }
 
@@ -35,10 +38,13 @@ export interface Plan {
     path: string;
     chars: number;
     placeholders: string[];
-    /** Prompt parts (SPEC 12) only: the optimised part (several: their names joined by ", "), the fixed ones, the schema file, the tool names. */
+    /** Prompt parts (docs/design/prompt-shapes.md) only: the optimised part (several: their names joined by ", "), the fixed ones, the schema file, the tool names. */
     shape?: { part: string; fixed: string[]; output: string | null; tools: string[] };
   };
-  /** `test`: the sealed cases (SPEC 13), scored only by the final evaluation and `eval --split test`. */
+  /**
+   * `test`: the sealed cases (docs/design/paired-acceptance.md), scored only by the final evaluation and
+   * `eval --split test`.
+   */
   cases: {
     path: string;
     total: number;
@@ -48,7 +54,7 @@ export interface Plan {
     withExpectations: number;
   };
   checks: { global: string[]; perCase: number; casesWithChecks: number; gates: number };
-  /** `items`: a checklist criterion's yes/no items (SPEC 15). */
+  /** `items`: a checklist criterion's yes/no items (docs/design/judge-reliability.md). */
   rubric: {
     path: string;
     criteria: { key: string; title: string; weight: number; items?: string[] }[];
@@ -68,7 +74,10 @@ export interface Plan {
   acceptance: PlanAcceptance;
   budget: { iterations: number; hours: number; usd: number | null; patience: number; target: number | null };
   warnings: Problem[];
-  /** How the judge and grader are isolated (SPEC 17), when there are any; `validate` adds it (it probes bwrap). */
+  /**
+   * How the judge and grader are isolated (docs/design/isolation.md), when there are any; `validate` adds it (it
+   * probes bwrap).
+   */
   isolation?: string;
 }
 

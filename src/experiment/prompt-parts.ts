@@ -1,9 +1,9 @@
 /**
- * `prompt:` → the parts of the prompt (SPEC 12): a path is one user part named `prompt`; a
- * mapping gives `system` and `messages[i]`, each inline text (fixed) or a file (optimisable).
- * Reads the part files and checks the declaration itself — which parts `optimise` names, and
- * with several optimisable parts that none holds a part marker line (part-texts.ts) — at its
- * key in experiment.yaml.
+ * `prompt:` → the parts of the prompt (docs/design/prompt-shapes.md): a path is one user part named
+ * `prompt`; a mapping gives `system` and `messages[i]`, each inline text (fixed) or a file
+ * (optimisable). Reads the part files and checks the declaration itself — which parts `optimise`
+ * names, and with several optimisable parts that none holds a part marker line (part-texts.ts) — at
+ * its key in experiment.yaml.
  */
 import type { Problem } from '../errors.js';
 import { suggestNearest } from '../did-you-mean.js';

@@ -1,7 +1,7 @@
 /**
- * `output: { json_schema: file }` (SPEC 12): the JSON Schema the generator's answers follow,
- * read and compiled once so a broken schema is a validate error, not a failed API call at
- * iteration 1. Its name (providers require one) is the file's base name.
+ * `output: { json_schema: file }` (docs/design/prompt-shapes.md): the JSON Schema the generator's
+ * answers follow, read and compiled once so a broken schema is a validate error, not a failed API
+ * call at iteration 1. Its name (providers require one) is the file's base name.
  */
 import { basename, extname } from 'node:path';
 import type { Problem } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
- * `tools: file` (SPEC 12): the tool definitions offered to the generator, a JSON or YAML list
- * of `{name, description?, parameters}`. Every entry is checked where it sits in that file:
- * the shape, a unique name, and parameters that compile as a JSON Schema.
+ * `tools: file` (docs/design/prompt-shapes.md): the tool definitions offered to the generator, a
+ * JSON or YAML list of `{name, description?, parameters}`. Every entry is checked where it sits in
+ * that file: the shape, a unique name, and parameters that compile as a JSON Schema.
  */
 import type { Problem } from '../errors.js';
 import { compileSchema } from '../checks/json-schema.js';

@@ -1,10 +1,10 @@
 /**
- * What the generator is sent for one case (SPEC 12): the system part, the template messages
- * and then the case's own turns, every template filled with the case's vars, plus the
- * structured output and tools of the experiment. The optimised parts' texts are the candidate
+ * What the generator is sent for one case (docs/design/prompt-shapes.md): the system part, the
+ * template messages and then the case's own turns, every template filled with the case's vars, plus
+ * the structured output and tools of the experiment. The optimised parts' texts are the candidate
  * being evaluated (the loop's prompt, split by part-texts.ts), not the files'. A path prompt renders exactly as before this section: one
  * user message, and the generator entry's `system` when it has one. The stable prefix every
- * case shares (SPEC 16) is marked for the provider's prompt cache.
+ * case shares (docs/design/cost-engine.md) is marked for the provider's prompt cache.
  */
 import { optimisedNames, splitPromptText } from './part-texts.js';
 import { renderTemplate, templateLead } from './template.js';
@@ -43,13 +43,15 @@ export function renderRequest(input: RenderInput): RenderedRequest {
     }
   }
   messages.push(...(testCase.messages ?? []));
-  // Prompt parts or a case conversation: the `command` provider gets the JSON request (SPEC 12).
+  // Prompt parts or a case conversation: the `command` provider gets the JSON request
+  // (docs/design/prompt-shapes.md).
   const shaped = shape.parts.some((part) => part.name !== 'prompt') || (testCase.messages?.length ?? 0) > 0;
   return {
     ...(shaped ? { shaped: true } : {}),
     ...(system === undefined ? {} : { system }),
     messages,
-    // The system prompt and that lead repeat for every case and sample: the prompt cache's prefix (SPEC 16).
+    // The system prompt and that lead repeat for every case and sample: the prompt cache's prefix
+    // (docs/design/cost-engine.md).
     cacheable: { lead },
     ...(shape.output ? { output: { name: shape.output.name, schema: shape.output.schema } } : {}),
     ...(shape.tools ? { tools: shape.tools.definitions } : {}),

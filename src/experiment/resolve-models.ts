@@ -1,7 +1,7 @@
 /**
- * Model entries per role (SPEC 3): provider-specific requirements, the defaults (mutator =
- * generator; judge = generator at temperature 0 when a rubric exists; grader = the judge's
- * model, else the generator's, when some case has expectations) and missing API keys,
+ * Model entries per role (docs/design/experiment-format.md): provider-specific requirements, the
+ * defaults (mutator = generator; judge = generator at temperature 0 when a rubric exists; grader =
+ * the judge's model, else the generator's, when some case has expectations) and missing API keys,
  * which are only warnings here — `run`, `eval` and `validate --ping` refuse instead.
  */
 import type { Problem } from '../errors.js';

@@ -1,6 +1,7 @@
 /**
- * `<experiment>` on the command line (SPEC 11): a name under `<project root>/experiments/`,
- * a folder holding experiment.yaml, or the path of an experiment YAML file.
+ * `<experiment>` on the command line (docs/design/commands-and-exit-codes.md): a name under
+ * `<project root>/experiments/`, a folder holding experiment.yaml, or the path of an experiment
+ * YAML file.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,9 +1,9 @@
 /**
- * Rubric markdown (SPEC 4): criteria are the headings one level below a heading named
- * "Criteria" (any level, any case) — `###` under `## Criteria`, `##` under `# Criteria`.
- * A criterion's key is its heading in snake_case; an optional `weight: N` line in its body
- * sets its weight (default 1). A criterion whose body lists `- [ ] …` items is a checklist
- * (SPEC 15): the judge answers each item yes or no instead of scoring 1–5.
+ * Rubric markdown (docs/design/rubric-format.md): criteria are the headings one level below a
+ * heading named "Criteria" (any level, any case) — `###` under `## Criteria`, `##` under
+ * `# Criteria`. A criterion's key is its heading in snake_case; an optional `weight: N` line in its
+ * body sets its weight (default 1). A criterion whose body lists `- [ ] …` items is a checklist
+ * (docs/design/judge-reliability.md): the judge answers each item yes or no instead of scoring 1–5.
  */
 import type { Problem } from '../errors.js';
 import type { Rubric, RubricCriterion } from './types.js';

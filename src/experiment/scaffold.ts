@@ -113,7 +113,10 @@ const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id
     audience: a worried parent
 `;
 
-/** Three outputs a person scored, to show the shape; calibrate wants a dozen or more (SPEC 15). */
+/**
+ * Three outputs a person scored, to show the shape; calibrate wants a dozen or more
+ * (docs/design/judge-reliability.md).
+ */
 const LABELS = `# Outputs a person has scored against the rubric, to measure the judge:
 #   autoresearch calibrate <this experiment>
 # Label real outputs (from \`autoresearch eval\` or your application), good and bad alike, at

@@ -1,7 +1,7 @@
 /**
- * The shapes of the user's files (SPEC 3). These zod schemas are the single source of the
- * types: everything else uses `z.infer` of them. Objects are strict — an unknown key is an
- * error, reported with a "did you mean" by the loader.
+ * The shapes of the user's files (docs/design/experiment-format.md). These zod schemas are the
+ * single source of the types: everything else uses `z.infer` of them. Objects are strict — an
+ * unknown key is an error, reported with a "did you mean" by the loader.
  */
 import * as z from 'zod';
 import { PROVIDERS } from './provider-names.js';
@@ -55,7 +55,10 @@ export const ModelEntry = z.strictObject({
 });
 export type ModelEntry = z.infer<typeof ModelEntry>;
 
-/** An external judge or grader program speaking the SPEC 6/7 protocol. */
+/**
+ * An external judge or grader program speaking the docs/design/judge-protocol.md,
+ * docs/design/grader-protocol.md protocol.
+ */
 export const ProgramEntry = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
   timeout_s: z.number().positive().optional(),
@@ -65,11 +68,16 @@ export type ProgramEntry = z.infer<typeof ProgramEntry>;
 export const JudgeEntry = z.union([ModelEntry, ProgramEntry]);
 export type JudgeEntry = z.infer<typeof JudgeEntry>;
 
-/** How a panel's scores for one output and criterion become one (SPEC 15). */
+/**
+ * How a panel's scores for one output and criterion become one (docs/design/judge-reliability.md).
+ */
 export const AGGREGATES = ['median', 'mean'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
-/** Several judges, each in its own sandbox, their scores aggregated (SPEC 15). */
+/**
+ * Several judges, each in its own sandbox, their scores aggregated
+ * (docs/design/judge-reliability.md).
+ */
 export const JudgePanel = z.strictObject({
   panel: z.array(JudgeEntry).min(2, 'a panel needs at least two judges'),
   aggregate: z.enum(AGGREGATES).default('median'),
@@ -92,8 +100,8 @@ export const Models = z.strictObject({
 export type Models = z.infer<typeof Models>;
 
 /**
- * One deterministic check (SPEC 5). `type` may carry a `not-` prefix; the per-type meaning of
- * `value`, `min`, `max` is checked against the check registry by the loader.
+ * One deterministic check (docs/design/checks.md). `type` may carry a `not-` prefix; the per-type
+ * meaning of `value`, `min`, `max` is checked against the check registry by the loader.
  */
 export const CheckEntry = z.strictObject({
   type: z.string().min(1),
@@ -105,7 +113,9 @@ export const CheckEntry = z.strictObject({
   gate: z.boolean().optional(),
   name: z.string().min(1).optional(),
   timeout_s: z.number().positive().optional(),
-  /** `tool-call` only (SPEC 12): the arguments the call must have (a subset). */
+  /**
+   * `tool-call` only (docs/design/prompt-shapes.md): the arguments the call must have (a subset).
+   */
   arguments: z.unknown().optional(),
 });
 export type CheckEntry = z.infer<typeof CheckEntry>;
@@ -117,11 +127,17 @@ export const Weights = z.strictObject({
 });
 export type Weights = z.infer<typeof Weights>;
 
-/** SPEC 13: per-case paired statistics (version 2), or version 1's margin on whole-set means. */
+/**
+ * docs/design/paired-acceptance.md: per-case paired statistics (version 2), or version 1's margin
+ * on whole-set means.
+ */
 export const ACCEPTANCES = ['paired', 'margin'] as const;
 export type Acceptance = (typeof ACCEPTANCES)[number];
 
-/** SPEC 14: a pool of prompts searched from its Pareto front (version 2), or version 1's single incumbent. */
+/**
+ * docs/design/pareto-search.md: a pool of prompts searched from its Pareto front (version 2), or version 1's
+ * single incumbent.
+ */
 export const SEARCH_STRATEGIES = ['pareto', 'greedy'] as const;
 export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
 
@@ -130,11 +146,14 @@ export const Search = z.strictObject({
   candidates: positiveInt.default(1),
   samples: positiveInt.default(1),
   holdout: z.number().min(0).max(0.9).default(0.25),
-  /** The sealed test share (SPEC 13): scored only by the final evaluation and `eval --split test`. */
+  /**
+   * The sealed test share (docs/design/paired-acceptance.md): scored only by the final evaluation and
+   * `eval --split test`.
+   */
   test: z.number().min(0).max(0.9).default(0),
   /**
-   * How a candidate must beat the incumbent (SPEC 13). Absent: read from `min_improvement`
-   * as version 1 wrote it (`auto` → paired, a number → margin); see acceptanceOf.
+   * How a candidate must beat the incumbent (docs/design/paired-acceptance.md). Absent: read from
+   * `min_improvement` as version 1 wrote it (`auto` → paired, a number → margin); see acceptanceOf.
    */
   acceptance: z.enum(ACCEPTANCES).optional(),
   /** paired: one-sided confidence of the interval on the mean per-case difference. */
@@ -155,7 +174,10 @@ export const Search = z.strictObject({
   seed: z.number().int().default(1),
   /** Absent: pareto under paired acceptance, greedy under margin (see searchStrategyOf). */
   strategy: z.enum(SEARCH_STRATEGIES).optional(),
-  /** pareto: iterations between two merges of complementary front members (SPEC 14). */
+  /**
+   * pareto: iterations between two merges of complementary front members
+   * (docs/design/pareto-search.md).
+   */
   merge_every: positiveInt.default(5),
 });
 export type Search = z.infer<typeof Search>;
@@ -169,30 +191,40 @@ export const Budget = z.strictObject({
 });
 export type Budget = z.infer<typeof Budget>;
 
-/** How the judge and grader are kept apart from the run (SPEC 17): bubblewrap, or only a process. */
+/**
+ * How the judge and grader are kept apart from the run (docs/design/isolation.md): bubblewrap, or
+ * only a process.
+ */
 export const ISOLATIONS = ['os', 'process'] as const;
 export type Isolation = (typeof ISOLATIONS)[number];
 
 /**
- * Settings for the judge and the grader alike (SPEC 12 "Judging settings"). `isolation`
- * absent: `os` where bubblewrap works, else `process` with a warning (src/sandbox/isolation.ts).
+ * Settings for the judge and the grader alike (docs/design/prompt-shapes.md "Judging settings").
+ * `isolation` absent: `os` where bubblewrap works, else `process` with a warning
+ * (src/sandbox/isolation.ts).
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),
   /** true: each case's inputs go to the judge and grader too (src/protocol/case-inputs.ts); absent: false. */
   inputs: z.boolean().optional(),
-  /** Drift anchors (SPEC 15): baseline outputs re-judged fresh; 0 turns them off; absent: 4 (src/loop/judge-anchors.ts). */
+  /** Drift anchors (docs/design/judge-reliability.md): baseline outputs re-judged fresh; 0 turns them off; absent: 4 (src/loop/judge-anchors.ts). */
   anchors: z.number().int().min(0).optional(),
   /** Iterations between two anchor checks; absent: 5. */
   anchor_every: positiveInt.optional(),
 });
 export type Judging = z.infer<typeof Judging>;
 
-/** A part's text (SPEC 12): a string is inline (fixed), `{file}` a file (optimisable). */
+/**
+ * A part's text (docs/design/prompt-shapes.md): a string is inline (fixed), `{file}` a file
+ * (optimisable).
+ */
 export const PartText = z.union([z.string(), z.strictObject({ file: z.string().min(1) })]);
 export type PartText = z.infer<typeof PartText>;
 
-/** `prompt:` as parts (SPEC 12): a system prompt and template messages, sent in this order. */
+/**
+ * `prompt:` as parts (docs/design/prompt-shapes.md): a system prompt and template messages, sent in
+ * this order.
+ */
 export const PromptParts = z.strictObject({
   system: PartText.optional(),
   messages: z.array(z.strictObject({ role: z.enum(['user', 'assistant']), content: PartText })).optional(),
@@ -204,11 +236,16 @@ export type PromptParts = z.infer<typeof PromptParts>;
 export const ExperimentFile = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes'),
   description: z.string().optional(),
-  /** A path (one user-message template) or parts (SPEC 12). */
+  /** A path (one user-message template) or parts (docs/design/prompt-shapes.md). */
   prompt: z.union([z.string().min(1), PromptParts]),
-  /** Structured output: a JSON Schema file the generator's answers must follow (SPEC 12). */
+  /**
+   * Structured output: a JSON Schema file the generator's answers must follow
+   * (docs/design/prompt-shapes.md).
+   */
   output: z.strictObject({ json_schema: z.string().min(1) }).optional(),
-  /** A JSON or YAML file listing the tools offered to the generator (SPEC 12). */
+  /**
+   * A JSON or YAML file listing the tools offered to the generator (docs/design/prompt-shapes.md).
+   */
   tools: z.string().min(1).optional(),
   cases: z.string().min(1),
   rubric: z.string().min(1).optional(),
@@ -220,8 +257,8 @@ export const ExperimentFile = z.strictObject({
   concurrency: positiveInt.default(8),
   judging: Judging.prefault({}),
   /**
-   * A program run when a run stops (SPEC 16), with the run's summary JSON on stdin: an argv,
-   * never a shell string; relative paths resolve against the experiment's folder.
+   * A program run when a run stops (docs/design/cost-engine.md), with the run's summary JSON on
+   * stdin: an argv, never a shell string; relative paths resolve against the experiment's folder.
    */
   on_finish: z
     .array(z.string().min(1, 'expected a non-empty argument'), {
@@ -229,12 +266,18 @@ export const ExperimentFile = z.strictObject({
     })
     .min(1, 'expected at least the program to run')
     .optional(),
-  /** SPEC 16: generator, built-in judge and grader calls through the providers' batch APIs. */
+  /**
+   * docs/design/cost-engine.md: generator, built-in judge and grader calls through the providers'
+   * batch APIs.
+   */
   batch: z.boolean().optional(),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 
-/** One tool of a `tools:` file (SPEC 12); `parameters` is the JSON Schema of its arguments. */
+/**
+ * One tool of a `tools:` file (docs/design/prompt-shapes.md); `parameters` is the JSON Schema of
+ * its arguments.
+ */
 export const ToolEntry = z.strictObject({
   name: z
     .string()
@@ -266,7 +309,7 @@ const ToolCallEntry = z.strictObject({
   arguments: z.record(z.string(), z.unknown()),
 });
 
-/** One turn of a case's conversation so far (SPEC 12). */
+/** One turn of a case's conversation so far (docs/design/prompt-shapes.md). */
 export const CaseMessage = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('user'), content: z.string() }),
   z.strictObject({
@@ -281,7 +324,7 @@ export type CaseMessage = z.infer<typeof CaseMessage>;
 export const CaseEntry = z.strictObject({
   id: CaseId.optional(),
   vars: z.record(z.string(), VarValue).default({}),
-  /** The conversation so far, sent after the template's messages (SPEC 12). */
+  /** The conversation so far, sent after the template's messages (docs/design/prompt-shapes.md). */
   messages: z.array(CaseMessage).min(1).optional(),
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),

@@ -1,8 +1,9 @@
 /**
- * Prompt templates (SPEC 3): only `{{identifier}}` (inner spaces allowed) is a placeholder;
- * every other brace is literal; values are inserted verbatim (no HTML escaping) in one pass,
- * so a value containing `{{x}}` is never expanded again. `<!-- keep -->…<!-- /keep -->`
- * marks text every mutation must keep verbatim; the markers themselves are not sent.
+ * Prompt templates (docs/design/experiment-format.md): only `{{identifier}}` (inner spaces allowed)
+ * is a placeholder; every other brace is literal; values are inserted verbatim (no HTML escaping)
+ * in one pass, so a value containing `{{x}}` is never expanded again.
+ * `<!-- keep -->…<!-- /keep -->` marks text every mutation must keep verbatim; the markers
+ * themselves are not sent.
  */
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -3,7 +3,10 @@ import type { CheckEntry, ExperimentFile, JudgeConfig, JudgeEntry, ModelEntry } 
 import type { Problem } from '../errors.js';
 import type { ChatMessage, StructuredOutput, ToolDefinition } from '../providers/types.js';
 
-/** `test` is the sealed split (SPEC 13): never evaluated by the loop, never shown to the mutator. */
+/**
+ * `test` is the sealed split (docs/design/paired-acceptance.md): never evaluated by the loop, never
+ * shown to the mutator.
+ */
 export type Split = 'train' | 'holdout' | 'test';
 
 export interface Case {
@@ -16,14 +19,17 @@ export interface Case {
   split: Split;
   /** Where the case was declared, for error messages. */
   source: { file: string; line?: number };
-  /** SPEC 12: the conversation so far, sent after the template's messages (templates rendered). */
+  /**
+   * docs/design/prompt-shapes.md: the conversation so far, sent after the template's messages
+   * (templates rendered).
+   */
   messages?: ChatMessage[];
 }
 
 /** `system`, `messages[i]` (0-based) or, for a path `prompt:`, `prompt`. */
 export type PartName = string;
 
-/** One part of the prompt an application sends (SPEC 12). */
+/** One part of the prompt an application sends (docs/design/prompt-shapes.md). */
 export interface PromptPart {
   name: PartName;
   /** Where the part goes: the system prompt, or a template message of this role. */
@@ -36,7 +42,7 @@ export interface PromptPart {
   optimise: boolean;
 }
 
-/** What the generator is sent besides the cases' own messages (SPEC 12). */
+/** What the generator is sent besides the cases' own messages (docs/design/prompt-shapes.md). */
 export interface PromptShape {
   /** In request order: `system` first when present, then the template messages. */
   parts: PromptPart[];
@@ -49,7 +55,10 @@ export interface RubricCriterion {
   key: string;
   title: string;
   weight: number;
-  /** Checklist items (`- [ ] …` lines under the criterion), answered yes/no (SPEC 15); absent: a 1–5 scale. */
+  /**
+   * Checklist items (`- [ ] …` lines under the criterion), answered yes/no (docs/design/judge-reliability.md);
+   * absent: a 1–5 scale.
+   */
   items?: string[];
 }
 
@@ -62,7 +71,10 @@ export interface Rubric {
 export interface ResolvedModels {
   generator: ModelEntry;
   mutator: ModelEntry;
-  /** Present when the experiment has a rubric: one judge or a panel (SPEC 15). */
+  /**
+   * Present when the experiment has a rubric: one judge or a panel
+   * (docs/design/judge-reliability.md).
+   */
   judge?: JudgeConfig;
   /** Present when some case has expectations. */
   grader?: JudgeEntry;

@@ -1,8 +1,8 @@
 /**
- * The acceptance rule's settings against the cases they will decide on (SPEC 13): paired
- * statistics need at least two train cases, and a few version-1 keys mean nothing under
- * them. A setting that is read but does nothing is a warning; a rule that cannot decide is an
- * error.
+ * The acceptance rule's settings against the cases they will decide on
+ * (docs/design/paired-acceptance.md): paired statistics need at least two train cases, and a few
+ * version-1 keys mean nothing under them. A setting that is read but does nothing is a warning; a
+ * rule that cannot decide is an error.
  */
 import type { Problem } from '../errors.js';
 import { acceptanceOf } from './acceptance.js';
@@ -74,7 +74,10 @@ export function validateAcceptance(
   return problems;
 }
 
-/** Under `acceptance: margin` the pool has no admission rule: a pareto search needs paired statistics (SPEC 14). */
+/**
+ * Under `acceptance: margin` the pool has no admission rule: a pareto search needs paired statistics
+ * (docs/design/pareto-search.md).
+ */
 function marginProblems(search: Search, at: (path: KeyPath) => Problem['location']): Problem[] {
   if (search.strategy !== 'pareto') return [];
   return [

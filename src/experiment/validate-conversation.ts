@@ -1,7 +1,8 @@
 /**
- * Each case's conversation (SPEC 12): the template's messages, then the case's own. It must
- * end with a user or tool turn (the model answers it), every tool turn must answer a call an
- * earlier assistant turn of the case made, and every call must be answered before the next turn.
+ * Each case's conversation (docs/design/prompt-shapes.md): the template's messages, then the case's
+ * own. It must end with a user or tool turn (the model answers it), every tool turn must answer a
+ * call an earlier assistant turn of the case made, and every call must be answered before the next
+ * turn.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';

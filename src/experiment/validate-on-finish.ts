@@ -1,7 +1,8 @@
 /**
- * `on_finish:` (SPEC 16) is checked by `validate` like any other key: its shape by the schema,
- * and here whether its program can be found. A program that is missing is a warning, not an
- * error: when the run stops its failure is one too, and the night's results stand either way.
+ * `on_finish:` (docs/design/cost-engine.md) is checked by `validate` like any other key: its shape
+ * by the schema, and here whether its program can be found. A program that is missing is a warning,
+ * not an error: when the run stops its failure is one too, and the night's results stand either
+ * way.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * Validating the prompt's templates against the cases (SPEC 3, 12): every placeholder of every
- * part and of every case message needs a value in its case, keep markers must balance, no git
- * conflict is left in a part, and a var no placeholder uses is probably a typo.
+ * Validating the prompt's templates against the cases (docs/design/experiment-format.md,
+ * docs/design/prompt-shapes.md): every placeholder of every part and of every case message needs a
+ * value in its case, keep markers must balance, no git conflict is left in a part, and a var no
+ * placeholder uses is probably a typo.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';

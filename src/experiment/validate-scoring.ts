@@ -1,7 +1,8 @@
 /**
  * Validating that the score is computable: at least one signal (checks, judge, expectations)
  * exists and the signals that exist do not all weigh zero — missing signals are dropped and
- * the rest renormalised (SPEC 3), so zero over zero would leave nothing to optimise.
+ * the rest renormalised (docs/design/experiment-format.md), so zero over zero would leave nothing
+ * to optimise.
  */
 import type { Problem } from '../errors.js';
 import type { KeyPath } from './key-path.js';

@@ -1,15 +1,16 @@
 /**
- * Names and messages of the run's git objects, exactly as SPEC 9 shows them. Pure: the
- * same inputs always give the same bytes, so resume can match what an earlier process wrote.
+ * Names and messages of the run's git objects, exactly as docs/design/git-layout.md shows them.
+ * Pure: the same inputs always give the same bytes, so resume can match what an earlier process
+ * wrote.
  */
 
 export const TRAILER = {
   run: 'Autoresearch-Run',
   iteration: 'Autoresearch-Iteration',
   score: 'Autoresearch-Score',
-  /** Several optimised parts (SPEC 12): the parts the keep changed. */
+  /** Several optimised parts (docs/design/prompt-shapes.md): the parts the keep changed. */
   parts: 'Autoresearch-Parts',
-  /** A pareto run (SPEC 14): the pool member a keep or a pool commit holds. */
+  /** A pareto run (docs/design/pareto-search.md): the pool member a keep or a pool commit holds. */
   pool: 'Autoresearch-Pool',
 } as const;
 
@@ -84,7 +85,10 @@ export interface PoolMessageInput {
   hypothesis: string | null;
 }
 
-/** The message of a pool member's commit (SPEC 14): which member, made how, at which iteration. */
+/**
+ * The message of a pool member's commit (docs/design/pareto-search.md): which member, made how, at
+ * which iteration.
+ */
 export function formatPoolMessage(input: PoolMessageInput): string {
   const how =
     input.kind === 'seed'

@@ -1,6 +1,6 @@
 /**
- * Starting a run's branch from the current HEAD (SPEC 9), without checking it out. When
- * the prompt the run starts from is not what HEAD holds, the branch opens with one
+ * Starting a run's branch from the current HEAD (docs/design/git-layout.md), without checking it
+ * out. When the prompt the run starts from is not what HEAD holds, the branch opens with one
  * baseline commit (`Autoresearch-Iteration: 0`) so every later keep diffs against it.
  */
 import { formatBaselineMessage, formatRunBranch } from './commit-message.js';

@@ -1,6 +1,7 @@
 /**
- * Who the run's commits are by (SPEC 9): the user's effective git config (repository,
- * then global, then system), field by field, else `autoresearch <autoresearch@localhost>`.
+ * Who the run's commits are by (docs/design/git-layout.md): the user's effective git config
+ * (repository, then global, then system), field by field, else
+ * `autoresearch <autoresearch@localhost>`.
  */
 import type { GitRunner } from './git-runner.js';
 

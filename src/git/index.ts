@@ -1,8 +1,9 @@
 /**
- * The git layer of a run (SPEC 9). Everything is plumbing, run through simple-git's `raw`
- * (git-runner.ts): objects are hashed into the store, trees are built in a throw-away index
- * file, commits are made with `commit-tree` and only the run branch moves, by compare-and-swap. The user's working tree, index,
- * HEAD and checked-out branch are never written (no checkout, worktree or stash).
+ * The git layer of a run (docs/design/git-layout.md). Everything is plumbing, run through
+ * simple-git's `raw` (git-runner.ts): objects are hashed into the store, trees are built in a
+ * throw-away index file, commits are made with `commit-tree` and only the run branch moves, by
+ * compare-and-swap. The user's working tree, index, HEAD and checked-out branch are never written
+ * (no checkout, worktree or stash).
  *
  *   openRepo(dir, { env? })                  → GitRepo | null   (null: not in a work tree, or no git:
  *                                                                 the run goes on with commits off)
@@ -18,9 +19,9 @@
  *       the changed parts' files; changedParts names them); BranchMovedError when the branch
  *       is not at expectedHead. `message` comes from formatKeepMessage.
  *   formatKeepMessage({ experiment, runId, iteration, from, to, hypothesis, parts?, member? }) → string (pure)
- *       `member` (a pareto run, SPEC 14): the `Autoresearch-Pool: p<n>` trailer.
+ *       `member` (a pareto run, docs/design/pareto-search.md): the `Autoresearch-Pool: p<n>` trailer.
  *   findRunCommits({ repo, branch, runId? }) → [{ sha, iteration, score, pool }] oldest first
- *   syncPoolRefs(deps, state) → member ids created        (pool-refs.ts, SPEC 14)
+ *   syncPoolRefs(deps, state) → member ids created        (pool-refs.ts, docs/design/pareto-search.md)
  *       Each journaled pool member without one gets refs/autoresearch/<experiment>/<run-id>/pool/p<n>:
  *       a commit of the run's start tree with the member's prompt file(s), parents = its parent
  *       members' commits (p0: the run start). Idempotent; a ref pointing elsewhere is E_GIT.

@@ -1,8 +1,8 @@
 /**
- * The pool's lineage in git (SPEC 14). Each member of a pareto run gets one commit under
- * `refs/autoresearch/<experiment>/<run-id>/pool/p<n>`: the run's start tree with the member's
- * prompt file(s) written, whose parents are its parent members' commits (a merge has two; p0's
- * is the commit the run branch started at). The journal is the truth; these refs are derived
+ * The pool's lineage in git (docs/design/pareto-search.md). Each member of a pareto run gets one
+ * commit under `refs/autoresearch/<experiment>/<run-id>/pool/p<n>`: the run's start tree with the
+ * member's prompt file(s) written, whose parents are its parent members' commits (a merge has two;
+ * p0's is the commit the run branch started at). The journal is the truth; these refs are derived
  * from it, so syncing is idempotent and a resume (or a prune) can always make them again.
  * Plumbing only: no checkout, no index but a throw-away one, HEAD and branches never written.
  */

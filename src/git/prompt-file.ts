@@ -1,7 +1,7 @@
 /**
- * The working-tree prompt, for `apply` (SPEC 9): read it, tell whether it changed since
- * the run started (by the sha256 the run recorded), and replace it atomically. These work
- * with or without git.
+ * The working-tree prompt, for `apply` (docs/design/git-layout.md): read it, tell whether it
+ * changed since the run started (by the sha256 the run recorded), and replace it atomically. These
+ * work with or without git.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-file.js';

@@ -1,8 +1,8 @@
 /**
- * The files a prompt lives in: the one prompt file, or with several optimised parts (SPEC 12)
- * each part's file holding that part's text of the parts document. The baseline commit and
- * every keep write these, so a part that did not change keeps its blob and its file is not
- * in the commit.
+ * The files a prompt lives in: the one prompt file, or with several optimised parts
+ * (docs/design/prompt-shapes.md) each part's file holding that part's text of the parts document.
+ * The baseline commit and every keep write these, so a part that did not change keeps its blob and
+ * its file is not in the commit.
  */
 import { splitPromptText } from '../experiment/part-texts.js';
 import { compareWithCommit, type FileText } from './objects.js';

@@ -11,7 +11,10 @@ export interface RunTrailers {
   runId: string | undefined;
   iteration: number | undefined;
   score: number | undefined;
-  /** `Autoresearch-Pool` (SPEC 14): the pool member, on a pareto run's keep and pool commits. */
+  /**
+   * `Autoresearch-Pool` (docs/design/pareto-search.md): the pool member, on a pareto run's keep and
+   * pool commits.
+   */
   pool: string | undefined;
 }
 

@@ -1,7 +1,9 @@
 /**
- * The built-in grader's work (SPEC 7): one model call over the expectations, the transcript,
- * the case's inputs when its folder holds them (SPEC 12) and the case's outputs; a strict JSON reply that keeps every expectation's text, retried
- * when malformed; every PASS checked against the outputs before anything is written.
+ * The built-in grader's work (docs/design/grader-protocol.md): one model call over the
+ * expectations, the transcript, the case's inputs when its folder holds them
+ * (docs/design/prompt-shapes.md) and the case's outputs; a strict JSON reply that keeps every
+ * expectation's text, retried when malformed; every PASS checked against the outputs before
+ * anything is written.
  */
 import { buildGraderUserMessage, GradingFile } from '../protocol/grading.js';
 import { DEFAULT_REPLY_ATTEMPTS, parseModelJson } from '../parse-model-json.js';
@@ -27,8 +29,8 @@ export type BuiltinGraderResult =
   | { ok: false; message: string };
 
 /**
- * The built-in grader's one call for a case; also what a batch submits in its place (SPEC 16),
- * so the grader finds the answer cached.
+ * The built-in grader's one call for a case; also what a batch submits in its place
+ * (docs/design/cost-engine.md), so the grader finds the answer cached.
  */
 export function builtinGraderRequest(
   input: Pick<BuiltinGraderInput, 'expectations' | 'transcript' | 'outputs' | 'inputs'>,
@@ -46,7 +48,8 @@ export function builtinGraderRequest(
         }),
       },
     ],
-    // The instructions are the same for every case: the prompt cache's prefix (SPEC 16).
+    // The instructions are the same for every case: the prompt cache's prefix
+    // (docs/design/cost-engine.md).
     cacheable: { lead: 0 },
   };
 }

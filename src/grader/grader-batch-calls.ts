@@ -1,9 +1,9 @@
 /**
- * The built-in grader's call for one case, built by the runner for a batch (SPEC 16): the
- * sandbox files planned as the grader gets them, read back as `autoresearch grade` reads them
- * (outputs and inputs in name order, the transcript, the expectations), the request through
- * the proxy's wire — so its cache key is the one the sandboxed grader's call will look up.
- * A grader program is not a model here: it is never batched.
+ * The built-in grader's call for one case, built by the runner for a batch
+ * (docs/design/cost-engine.md): the sandbox files planned as the grader gets them, read back as
+ * `autoresearch grade` reads them (outputs and inputs in name order, the transcript, the
+ * expectations), the request through the proxy's wire — so its cache key is the one the sandboxed
+ * grader's call will look up. A grader program is not a model here: it is never batched.
  */
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Experiment } from '../experiment/types.js';

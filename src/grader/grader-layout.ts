@@ -1,8 +1,8 @@
 /**
- * What the grader sandbox holds (SPEC 7): the case's outputs under neutral names, the
- * transcript and the expectations; under `judging.inputs` (SPEC 12) also the case's inputs,
- * one copy beside each output under its number, as the judge gets them. Nothing else about the
- * run or the prompt.
+ * What the grader sandbox holds (docs/design/grader-protocol.md): the case's outputs under neutral
+ * names, the transcript and the expectations; under `judging.inputs`
+ * (docs/design/judge-protocol.md) also the case's inputs, one copy beside each output under its
+ * number, as the judge gets them. Nothing else about the run or the prompt.
  */
 import type { ModelEntry } from '../experiment/schema.js';
 import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';

@@ -1,9 +1,9 @@
 /**
  * The built-in grader's instructions (system prompt). The request — expectations, transcript,
  * the case's fenced inputs when there are some, and fenced outputs — is built by
- * src/protocol/grading.ts. A grader given the case's inputs (`judging.inputs`, SPEC 12) is told
- * what they are and that they are no evidence; without them the instructions are exactly as
- * they always were, so cached grader calls stay valid.
+ * src/protocol/grading.ts. A grader given the case's inputs (`judging.inputs`,
+ * docs/design/judge-protocol.md) is told what they are and that they are no evidence; without them
+ * the instructions are exactly as they always were, so cached grader calls stay valid.
  */
 
 export function graderSystemPrompt(withInputs: boolean): string {

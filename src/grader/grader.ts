@@ -1,7 +1,7 @@
 /**
- * The grader as the evaluation sees it (SPEC 7): a part passed in. For one case it is shown
- * the expectations, the case's variables, a description of the generator and that case's
- * successful outputs — never the prompt or any score — and returns a verified grading or a
+ * The grader as the evaluation sees it (docs/design/grader-protocol.md): a part passed in. For one
+ * case it is shown the expectations, the case's variables, a description of the generator and that
+ * case's successful outputs — never the prompt or any score — and returns a verified grading or a
  * `grader_error`. The product's implementation is the sandboxed program (sandboxed-grader.ts);
  * tests pass one that runs in-process.
  */

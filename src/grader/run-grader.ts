@@ -1,9 +1,9 @@
 /**
- * Runs the grader for one case (SPEC 7) under the judge's sandbox and proxy discipline: the
- * built-in `autoresearch grade` or the user's `grader.command` writes `grading.json`; the
- * runner checks the expectations are exactly the ones asked, recomputes the summary and
- * verifies every PASS against the outputs. Anything invalid is retried, then reported as a
- * `grader_error`.
+ * Runs the grader for one case (docs/design/grader-protocol.md) under the judge's sandbox and proxy
+ * discipline: the built-in `autoresearch grade` or the user's `grader.command` writes
+ * `grading.json`; the runner checks the expectations are exactly the ones asked, recomputes the
+ * summary and verifies every PASS against the outputs. Anything invalid is retried, then reported
+ * as a `grader_error`.
  */
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';

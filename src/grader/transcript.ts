@@ -1,6 +1,7 @@
 /**
- * `transcript.md` for the grader (SPEC 7): the case's inputs, the model, and a record of each
- * sample's output. It never holds the prompt under optimization, nor anything about the run.
+ * `transcript.md` for the grader (docs/design/grader-protocol.md): the case's inputs, the model,
+ * and a record of each sample's output. It never holds the prompt under optimization, nor anything
+ * about the run.
  */
 
 export interface TranscriptOutput {

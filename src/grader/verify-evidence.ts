@@ -1,8 +1,8 @@
 /**
- * Does a PASS cite text that really occurs in an output (SPEC 7)? Quotes are compared after
- * normalising whitespace, typographic quotes, dashes and case (case-insensitive: a quote is
- * evidence of content, and models often change the case of a quoted sentence's first letter).
- * A quote must be at least MIN_QUOTE_CHARS long; quoted passages, the text after a label
+ * Does a PASS cite text that really occurs in an output (docs/design/grader-protocol.md)? Quotes
+ * are compared after normalising whitespace, typographic quotes, dashes and case (case-insensitive:
+ * a quote is evidence of content, and models often change the case of a quoted sentence's first
+ * letter). A quote must be at least MIN_QUOTE_CHARS long; quoted passages, the text after a label
  * ("Output 1: …") and the parts around an ellipsis are tried one by one.
  */
 

@@ -1,8 +1,9 @@
 /**
- * The runner's check of a grader's `grading.json` (SPEC 7), pure: the expectation texts must
- * be exactly the ones asked (compared after trimming; none reworded, dropped or added), the
- * summary is recomputed, and every PASS must quote an output — an unverifiable PASS becomes
- * a FAIL with a `flag` saying why. Claims and eval feedback are kept as the grader wrote them.
+ * The runner's check of a grader's `grading.json` (docs/design/grader-protocol.md), pure: the
+ * expectation texts must be exactly the ones asked (compared after trimming; none reworded, dropped
+ * or added), the summary is recomputed, and every PASS must quote an output — an unverifiable PASS
+ * becomes a FAIL with a `flag` saying why. Claims and eval feedback are kept as the grader wrote
+ * them.
  */
 import * as z from 'zod';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';

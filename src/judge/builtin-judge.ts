@@ -1,9 +1,10 @@
 /**
- * The built-in judge's work (SPEC 6): one model call per output and sample, in parallel, each
- * seeing only the rubric and that output — with the input it answers when the sandbox holds
- * inputs (SPEC 12) — never its file name, so cache keys depend on content only; strict JSON
- * replies, retried when malformed; samples averaged. A checklist criterion (SPEC 15) is answered
- * item by item; its score is 1 + round(4 × the share of items met), an integer 1–5 like any other.
+ * The built-in judge's work (docs/design/judge-protocol.md): one model call per output and sample,
+ * in parallel, each seeing only the rubric and that output — with the input it answers when the
+ * sandbox holds inputs (docs/design/prompt-shapes.md) — never its file name, so cache keys depend
+ * on content only; strict JSON replies, retried when malformed; samples averaged. A checklist
+ * criterion (docs/design/judge-reliability.md) is answered item by item; its score is 1 + round(4 ×
+ * the share of items met), an integer 1–5 like any other.
  */
 import pLimit from 'p-limit';
 import { buildJudgeUserMessage, JudgeCallReply, judgeMessageHead } from '../protocol/judge-call.js';
@@ -81,7 +82,8 @@ class MalformedReplyError extends Error {}
 
 /**
  * One call of the built-in judge: the rubric and one output (with its input), never the file
- * name. Also what a batch submits in its place (SPEC 16), so the judge finds the answer cached.
+ * name. Also what a batch submits in its place (docs/design/cost-engine.md), so the judge finds the
+ * answer cached.
  */
 export function builtinJudgeRequest(
   input: Pick<BuiltinJudgeInput, 'rubricText' | 'criteria' | 'checklists'>,

@@ -1,10 +1,10 @@
 /**
- * The built-in judge's calls of one evaluation, built by the runner for a batch (SPEC 16): for
- * each model member of the judge (a panel's members one by one), each output and each of its
- * samples, the request exactly as the runner's proxy will receive it from the sandboxed judge
- * — the judge's request, through the adapter the judge speaks to the proxy with the settings
- * the runner gives it, read back by the proxy — so its cache key is the one the judge's call
- * will look up. Program and CLI judges are not models here: they are never batched.
+ * The built-in judge's calls of one evaluation, built by the runner for a batch
+ * (docs/design/cost-engine.md): for each model member of the judge (a panel's members one by one),
+ * each output and each of its samples, the request exactly as the runner's proxy will receive it
+ * from the sandboxed judge — the judge's request, through the adapter the judge speaks to the proxy
+ * with the settings the runner gives it, read back by the proxy — so its cache key is the one the
+ * judge's call will look up. Program and CLI judges are not models here: they are never batched.
  */
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Experiment } from '../experiment/types.js';

@@ -1,8 +1,8 @@
 /**
- * What the judge sandbox holds (SPEC 6): one neutrally named file per (case, sample) in a
- * seeded shuffled order, and the rubric; under `judging.inputs` (SPEC 12) also the case's
- * inputs behind each output, under the output's number. The file → (case, sample) map stays
- * with the runner.
+ * What the judge sandbox holds (docs/design/judge-protocol.md): one neutrally named file per (case,
+ * sample) in a seeded shuffled order, and the rubric; under `judging.inputs`
+ * (docs/design/judge-protocol.md) also the case's inputs behind each output, under the output's
+ * number. The file → (case, sample) map stays with the runner.
  */
 import * as z from 'zod';
 import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';

@@ -1,9 +1,9 @@
 /**
  * The built-in judge's instructions (system prompt). The request itself — rubric, criterion
  * keys, the fenced input when there is one and the fenced output — is built by
- * src/protocol/judge-call.ts. A judge given the cases' inputs (`judging.inputs`, SPEC 12) is
- * told so in three places; without them the instructions are exactly as they always were, so
- * cached judge calls stay valid.
+ * src/protocol/judge-call.ts. A judge given the cases' inputs (`judging.inputs`,
+ * docs/design/judge-protocol.md) is told so in three places; without them the instructions are
+ * exactly as they always were, so cached judge calls stay valid.
  */
 
 export function judgeSystemPrompt(withInputs: boolean): string {

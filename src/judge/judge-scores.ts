@@ -1,6 +1,6 @@
 /**
- * `judge-scores.json` (SPEC 6) and the arithmetic behind it. The runner never trusts a
- * judge's sums: every average and the quality_score are recomputed here.
+ * `judge-scores.json` (docs/design/judge-protocol.md) and the arithmetic behind it. The runner
+ * never trusts a judge's sums: every average and the quality_score are recomputed here.
  */
 import type { ChecklistAnswers } from '../scoring/types.js';
 
@@ -17,7 +17,9 @@ export interface JudgeScoresFile {
     average: number;
     reasoning: string;
     samples?: Record<string, number>[];
-    /** Checklist criteria's answers (SPEC 15); optional for every judge. */
+    /**
+     * Checklist criteria's answers (docs/design/judge-reliability.md); optional for every judge.
+     */
     items?: ChecklistAnswers;
   }[];
   criteria_averages: Record<string, number>;

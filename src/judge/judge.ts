@@ -1,9 +1,10 @@
 /**
- * The judge as the evaluation sees it (SPEC 6): a part passed in. It is shown the outputs that
- * generated successfully and the rubric — nothing about the prompt, the iteration or the scores
- * so far, and the cases' inputs only under `judging.inputs` (SPEC 12) — and returns a score
- * per output and criterion, or a `judge_error`. The product's implementation is the sandboxed program (sandboxed-judge.ts);
- * tests pass one that runs in-process.
+ * The judge as the evaluation sees it (docs/design/judge-protocol.md): a part passed in. It is
+ * shown the outputs that generated successfully and the rubric — nothing about the prompt, the
+ * iteration or the scores so far, and the cases' inputs only under `judging.inputs`
+ * (docs/design/judge-protocol.md) — and returns a score per output and criterion, or a
+ * `judge_error`. The product's implementation is the sandboxed program (sandboxed-judge.ts); tests
+ * pass one that runs in-process.
  */
 import type { Rubric } from '../experiment/types.js';
 import type { ReviewCallOptions } from '../protocol/review-call.js';
@@ -14,14 +15,14 @@ export type { JudgeOutput } from './judge-layout.js';
 export type { JudgedOutput, JudgeRunResult as JudgeResult } from './run-judge.js';
 
 export interface JudgeRequest {
-  /** Successful generations only: a failed one is never sent (SPEC 5). */
+  /** Successful generations only: a failed one is never sent (docs/design/checks.md). */
   outputs: readonly JudgeOutput[];
   rubric: Rubric;
   /** Seeds the order the judge sees the outputs in. */
   seed: number;
   /**
-   * Re-judging that must not be served from the cache (SPEC 15: bias probes, drift anchors):
-   * every model call is a new sample, its index counted from `sampleBase`.
+   * Re-judging that must not be served from the cache (docs/design/judge-reliability.md: bias
+   * probes, drift anchors): every model call is a new sample, its index counted from `sampleBase`.
    */
   fresh?: { sampleBase: number };
 }

@@ -1,9 +1,9 @@
 /**
- * A judge panel (SPEC 15) as one Judge: every member — each a sandboxed judge of its own, a
- * model or a program — scores the same outputs side by side, under the same seed (so the same
- * neutral file names); per output and criterion the panel's score is the members' median or
- * mean. The members' own scores ride along for the record and their agreement. A member that
- * fails (after its own retries) fails the panel: the evaluation is a `judge_error`, as with a
+ * A judge panel (docs/design/judge-reliability.md) as one Judge: every member — each a sandboxed
+ * judge of its own, a model or a program — scores the same outputs side by side, under the same
+ * seed (so the same neutral file names); per output and criterion the panel's score is the members'
+ * median or mean. The members' own scores ride along for the record and their agreement. A member
+ * that fails (after its own retries) fails the panel: the evaluation is a `judge_error`, as with a
  * single judge, and the other members are stopped.
  */
 import type { Aggregate } from '../experiment/schema.js';

@@ -1,7 +1,7 @@
 /**
- * The arithmetic of a judge panel (SPEC 15), pure: the members' scores for one output and
- * criterion become one (their median or mean), and their agreement is Krippendorff's alpha
- * (ordinal) over every (output, criterion) they all scored.
+ * The arithmetic of a judge panel (docs/design/judge-reliability.md), pure: the members' scores for
+ * one output and criterion become one (their median or mean), and their agreement is Krippendorff's
+ * alpha (ordinal) over every (output, criterion) they all scored.
  */
 import type { Aggregate } from '../experiment/schema.js';
 import type { JudgePanelRecord, PanelMemberScores } from '../scoring/types.js';

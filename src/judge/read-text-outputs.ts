@@ -6,7 +6,10 @@ import { INPUTS_DIR, inputFileName, OUTPUTS_DIR } from '../protocol/review-files
 export interface TextOutput {
   file: string;
   text: string;
-  /** The paired `inputs/input_NN.txt` of an `output_NN.txt` (SPEC 12), when there is one. */
+  /**
+   * The paired `inputs/input_NN.txt` of an `output_NN.txt` (docs/design/judge-protocol.md), when
+   * there is one.
+   */
   input?: string;
 }
 

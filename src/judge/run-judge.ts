@@ -1,8 +1,8 @@
 /**
- * Runs the judge for one evaluation (SPEC 6): the outputs that generated successfully go into
- * a fresh sandbox under neutral, shuffled names with the rubric; the judge program — the
- * built-in `autoresearch judge` or the user's `judge.command` — scores them; the runner
- * validates the file it writes, recomputes every number and maps files back to cases.
+ * Runs the judge for one evaluation (docs/design/judge-protocol.md): the outputs that generated
+ * successfully go into a fresh sandbox under neutral, shuffled names with the rubric; the judge
+ * program — the built-in `autoresearch judge` or the user's `judge.command` — scores them; the
+ * runner validates the file it writes, recomputes every number and maps files back to cases.
  * Anything invalid is retried, then reported as a `judge_error`: never a score.
  */
 import { isProgramEntry } from '../experiment/program-entry.js';
@@ -30,7 +30,7 @@ import type { StartedProgram } from '../sandbox/run-sandboxed-program.js';
 import { validateJudgeScores } from './validate-judge-scores.js';
 
 export interface RunJudgeOptions extends SandboxRunOptions {
-  /** Successful generations only: a failed one is never sent (SPEC 5). */
+  /** Successful generations only: a failed one is never sent (docs/design/checks.md). */
   outputs: readonly JudgeOutput[];
   rubric: Rubric;
   judge: JudgeEntry;
@@ -51,7 +51,7 @@ export interface JudgedOutput {
   criteria: Record<string, number>;
   samples?: Record<string, number>[];
   reasoning: string;
-  /** Checklist criteria's answers, when the judge gave them (SPEC 15). */
+  /** Checklist criteria's answers, when the judge gave them (docs/design/judge-reliability.md). */
   items?: ChecklistAnswers;
 }
 
@@ -66,7 +66,10 @@ export type JudgeRunResult =
       /** For `judge-map.json` in the run record. */
       map: JudgeMapFile;
       attempts: number;
-      /** A panel's members' scores (SPEC 15); the fields above hold their aggregate. */
+      /**
+       * A panel's members' scores (docs/design/judge-reliability.md); the fields above hold their
+       * aggregate.
+       */
       panel?: PanelScores;
     }
   | {

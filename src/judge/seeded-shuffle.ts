@@ -1,4 +1,7 @@
-/** A reproducible shuffle: the same seed always gives the same order (SPEC 6: order shuffled). */
+/**
+ * A reproducible shuffle: the same seed always gives the same order (docs/design/judge-protocol.md:
+ * order shuffled).
+ */
 
 /** mulberry32: small, fast and well spread; plenty for ordering files. */
 export function createSeededRandom(seed: number): () => number {

@@ -1,9 +1,9 @@
 /**
- * The runner's check of a judge's `judge-scores.json` (SPEC 6): every output exactly once,
- * exactly the rubric's criteria, integer 1–5 scores (or integer sample sets), non-empty
- * reasoning, and — optional, so a judge that ignores checklists stays valid — `items`, the
- * answers to checklist criteria (SPEC 15). The judge's own averages and quality_score are
- * ignored and recomputed.
+ * The runner's check of a judge's `judge-scores.json` (docs/design/judge-protocol.md): every output
+ * exactly once, exactly the rubric's criteria, integer 1–5 scores (or integer sample sets),
+ * non-empty reasoning, and — optional, so a judge that ignores checklists stays valid — `items`,
+ * the answers to checklist criteria (docs/design/judge-reliability.md). The judge's own averages
+ * and quality_score are ignored and recomputed.
  */
 import {
   isValidScore,

@@ -1,5 +1,6 @@
 /**
- * One iteration's evaluation and decision under paired acceptance (SPEC 13):
+ * One iteration's evaluation and decision under paired acceptance
+ * (docs/design/paired-acceptance.md):
  *
  *   screen each proposal on a seeded minibatch ─▶ the rest only for a mean difference > 0
  *   ─▶ the best survivor's first look ─▶ keep | discard | retest (both sides get more

@@ -1,9 +1,10 @@
 /**
  * Which optimisable part a failing check most likely comes from, for the mutator of a prompt
- * with several parts (SPEC 12) — said only when the texts make it plain: the words the check
- * looks for (its string values, a tool's name, "JSON" for the JSON checks and the output-schema
- * gate) appear in exactly one part. Otherwise, and for checks with no such words (regex,
- * counts, programs), the answer is `unknown`: a guess would steer the mutator to the wrong part.
+ * with several parts (docs/design/prompt-shapes.md) — said only when the texts make it plain: the
+ * words the check looks for (its string values, a tool's name, "JSON" for the JSON checks and the
+ * output-schema gate) appear in exactly one part. Otherwise, and for checks with no such words
+ * (regex, counts, programs), the answer is `unknown`: a guess would steer the mutator to the wrong
+ * part.
  */
 import { OUTPUT_SCHEMA_GATE } from '../checks/output-schema-gate.js';
 import { checkName } from '../checks/registry.js';

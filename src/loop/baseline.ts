@@ -45,7 +45,8 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   );
   const failed = outcomes.find((o) => !o.ok);
   const first = outcomes[0];
-  // Drift anchors (SPEC 15): the judge's noise, journaled with the baseline and paid as part of it.
+  // Drift anchors (docs/design/judge-reliability.md): the judge's noise, journaled with the
+  // baseline and paid as part of it.
   const anchors =
     failed === undefined && first?.ok === true
       ? await measureJudgeNoise(deps, { iteration, evaluation: first.evaluation, train: first.scores.train })
@@ -78,7 +79,8 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
-  // The pareto search (SPEC 14): the baseline is the pool's seed, p0 (a rebaseline's seed takes the next id).
+  // The pareto search (docs/design/pareto-search.md): the baseline is the pool's seed, p0 (a rebaseline's
+  // seed takes the next id).
   const seed =
     searchFor(deps) === 'pareto' && first?.ok === true
       ? [

@@ -1,9 +1,10 @@
 /**
- * When the run stops (SPEC 3 `budget`, SPEC 11). Checked before each iteration starts, so a
- * limit stops the run before work that would exceed it, not after: usd and hours compare what
- * is spent plus the estimate for the next iteration against the budget. When several limits
- * are reached at once the reason reported follows a fixed order: errors (a failure, exit 1),
- * target (a success), then iterations, patience, usd, hours.
+ * When the run stops (docs/design/experiment-format.md `budget`,
+ * docs/design/commands-and-exit-codes.md). Checked before each iteration starts, so a limit stops
+ * the run before work that would exceed it, not after: usd and hours compare what is spent plus the
+ * estimate for the next iteration against the budget. When several limits are reached at once the
+ * reason reported follows a fixed order: errors (a failure, exit 1), target (a success), then
+ * iterations, patience, usd, hours.
  */
 import { AutoresearchError } from '../errors.js';
 
@@ -121,8 +122,8 @@ export interface OverrideOptions {
 const OVERRIDE = /^(\+?)(\d+(?:\.\d+)?|\.\d+)$/;
 
 /**
- * A budget flag on `resume` (SPEC 11): `N` sets a new total, `+N` extends the current one.
- * Bad input is a usage error (exit 2).
+ * A budget flag on `resume` (docs/design/commands-and-exit-codes.md): `N` sets a new total, `+N`
+ * extends the current one. Bad input is a usage error (exit 2).
  */
 export function parseBudgetOverride(
   flag: string,

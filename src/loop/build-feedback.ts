@@ -1,13 +1,13 @@
 /**
- * What the mutator learns about the incumbent (issue 5, item 2): its train scores, the train
+ * What the mutator learns about the incumbent: its train scores, the train
  * cases that fail most, how often each check fails, the attempts so far and the user's
- * guidance, as the shared `MutatorFeedback` shape. Under the pareto search (SPEC 14) the same
- * shape describes the parent being revised, with traces: the failing cases of the iteration's
- * minibatch with whole outputs and reasons (cut only past `traceChars`), and the attempts of its
- * lineage (src/search/parent-feedback.ts builds that input). Holdout and test cases never reach
- * the mutator: this function takes train results only and throws when handed any other case,
- * so a wiring mistake fails loudly instead of leaking. Every field is copied explicitly, so
- * extra fields on the inputs (a holdout score, say) cannot slip through.
+ * guidance, as the shared `MutatorFeedback` shape. Under the pareto search
+ * (docs/design/pareto-search.md) the same shape describes the parent being revised, with traces:
+ * the failing cases of the iteration's minibatch with whole outputs and reasons (cut only past
+ * `traceChars`), and the attempts of its lineage (src/search/parent-feedback.ts builds that input).
+ * Holdout and test cases never reach the mutator: this function takes train results only and throws
+ * when handed any other case, so a wiring mistake fails loudly instead of leaking. Every field is
+ * copied explicitly, so extra fields on the inputs (a holdout score, say) cannot slip through.
  */
 import { splitPromptText } from '../experiment/part-texts.js';
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
@@ -70,7 +70,10 @@ export interface AttemptSummary {
   /** Train score of the candidate; null when it never got one (error, duplicate). */
   trainScore: number | null;
   hypothesis: string;
-  /** Pareto (SPEC 14): the candidate within its iteration, the member(s) it was made from, the member it became. */
+  /**
+   * Pareto (docs/design/pareto-search.md): the candidate within its iteration, the member(s) it was made from, the
+   * member it became.
+   */
   candidate?: number;
   parents?: string[];
   member?: string | null;
@@ -78,7 +81,10 @@ export interface AttemptSummary {
   delta?: number | null;
 }
 
-/** Prompt parts (SPEC 12): which parts the mutator changes (in request order) and the fixed ones around them. */
+/**
+ * Prompt parts (docs/design/prompt-shapes.md): which parts the mutator changes (in request order) and the fixed
+ * ones around them.
+ */
 export interface PartsContext {
   optimised: { name: string; role: PromptPart['role'] }[];
   fixed: { name: string; role: PromptPart['role']; text: string }[];

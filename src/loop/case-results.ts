@@ -44,7 +44,10 @@ export function trainCaseResults(
     });
 }
 
-/** The judge's reasoning, with the checklist items the output missed (SPEC 15) named after it. */
+/**
+ * The judge's reasoning, with the checklist items the output missed
+ * (docs/design/judge-reliability.md) named after it.
+ */
 function withUnmetItems(judged: JudgeRecord): string {
   const unmet = Object.values(judged.items ?? {})
     .flat()

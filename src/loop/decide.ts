@@ -1,9 +1,9 @@
 /**
- * Keep or discard (SPEC 8). A candidate is kept when it is eligible (no gate failure), its train
- * score beats the incumbent's by strictly more than the train margin, and its holdout score is
- * not below the incumbent's by more than the holdout margin. A gain within the margin with the
- * holdout held is kept only for a shorter prompt. Any eligible candidate beats an ineligible
- * incumbent. Without holdout cases the holdout condition holds vacuously.
+ * Keep or discard (docs/design/scoring-and-decisions.md). A candidate is kept when it is eligible
+ * (no gate failure), its train score beats the incumbent's by strictly more than the train margin,
+ * and its holdout score is not below the incumbent's by more than the holdout margin. A gain within
+ * the margin with the holdout held is kept only for a shorter prompt. Any eligible candidate beats
+ * an ineligible incumbent. Without holdout cases the holdout condition holds vacuously.
  */
 import type { IterationStatus } from './status.js';
 

@@ -1,9 +1,9 @@
 /**
  * When the run ends, the baseline and the best prompt are evaluated once more with fresh
- * samples (SPEC 8): the decisions during the run picked the best on noisy draws, so these
- * figures are the honest before/after that heads the summary and the report. The sealed test
- * cases (SPEC 13) are scored here and nowhere else in a run: untouched by any decision, their
- * figures lead wherever they exist.
+ * samples (docs/design/scoring-and-decisions.md): the decisions during the run picked the best on
+ * noisy draws, so these figures are the honest before/after that heads the summary and the report.
+ * The sealed test cases (docs/design/paired-acceptance.md) are scored here and nowhere else in a
+ * run: untouched by any decision, their figures lead wherever they exist.
  */
 import { join } from 'node:path';
 import { standingOf } from '../evaluate/candidate-result.js';

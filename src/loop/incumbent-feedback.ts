@@ -1,7 +1,7 @@
 /**
  * What the mutator is shown about the prompt it revises, built in one place for both searches:
- * greedy revises the incumbent, pareto each candidate's parent (SPEC 14) — the same feedback
- * shape over a different prompt and a different history of attempts.
+ * greedy revises the incumbent, pareto each candidate's parent (docs/design/pareto-search.md) — the
+ * same feedback shape over a different prompt and a different history of attempts.
  */
 import { hasSeveralParts } from '../experiment/part-texts.js';
 import { findPlaceholders } from '../experiment/template.js';

@@ -83,7 +83,8 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     status: IterationStatus,
     fields: Omit<IterationEnd, 'iteration' | 'status' | 'spend' | 'seconds'> = {},
   ) => {
-    // A drift check when one is due (SPEC 15), journaled with the iteration's end.
+    // A drift check when one is due (docs/design/judge-reliability.md), journaled with the
+    // iteration's end.
     const anchors = await checkJudgeDrift(deps, iteration);
     await finishIteration(
       recorder,

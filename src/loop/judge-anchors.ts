@@ -1,11 +1,11 @@
 /**
- * Drift anchors in the loop (SPEC 15, `judging.anchors`, `judging.anchor_every`). A judge can
- * change under a long run — a model version rolled out overnight, a provider-side change — and
- * the loop would then compare scores that no longer mean the same. So a few of the baseline's
- * judged train outputs are judged again with the cache bypassed (JudgeRequest.fresh): once
- * right after the baseline, which measures the judge's own noise, and then every
- * `anchor_every` iterations, which measures drift against the baseline's scores
- * (judge-drift.ts holds the arithmetic).
+ * Drift anchors in the loop (docs/design/judge-reliability.md, `judging.anchors`,
+ * `judging.anchor_every`). A judge can change under a long run — a model version rolled out
+ * overnight, a provider-side change — and the loop would then compare scores that no longer mean
+ * the same. So a few of the baseline's judged train outputs are judged again with the cache
+ * bypassed (JudgeRequest.fresh): once right after the baseline, which measures the judge's own
+ * noise, and then every `anchor_every` iterations, which measures drift against the baseline's
+ * scores (judge-drift.ts holds the arithmetic).
  *
  * Each reading is journaled with the iteration it belongs to, in the append of that
  * iteration's `iteration_finished` (`judge_noise`, `judge_drift`, and their warnings): a

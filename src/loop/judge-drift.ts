@@ -1,9 +1,9 @@
 /**
- * Drift anchors as arithmetic (SPEC 15), pure so every edge is tested without a judge. A few
- * baseline outputs (the anchors) are judged again: right after the baseline, to measure how
- * far the judge's score of an unchanged output moves by itself (its noise), and every few
- * iterations, to see whether the judge has moved since (drift). Scores are the judge signal
- * of one output (its rubric-weighted criteria, 0..1), as scoring computes it.
+ * Drift anchors as arithmetic (docs/design/judge-reliability.md), pure so every edge is tested
+ * without a judge. A few baseline outputs (the anchors) are judged again: right after the baseline,
+ * to measure how far the judge's score of an unchanged output moves by itself (its noise), and
+ * every few iterations, to see whether the judge has moved since (drift). Scores are the judge
+ * signal of one output (its rubric-weighted criteria, 0..1), as scoring computes it.
  *
  * A change of one anchor is the difference of two reads of the same output, at the baseline
  * and now; with no drift it is distributed like the baseline's re-read changes, so the mean
@@ -107,8 +107,9 @@ export function assessDrift(readings: readonly Reading[], noise: number): DriftA
 }
 
 /**
- * The judge signal's share of the total score, given which signals the scores have (SPEC 8:
- * absent signals drop out and the weights of the rest are renormalised).
+ * The judge signal's share of the total score, given which signals the scores have
+ * (docs/design/scoring-and-decisions.md: absent signals drop out and the weights of the rest are
+ * renormalised).
  */
 export function judgeShare(weights: Weights, present: Signals): number {
   const unit: Signals = {
@@ -120,9 +121,9 @@ export function judgeShare(weights: Weights, present: Signals): number {
 }
 
 /**
- * The judge's noise as it reaches a paired decision (SPEC 13): each side's case mean carries a
- * judge error of share · (noise/√2)/√samples, their difference √2 times that, and the mean
- * over `cases` train cases 1/√cases of it.
+ * The judge's noise as it reaches a paired decision (docs/design/paired-acceptance.md): each side's
+ * case mean carries a judge error of share · (noise/√2)/√samples, their difference √2 times that,
+ * and the mean over `cases` train cases 1/√cases of it.
  */
 export function decisionNoise(noise: number, share: number, cases: number, samples: number): number {
   return (noise * share) / Math.sqrt(Math.max(1, cases) * Math.max(1, samples));

@@ -52,7 +52,10 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
     matches: (event, state) =>
       event.type === 'iteration_started' && state.baseline !== null && !state.pendingRebaseline,
   },
-  /** Pareto (SPEC 14): the iteration's parent choices journaled, the mutator not asked yet. */
+  /**
+   * Pareto (docs/design/pareto-search.md): the iteration's parent choices journaled, the mutator
+   * not asked yet.
+   */
   parent_chosen: { moment: 'appended', matches: (event) => event.type === 'parent_chosen' },
   mutating: { moment: 'appended', matches: phase('mutating') },
   generating: { moment: 'appended', matches: phase('generating') },
@@ -60,7 +63,10 @@ export const JOURNAL_POINTS: Readonly<Record<string, JournalPoint>> = {
   judging: { moment: 'appended', matches: phase('judging') },
   grading: { moment: 'appended', matches: phase('grading') },
   scoring: { moment: 'appended', matches: phase('scoring') },
-  /** A batch created and journaled (SPEC 16), its answers not yet in: resume must poll it. */
+  /**
+   * A batch created and journaled (docs/design/cost-engine.md), its answers not yet in: resume must
+   * poll it.
+   */
   batch_submitted: { moment: 'appended', matches: (event) => event.type === 'batch_submitted' },
   /** Paired acceptance: a first look asked for more samples; both sides' retests not yet run. */
   retesting: { moment: 'appended', matches: phase('retesting') },

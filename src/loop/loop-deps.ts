@@ -38,7 +38,7 @@ export interface LoopDeps {
   grader?: Grader;
   /** The plan's estimate for one iteration, used for budget checks before any iteration ran. */
   planEstimate?: { usd: number | null; seconds: number | null };
-  /** `--batch` (SPEC 16): evaluations submit their calls as batches first. */
+  /** `--batch` (docs/design/cost-engine.md): evaluations submit their calls as batches first. */
   batch?: BatchRunner;
   /** Test-only: the named points of the loop that journal nothing (see kill-point.ts). */
   checkpoint?: (point: string) => void;
@@ -47,7 +47,7 @@ export interface LoopDeps {
 /**
  * The deps within one runLoop call, with the meter that journals the ledger's growth. Its
  * experiment holds the loop's cases only; the sealed test cases wait in `testCases` for the
- * final evaluation (SPEC 13).
+ * final evaluation (docs/design/paired-acceptance.md).
  */
 export interface LoopRun extends LoopDeps {
   spend: SpendMeter;
@@ -56,7 +56,7 @@ export interface LoopRun extends LoopDeps {
 
 /**
  * The run's parts for one evaluation: the pool, the judge and grader, and the batch runner
- * (SPEC 16) with its batches journaled under `iteration`.
+ * (docs/design/cost-engine.md) with its batches journaled under `iteration`.
  */
 export function evaluationDeps(deps: LoopDeps, iteration: number): EvaluateDeps {
   const runner = deps.batch;

@@ -16,8 +16,8 @@ export function currentMargin(state: RunState, minImprovement: number | 'auto'):
 }
 
 /**
- * The acceptance rule of this run: the experiment's (SPEC 13), except that a run started under
- * record version 1 keeps version 1's margin rule to its end.
+ * The acceptance rule of this run: the experiment's (docs/design/paired-acceptance.md), except that
+ * a run started under record version 1 keeps version 1's margin rule to its end.
  */
 export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): Acceptance {
   if (deps.recorder.version < 2) return 'margin';
@@ -25,8 +25,9 @@ export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): 
 }
 
 /**
- * The search of this run (SPEC 14): the experiment's, except that a run started under record
- * version 4 or earlier keeps the greedy search to its end (its journal has no pool).
+ * The search of this run (docs/design/pareto-search.md): the experiment's, except that a run
+ * started under record version 4 or earlier keeps the greedy search to its end (its journal has no
+ * pool).
  */
 export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
   if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';

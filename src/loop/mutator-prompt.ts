@@ -1,5 +1,5 @@
 /**
- * The mutator's request (issue 5, item 2), written in our own words. Everything in it derives
+ * The mutator's request, written in our own words. Everything in it derives
  * from one `MutatorFeedback`, so the prose and the machine-readable block cannot disagree. The
  * block comes first: output excerpts below may hold an unclosed ``` fence (they are cut), and a
  * program scanning for the first ```json block must meet ours before any of them.
@@ -36,7 +36,8 @@ const SINGLE_RULES = [
   'Reply with exactly one JSON object and nothing else: {"hypothesis": "<one or two sentences>", "prompt": "<the complete new prompt>"}. The prompt field holds the whole prompt, not a diff or an excerpt. You may wrap the object in a single ```json fence.',
 ];
 
-// Several optimisable parts (SPEC 12): the same rules, held per part, and `edits` by part name.
+// Several optimisable parts (docs/design/prompt-shapes.md): the same rules, held per part, and
+// `edits` by part name.
 const PARTS_RULES = [
   'The prompt has several parts you may change, each named. The new prompt is rejected unless, in every part you change:',
   '- every {{placeholder}} of that part still appears in it, and it adds none that no part of the prompt uses (the test cases supply the values);',
@@ -68,7 +69,8 @@ const SYSTEM_INTRO = [
   ...HOW_TO_WORK,
 ];
 
-// The pareto search (SPEC 14): the prompt revised is a parent drawn from a pool, not the best.
+// The pareto search (docs/design/pareto-search.md): the prompt revised is a parent drawn from a
+// pool, not the best.
 const POOL_INTRO = [
   `${EVALUATOR} This run keeps a pool of prompts, each kept because it beat the prompt it was made from, and each the best on some of the cases. Each round you propose one revision of one of them, the parent. It is evaluated on the same cases and joins the pool only if it scores clearly higher than its parent. ${UNSEEN}`,
   '',

@@ -1,7 +1,7 @@
 /**
- * Acceptance by paired statistics (SPEC 13), as pure functions. Candidate and incumbent are
- * compared case by case on the same cases: a case's difference is the difference of its
- * per-sample means (its samples are one cluster, never counted as separate cases), and the
+ * Acceptance by paired statistics (docs/design/paired-acceptance.md), as pure functions. Candidate
+ * and incumbent are compared case by case on the same cases: a case's difference is the difference
+ * of its per-sample means (its samples are one cluster, never counted as separate cases), and the
  * mean difference gets a one-sided Student-t interval. Pairing removes what makes a case hard
  * or easy for both prompts alike, which is most of the noise of a small case set.
  *

@@ -1,13 +1,14 @@
 /**
- * The mutator's reply → a proposal, or a reason it cannot be used (issue 5, item 2). The
+ * The mutator's reply → a proposal, or a reason it cannot be used. The
  * request asks for exactly one JSON object, optionally in one ```json fence; on reading we
  * tolerate prose and fences around it (models add them and a retry costs a call) but insist
  * on the count: a reply holding two JSON objects is ambiguous and invalid. Every message is
  * written to be sent back to the mutator as is, so the retry knows what to fix.
  *
- * With several optimisable parts (SPEC 12) the reply names the parts it changes in `edits`;
- * the rules hold per part, and each message names the part it is about. With one part,
- * `{"hypothesis", "prompt"}` is the form (and `edits` naming that part is read the same way).
+ * With several optimisable parts (docs/design/prompt-shapes.md) the reply names the parts it
+ * changes in `edits`; the rules hold per part, and each message names the part it is about. With
+ * one part, `{"hypothesis", "prompt"}` is the form (and `edits` naming that part is read the same
+ * way).
  */
 import { extractKeepBlocks, findPlaceholders } from '../experiment/template.js';
 import { findMarkerLine, joinPartTexts, type PartTexts, splitPromptText } from '../experiment/part-texts.js';

@@ -20,7 +20,10 @@ export interface KeepRecord {
   from: number;
   to: number;
   hypothesis: string;
-  /** A pareto run (SPEC 14): the pool member that became the best; the commit's `Autoresearch-Pool` trailer. */
+  /**
+   * A pareto run (docs/design/pareto-search.md): the pool member that became the best; the commit's
+   * `Autoresearch-Pool` trailer.
+   */
   member?: string;
 }
 

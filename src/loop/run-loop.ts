@@ -74,7 +74,8 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   }
   let incumbent = await loadIncumbent(deps.runDir, recorder.state());
   await reconcileLastKeep(deps, incumbent.prompt);
-  // The pareto search's pool refs (SPEC 14): idempotent, so a crash before a sync loses none.
+  // The pareto search's pool refs (docs/design/pareto-search.md): idempotent, so a crash before a
+  // sync loses none.
   await syncPoolRefs(deps, recorder.state());
 
   for (;;) {
@@ -183,7 +184,8 @@ async function markOpenIterationInterrupted(deps: LoopRun, message: string): Pro
 }
 
 function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefined {
-  // `stop` or the hours budget cut a wait on batches short (SPEC 16): they stay pending for resume.
+  // `stop` or the hours budget cut a wait on batches short (docs/design/cost-engine.md): they stay
+  // pending for resume.
   const cut = [error, signal.reason].find((e) => e instanceof BatchWaitCutOff);
   if (cut instanceof BatchWaitCutOff) return { reason: cut.reason, message: cut.message, exitCode: 0 };
   if (signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) {

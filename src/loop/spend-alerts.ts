@@ -1,8 +1,8 @@
 /**
- * Spend alerts (SPEC 16): the moment a run's spend crosses 50% and then 80% of `budget.usd`,
- * one `spend_alert` is journaled (the terminal, `watch` and `show` read it from there). The
- * spend is watched call by call on the pool's ledger, so an alert lands when the money is
- * spent rather than when the iteration ends; what earlier sessions of the run spent comes from
+ * Spend alerts (docs/design/cost-engine.md): the moment a run's spend crosses 50% and then 80% of
+ * `budget.usd`, one `spend_alert` is journaled (the terminal, `watch` and `show` read it from
+ * there). The spend is watched call by call on the pool's ledger, so an alert lands when the money
+ * is spent rather than when the iteration ends; what earlier sessions of the run spent comes from
  * the journal, and a threshold the journal already alerted is never alerted again, so a
  * resumed run keeps "once per threshold per run".
  */

@@ -3,7 +3,7 @@
  * per role at each point an iteration or the final evaluation ends. Each take starts where the
  * last one stopped, so a call is journaled once, and an iteration cut short by Ctrl-C still
  * journals what it paid. Each spend event carries the tokens by kind and the batch calls, so the
- * journal holds the ledger per role (SPEC 16).
+ * journal holds the ledger per role (docs/design/cost-engine.md).
  */
 import { ROLES } from '../experiment/roles.js';
 import type { CostLedger, LedgerSnapshot, SpendTotals } from '../providers/ledger.js';
@@ -31,11 +31,17 @@ type TokenCount = keyof Pick<
   'inputTokens' | 'cacheWriteTokens' | 'cacheReadTokens' | 'outputTokens' | 'batchCalls' | 'cachedCalls'
 >;
 
-/** The ledger's growth per role between two snapshots, as spend events (the ledger per role, SPEC 16). */
+/**
+ * The ledger's growth per role between two snapshots, as spend events (the ledger per role,
+ * docs/design/cost-engine.md).
+ */
 export function spendSince(
   before: LedgerSnapshot,
   after: LedgerSnapshot,
-  /** Where the spend happened; a `calibrate` run has no iterations (SPEC 15). */
+  /**
+   * Where the spend happened; a `calibrate` run has no iterations
+   * (docs/design/judge-reliability.md).
+   */
   where: { iteration?: number; phase?: Phase },
 ): RunEventBody[] {
   const events: RunEventBody[] = [];

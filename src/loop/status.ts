@@ -1,7 +1,8 @@
 /**
- * Iteration statuses (SPEC 8) and the streaks the loop reads from them. Strategy, patience and
- * the error stop each count a trailing run of statuses; which statuses count, and which pass
- * through without counting or resetting, is fixed here so the three cannot drift apart.
+ * Iteration statuses (docs/design/scoring-and-decisions.md) and the streaks the loop reads from
+ * them. Strategy, patience and the error stop each count a trailing run of statuses; which statuses
+ * count, and which pass through without counting or resetting, is fixed here so the three cannot
+ * drift apart.
  */
 // The journal's enum is the one definition; the loop reads streaks off it.
 import { IterationStatus } from '../run/events.js';
@@ -10,7 +11,7 @@ export { IterationStatus };
 
 /**
  * A candidate was evaluated and not kept: these count towards `patience` and `bold_after`
- * (SPEC 13: `inconclusive` and `screened_out` count like a discard).
+ * (docs/design/paired-acceptance.md: `inconclusive` and `screened_out` count like a discard).
  */
 export function isNonImproving(status: IterationStatus): boolean {
   return (

@@ -1,8 +1,8 @@
 /**
- * Focused ↔ bold (SPEC 3 `bold_after`): after `bold_after` non-improving iterations in a row
- * (discard, gate_fail, holdout_fail) the mutator is asked for a bolder change; a keep brings it
- * back to focused changes. `duplicate`, `error` and `interrupted` tell nothing about the
- * strategy, so they neither count nor reset the streak (the same rule as `patience`).
+ * Focused ↔ bold (docs/design/experiment-format.md `bold_after`): after `bold_after` non-improving
+ * iterations in a row (discard, gate_fail, holdout_fail) the mutator is asked for a bolder change;
+ * a keep brings it back to focused changes. `duplicate`, `error` and `interrupted` tell nothing
+ * about the strategy, so they neither count nor reset the streak (the same rule as `patience`).
  */
 import type { MutatorFeedback } from '../protocol/mutation.js';
 import { type IterationStatus, isNonImproving } from './status.js';
@@ -22,7 +22,8 @@ export function advanceStrategy(
   status: IterationStatus,
   boldAfter: number,
 ): StrategyState {
-  // SPEC 14: a candidate entering the pool is progress for the mode, like a keep.
+  // docs/design/pareto-search.md: a candidate entering the pool is progress for the mode, like a
+  // keep.
   if (status === 'keep' || status === 'pooled' || status === 'baseline') return INITIAL_STRATEGY;
   if (!isNonImproving(status)) return state;
   const discardStreak = state.discardStreak + 1;

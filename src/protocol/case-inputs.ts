@@ -1,10 +1,11 @@
 /**
- * A case's inputs as the judge and grader get them under `judging.inputs: true` (SPEC 12):
- * `inputs/input_NN.txt`, paired by number with `outputs/output_NN.txt`, so a rubric can ask
- * whether the answer fits the question. Only what the case itself holds goes in — its vars and
- * its conversation so far (`Case.messages`, placeholders already filled when the case was
- * loaded) — never a system prompt or a template part: the prompt being optimised must not
- * reach the judge. The plain-text format (docs/judge-and-grader.md "Inputs"):
+ * A case's inputs as the judge and grader get them under `judging.inputs: true`
+ * (docs/design/judge-protocol.md): `inputs/input_NN.txt`, paired by number with
+ * `outputs/output_NN.txt`, so a rubric can ask whether the answer fits the question. Only what the
+ * case itself holds goes in — its vars and its conversation so far (`Case.messages`, placeholders
+ * already filled when the case was loaded) — never a system prompt or a template part: the prompt
+ * being optimised must not reach the judge. The plain-text format (docs/judge-and-grader.md
+ * "Inputs"):
  *
  *   # Variables                       # Conversation
  *

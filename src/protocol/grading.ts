@@ -1,9 +1,9 @@
 /**
- * The grader's file (`grading.json`, SPEC 7) and the built-in grader's model call. The grader
- * sees the expectations, a transcript (case vars, model, sample, output record — never the
- * prompt under optimization), the case's inputs files when it is given them (SPEC 12; one
- * fenced copy of each distinct text, after the file names holding it) and the case's outputs,
- * each fenced as data.
+ * The grader's file (`grading.json`, docs/design/grader-protocol.md) and the built-in grader's
+ * model call. The grader sees the expectations, a transcript (case vars, model, sample, output
+ * record — never the prompt under optimization), the case's inputs files when it is given them
+ * (docs/design/prompt-shapes.md; one fenced copy of each distinct text, after the file names
+ * holding it) and the case's outputs, each fenced as data.
  */
 import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';

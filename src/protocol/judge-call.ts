@@ -1,10 +1,11 @@
 /**
- * The built-in judge's per-output model call (SPEC 6): one request per output, holding only
- * the rubric, the criterion keys and that output — and, under `judging.inputs` (SPEC 12), the
- * input it answered, fenced as data before it. Checklist criteria (SPEC 15) are listed with
- * their items, answered yes/no (`items`) rather than scored; a rubric without them gets exactly
- * the request it always did, so cached calls stay valid. The instructions (system prompt) live
- * in src/judge/; this module fixes the structure both the judge and the `sim` model rely on.
+ * The built-in judge's per-output model call (docs/design/judge-protocol.md): one request per
+ * output, holding only the rubric, the criterion keys and that output — and, under `judging.inputs`
+ * (docs/design/judge-protocol.md), the input it answered, fenced as data before it. Checklist
+ * criteria (docs/design/judge-reliability.md) are listed with their items, answered yes/no
+ * (`items`) rather than scored; a rubric without them gets exactly the request it always did, so
+ * cached calls stay valid. The instructions (system prompt) live in src/judge/; this module fixes
+ * the structure both the judge and the `sim` model rely on.
  */
 import * as z from 'zod';
 import { fence, unfenceAll } from './delimit.js';
@@ -89,7 +90,8 @@ export function buildJudgeUserMessage({
 /**
  * The start of every judge request of one rubric: the rubric, the criterion keys and the
  * checklists, up to the input or output. With the instructions (system prompt) it is the
- * prefix a provider's prompt cache serves for every output after the first (SPEC 16).
+ * prefix a provider's prompt cache serves for every output after the first
+ * (docs/design/cost-engine.md).
  */
 export function judgeMessageHead({
   rubric,

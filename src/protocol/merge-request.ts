@@ -1,10 +1,10 @@
 /**
- * The mutator's merge request and reply (SPEC 14). When the three-way merge of two pool members
- * leaves conflicts (src/search/merge-parts.ts), the mutator is asked to resolve them. Like the
- * mutation request, the prose (src/search/merge-prompt.ts) carries the same content as one fenced
- * ```json block whose `format` is MERGE_REQUEST_FORMAT, so simple mutators (the `sim` model, a
- * user's `command`) can act on it without reading prose. It holds prompt text only: no case,
- * score or output.
+ * The mutator's merge request and reply (docs/design/pareto-search.md). When the three-way merge of
+ * two pool members leaves conflicts (src/search/merge-parts.ts), the mutator is asked to resolve
+ * them. Like the mutation request, the prose (src/search/merge-prompt.ts) carries the same content
+ * as one fenced ```json block whose `format` is MERGE_REQUEST_FORMAT, so simple mutators (the `sim`
+ * model, a user's `command`) can act on it without reading prose. It holds prompt text only: no
+ * case, score or output.
  */
 import * as z from 'zod';
 

@@ -1,7 +1,8 @@
 /**
- * The model settings the built-in judge and grader read as JSON on stdin (SPEC 6), or build
- * from `--model provider:model` when run by hand. A protocol between the runner (which plans
- * them: src/sandbox/plan-program.ts) and both built-in programs, so neither's folder holds it.
+ * The model settings the built-in judge and grader read as JSON on stdin
+ * (docs/design/judge-protocol.md), or build from `--model provider:model` when run by hand. A
+ * protocol between the runner (which plans them: src/sandbox/plan-program.ts) and both built-in
+ * programs, so neither's folder holds it.
  */
 import * as z from 'zod';
 import { PROVIDERS } from '../experiment/provider-names.js';

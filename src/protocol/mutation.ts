@@ -10,7 +10,10 @@ export const MUTATOR_FEEDBACK_FORMAT = 'autoresearch.mutator-feedback/v1';
 
 const Role = z.enum(['system', 'user', 'assistant']);
 
-/** Several optimisable parts (SPEC 12): each with its own rules, in request order. */
+/**
+ * Several optimisable parts (docs/design/prompt-shapes.md): each with its own rules, in request
+ * order.
+ */
 const OptimisedPart = z.object({
   name: z.string(),
   role: Role,
@@ -37,12 +40,18 @@ export const MutatorFeedback = z.object({
   format: z.literal(MUTATOR_FEEDBACK_FORMAT),
   /** `bold` after `bold_after` discards in a row: restructure rather than patch. Kept for readers of v1; `mode` holds the same. */
   strategy: z.enum(['focused', 'bold']),
-  /** The mutation mode (SPEC 14 names it so; "strategy" now names the search strategy): the same value as `strategy`. */
+  /** The mutation mode (docs/design/pareto-search.md names it so; "strategy" now names the search strategy): the same value as `strategy`. */
   mode: z.enum(['focused', 'bold']).optional(),
-  /** Pareto search (SPEC 14): `incumbent` is this pool member, revised as a parent; its ancestors, nearest first. */
+  /**
+   * Pareto search (docs/design/pareto-search.md): `incumbent` is this pool member, revised as a parent; its
+   * ancestors, nearest first.
+   */
   parent: z.object({ member: z.string(), ancestors: z.array(z.string()) }).optional(),
   incumbent: z.object({
-    /** Prompt parts (SPEC 12): the name of the part `prompt` is; absent for a path prompt. */
+    /**
+     * Prompt parts (docs/design/prompt-shapes.md): the name of the part `prompt` is; absent for a
+     * path prompt.
+     */
     part: z.string().optional(),
     /** The one optimised part's text; with several parts, their parts document (`<!-- part: name -->` lines). */
     prompt: z.string(),
@@ -57,7 +66,10 @@ export const MutatorFeedback = z.object({
     /** Several optimisable parts: each one the reply may change through `edits`. */
     parts: z.array(OptimisedPart).optional(),
   }),
-  /** Prompt parts (SPEC 12): the parts sent around it, read-only, in request order. */
+  /**
+   * Prompt parts (docs/design/prompt-shapes.md): the parts sent around it, read-only, in request
+   * order.
+   */
   fixed_parts: z.array(z.object({ name: z.string(), role: Role, text: z.string() })).optional(),
   /** The new prompt may be at most this long (max_growth × incumbent). */
   max_chars: z.number().int(),
@@ -117,7 +129,10 @@ export const MutatorReply = z.object({
 });
 export type MutatorReply = z.infer<typeof MutatorReply>;
 
-/** Part name → its whole new text, for one or more parts (SPEC 12); the form for several parts. */
+/**
+ * Part name → its whole new text, for one or more parts (docs/design/prompt-shapes.md); the form
+ * for several parts.
+ */
 export const MutatorEditsReply = z.object({
   hypothesis: z.string().trim().min(1),
   edits: z.record(z.string(), z.string().min(1)),

@@ -1,6 +1,7 @@
 /**
- * What the runner gives every review call, the judge's and the grader's alike (SPEC 6, 7): the
- * evaluation's side of its contract with both review parts, so it lives with neither.
+ * What the runner gives every review call, the judge's and the grader's alike
+ * (docs/design/judge-protocol.md, docs/design/grader-protocol.md): the evaluation's side of its
+ * contract with both review parts, so it lives with neither.
  */
 
 /** None of it is shown to the judge or grader. */

@@ -18,7 +18,7 @@ export interface CachedCompletion {
   provider: string;
   model: string;
   text: string;
-  /** The model's tool calls (SPEC 12); absent when it made none. */
+  /** The model's tool calls (docs/design/prompt-shapes.md); absent when it made none. */
   toolCalls?: ToolCall[];
   usage: Usage;
   costUsd: number | null;

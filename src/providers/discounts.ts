@@ -1,7 +1,7 @@
 /**
- * What the providers take off a night's bill (SPEC 16), for the plan's estimate: their batch
- * APIs bill half price, and their prompt caches serve a repeated prefix only from a minimum
- * length (Anthropic's by model, as published late 2025; OpenAI's 1,024 tokens). Providers
+ * What the providers take off a night's bill (docs/design/cost-engine.md), for the plan's estimate:
+ * their batch APIs bill half price, and their prompt caches serve a repeated prefix only from a
+ * minimum length (Anthropic's by model, as published late 2025; OpenAI's 1,024 tokens). Providers
  * without a batch API or a prompt cache we use get neither.
  */
 import type { ModelEntry } from '../experiment/schema.js';

@@ -1,6 +1,7 @@
 /**
- * Where an adapter finds its endpoint and key (SPEC 3). Keys are read from the environment
- * only at call time and never leave the adapter; these helpers name the variable, not the value.
+ * Where an adapter finds its endpoint and key (docs/design/experiment-format.md). Keys are read
+ * from the environment only at call time and never leave the adapter; these helpers name the
+ * variable, not the value.
  */
 import type { ModelEntry } from '../experiment/schema.js';
 

@@ -6,9 +6,9 @@
  * is also added to that account, which its owner settles once: the candidate's cost comes
  * from the same records as the run's spend.
  *
- * The ledger per role (SPEC 16) also counts what the provider's prompt cache wrote and served
- * (of the input tokens) and the calls that went through a batch API (priced at its discount by
- * whoever made them), so a night's bill can be read back token kind by token kind.
+ * The ledger per role (docs/design/cost-engine.md) also counts what the provider's prompt cache
+ * wrote and served (of the input tokens) and the calls that went through a batch API (priced at its
+ * discount by whoever made them), so a night's bill can be read back token kind by token kind.
  */
 import type { ProviderName, Role } from '../experiment/schema.js';
 import type { ProviderErrorKind } from './types.js';
@@ -25,7 +25,9 @@ export interface CallRecord {
   cacheWriteTokens?: number;
   /** Of `inputTokens`: served by the provider's prompt cache. */
   cacheReadTokens?: number;
-  /** Made through the provider's batch API (SPEC 16), `costUsd` at its discount. */
+  /**
+   * Made through the provider's batch API (docs/design/cost-engine.md), `costUsd` at its discount.
+   */
   batch?: boolean;
   /** What this run paid: 0 for a cache hit, null when the price is unknown. */
   costUsd: number | null;

@@ -46,12 +46,18 @@ export interface ModelPoolOptions {
 }
 
 export interface ModelPool {
-  /** `member`: the place of a judge panel's member (SPEC 15); its calls count as the judge's. */
+  /**
+   * `member`: the place of a judge panel's member (docs/design/judge-reliability.md); its calls
+   * count as the judge's.
+   */
   client(role: Role, member?: number): ModelClient;
   /** Whether the role (or that panel member) has a model entry (not a judge/grader program). */
   has(role: Role, member?: number): boolean;
   readonly ledger: CostLedger;
-  /** The pool's response cache as batches use it (SPEC 16); absent when the run has no cache. */
+  /**
+   * The pool's response cache as batches use it (docs/design/cost-engine.md); absent when the run
+   * has no cache.
+   */
   readonly batchCache?: BatchCache;
   /** Aborts calls in flight and waits for them to settle. */
   close(): Promise<void>;
@@ -118,7 +124,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();
   const clients = new Map<string, ModelClient>();
-  // Keys a batch filled and no call has taken yet (SPEC 16).
+  // Keys a batch filled and no call has taken yet (docs/design/cost-engine.md).
   const batched = new Set<string>();
 
   const providerFor = (name: string, entry: ModelEntry): Promise<Provider> => {

@@ -5,14 +5,20 @@
  */
 import type { ModelEntry, ProviderName, Role } from '../experiment/schema.js';
 
-/** A function call the model made, or one in a case's history (SPEC 12). Arguments parsed from JSON. */
+/**
+ * A function call the model made, or one in a case's history (docs/design/prompt-shapes.md). Arguments
+ * parsed from JSON.
+ */
 export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
 }
 
-/** One turn of a conversation (SPEC 12): assistant turns may call tools, tool turns answer them. */
+/**
+ * One turn of a conversation (docs/design/prompt-shapes.md): assistant turns may call tools, tool
+ * turns answer them.
+ */
 export type ChatMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
@@ -25,7 +31,10 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
-/** Structured output (SPEC 12 `output.json_schema`), sent natively by each provider. */
+/**
+ * Structured output (docs/design/prompt-shapes.md `output.json_schema`), sent natively by each
+ * provider.
+ */
 export interface StructuredOutput {
   /** A name for the schema (providers require one): the schema file's base name. */
   name: string;
@@ -37,22 +46,22 @@ export interface CompletionRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
-  /** Answer in JSON matching this schema (SPEC 12). */
+  /** Answer in JSON matching this schema (docs/design/prompt-shapes.md). */
   output?: StructuredOutput;
-  /** Tools the model may call (SPEC 12). */
+  /** Tools the model may call (docs/design/prompt-shapes.md). */
   tools?: ToolDefinition[];
   /**
-   * Set by the generator when the request comes from a prompt shape (SPEC 12: a prompt of
-   * parts, or a case's `messages:`), never for a path prompt's single message nor for the
-   * runner's own roles: a provider that takes one text (`command`) then sends the shape as its
+   * Set by the generator when the request comes from a prompt shape (docs/design/prompt-shapes.md:
+   * a prompt of parts, or a case's `messages:`), never for a path prompt's single message nor for
+   * the runner's own roles: a provider that takes one text (`command`) then sends the shape as its
    * JSON request whenever it is more than a single user message, a system prompt included.
    */
   shaped?: boolean;
   /**
-   * The stable prefix of a request sent many times over (SPEC 16): the system prompt and the
-   * first `lead` characters of the first message (the built-in judge's rubric, a template's text
-   * before its first variable). A provider whose prompt cache must be told (Anthropic) marks it
-   * cacheable. Not part of the cache key: it never changes the answer.
+   * The stable prefix of a request sent many times over (docs/design/cost-engine.md): the system
+   * prompt and the first `lead` characters of the first message (the built-in judge's rubric, a
+   * template's text before its first variable). A provider whose prompt cache must be told
+   * (Anthropic) marks it cacheable. Not part of the cache key: it never changes the answer.
    */
   cacheable?: { lead: number };
   /** Passed through to the API as is (top_p, stop, reasoning effort, …). */
@@ -99,7 +108,10 @@ export interface CompletionResult {
   attempts?: number;
   /** True for the built-in `sim` provider: results must be labelled simulated. */
   simulated?: boolean;
-  /** Answered through the provider's batch API (SPEC 16), at its discounted price. */
+  /**
+   * Answered through the provider's batch API (docs/design/cost-engine.md), at its discounted
+   * price.
+   */
   batch?: boolean;
 }
 

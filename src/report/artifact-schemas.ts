@@ -114,7 +114,10 @@ const Margin = z.union([
   })),
 ]);
 
-/** One case of a paired decision (SPEC 13): each side's mean score and d = candidate − incumbent. */
+/**
+ * One case of a paired decision (docs/design/paired-acceptance.md): each side's mean score and d =
+ * candidate − incumbent.
+ */
 const PairedCase = z.object({
   split: z.enum(['train', 'holdout']),
   caseId: z.string(),
@@ -142,7 +145,10 @@ const Decision = z.looseObject({
     .optional()
     .catch(undefined),
   candidates: z.array(z.unknown()).optional().catch(undefined),
-  /** pareto (SPEC 14): the candidate the iteration's status is about; its own paired detail sits in `candidates`. */
+  /**
+   * pareto (docs/design/pareto-search.md): the candidate the iteration's status is about; its own paired detail sits
+   * in `candidates`.
+   */
   candidate: z.number().int().min(0).optional().catch(undefined),
 });
 

@@ -49,7 +49,8 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
   const iterations: IterationView[] = [];
   const chartInputs: ChartInput[] = [];
   const parents = findParents(state.iterations);
-  // A pareto run (SPEC 14): a candidate's parent is the pool member it was made from.
+  // A pareto run (docs/design/pareto-search.md): a candidate's parent is the pool member it was
+  // made from.
   const pool = state.pool === null ? null : reviewPool(state.pool, minEffectOf(folder.manifest?.config));
   const memberPrompt = (id: string | undefined): { iteration: number; text: string | null } | null => {
     const member = pool?.members.find((m) => m.id === id);

@@ -29,9 +29,12 @@ export interface JudgeView {
   criteria: Record<string, number>;
   average: number;
   reasoning: string;
-  /** Checklist criteria's answers, item by item (SPEC 15), when the judge gave them. */
+  /**
+   * Checklist criteria's answers, item by item (docs/design/judge-reliability.md), when the judge
+   * gave them.
+   */
   items?: Record<string, { item: string; met: boolean }[]>;
-  /** A judge panel's members' own scores for this output (SPEC 15). */
+  /** A judge panel's members' own scores for this output (docs/design/judge-reliability.md). */
   members?: { label: string; criteria: Record<string, number> }[];
 }
 
@@ -77,7 +80,10 @@ export function readCaseSplits(evaluation: unknown): Map<string, CaseSplit> {
   return splits;
 }
 
-/** A judge panel's record in the candidate's evaluation.json (SPEC 15); null without one. */
+/**
+ * A judge panel's record in the candidate's evaluation.json (docs/design/judge-reliability.md);
+ * null without one.
+ */
 export function readPanel(evaluation: unknown): PanelView | null {
   const panel = readPanelRecord(evaluation);
   if (panel === null) return null;

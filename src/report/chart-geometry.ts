@@ -2,9 +2,9 @@
  * The score chart and the trend sparklines as plain geometry (coordinates and SVG path
  * strings), computed here so the page's script only places shapes and never does maths.
  * Every attempt is a point; an attempt without a score sits on the floor of the chart. A
- * paired decision (SPEC 13) adds a whisker: its interval of the train mean difference, placed
- * at the incumbent's score it was compared with, so a whisker wholly above the best-so-far
- * step is a clear gain and one crossing it is not.
+ * paired decision (docs/design/paired-acceptance.md) adds a whisker: its interval of the train mean
+ * difference, placed at the incumbent's score it was compared with, so a whisker wholly above the
+ * best-so-far step is a clear gain and one crossing it is not.
  */
 import type { IterationStatus } from '../run/events.js';
 

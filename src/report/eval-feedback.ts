@@ -1,7 +1,7 @@
 /**
- * The grader's critique of the evaluation itself (SPEC 7 `eval_feedback`): expectations it
- * found weak or gameable, and its overall remarks, gathered over every graded case and
- * de-duplicated, with where each remark was made.
+ * The grader's critique of the evaluation itself (docs/design/grader-protocol.md `eval_feedback`):
+ * expectations it found weak or gameable, and its overall remarks, gathered over every graded case
+ * and de-duplicated, with where each remark was made.
  */
 import { parseGrading } from './artifact-schemas.js';
 import type { IterationFolder } from './run-folder.js';

@@ -12,7 +12,10 @@ import { poolCallsSaved } from '../run/pool-summary.js';
 export interface SplitPair {
   train: number | null;
   holdout: number | null;
-  /** The sealed test split (SPEC 13): only a final evaluation has it, when the experiment has test cases. */
+  /**
+   * The sealed test split (docs/design/paired-acceptance.md): only a final evaluation has it, when the
+   * experiment has test cases.
+   */
   test?: number | null;
 }
 
@@ -40,28 +43,39 @@ export interface RunOverview {
   /** The fresh re-evaluation of baseline and best at the end, when the run got that far. */
   final: { baseline: SplitPair; best: ScoredPrompt } | null;
   noiseMargin: { train: number; holdout: number | null } | null;
-  /** Drift anchors (SPEC 15): the judge's noise at the baseline and every drift check. */
+  /**
+   * Drift anchors (docs/design/judge-reliability.md): the judge's noise at the baseline and every
+   * drift check.
+   */
   judgeAnchors: JudgeAnchorsState;
   /** Every journaled warning (judge drift among them), in journal order. */
   warnings: { iteration: number | null; message: string }[];
   /** Finished iterations after the baseline. */
   iterations: number;
   counts: Record<IterationStatus, number>;
-  /** Model calls screening spared (SPEC 13), as the journal records them. */
+  /**
+   * Model calls screening spared (docs/design/paired-acceptance.md), as the journal records them.
+   */
   callsSaved: number;
-  /** A pareto run's merges (SPEC 14): tried, entered the pool, became the run's best. Absent without a pool. */
+  /**
+   * A pareto run's merges (docs/design/pareto-search.md): tried, entered the pool, became the run's best.
+   * Absent without a pool.
+   */
   merges?: { attempted: number; pooled: number; best: number };
   costUsd: number;
   calls: number;
-  /** The ledger per role (SPEC 16): calls (batch among them), tokens by kind, USD. */
+  /**
+   * The ledger per role (docs/design/cost-engine.md): calls (batch among them), tokens by kind,
+   * USD.
+   */
   costByRole: Record<SpendRole, RoleSpend>;
-  /** Spend alerts at 50% and 80% of budget.usd (SPEC 16), as journaled. */
+  /** Spend alerts at 50% and 80% of budget.usd (docs/design/cost-engine.md), as journaled. */
   spendAlerts: RunState['spendAlerts'];
   /** The iteration in progress, if any. */
   current: {
     iteration: number;
     phase: Phase | null;
-    /** A retest (SPEC 13) is under way: the phase is the retest's. */
+    /** A retest (docs/design/paired-acceptance.md) is under way: the phase is the retest's. */
     retesting: boolean;
     candidate: number | null;
     progress: { done: number; total: number } | null;

@@ -1,8 +1,9 @@
 /**
- * The report's lineage view of a pareto run's pool (SPEC 14) as plain geometry, so the page's
- * script only places shapes: p0 at the root on the left, each member one column right of its
- * deepest parent, in a row under its first parent (a tree by first parents, leaves one row
- * each, a parent centred on its children); a merge's second parent joins it by a second edge.
+ * The report's lineage view of a pareto run's pool (docs/design/pareto-search.md) as plain
+ * geometry, so the page's script only places shapes: p0 at the root on the left, each member one
+ * column right of its deepest parent, in a row under its first parent (a tree by first parents,
+ * leaves one row each, a parent centred on its children); a merge's second parent joins it by a
+ * second edge.
  */
 
 export interface LineageInput {

@@ -1,9 +1,10 @@
 /**
- * A pareto run's pool (SPEC 14) as every review shows it (`show`, `show --json`, the report):
- * each member with its lineage, scores and the train cases it leads, whether it is on the front
- * or the run's best, how many proposals were drawn from it, and what the merges came to. Pure:
- * the folded pool and the run's min_effect in; the front is computed here by the same
- * src/search/pool.ts the loop draws parents with, so a review never disagrees with the search.
+ * A pareto run's pool (docs/design/pareto-search.md) as every review shows it (`show`,
+ * `show --json`, the report): each member with its lineage, scores and the train cases it leads,
+ * whether it is on the front or the run's best, how many proposals were drawn from it, and what the
+ * merges came to. Pure: the folded pool and the run's min_effect in; the front is computed here by
+ * the same src/search/pool.ts the loop draws parents with, so a review never disagrees with the
+ * search.
  */
 import { Search } from '../experiment/schema.js';
 import type { CandidateDecisionRecord, PoolMemberRecord, PoolState } from '../run/run-state.js';

@@ -1,7 +1,7 @@
 /**
  * Line diffs of two prompts as data (hunks of context/add/remove lines), shared by
  * `autoresearch diff` and the report so both show exactly the same change. A prompt with
- * several optimised parts (SPEC 12) is also diffed part by part.
+ * several optimised parts (docs/design/prompt-shapes.md) is also diffed part by part.
  */
 import { structuredPatch } from 'diff';
 import { splitPromptText } from '../experiment/part-texts.js';

@@ -1,8 +1,8 @@
 /**
  * The prompts `autoresearch diff` compares, named the way people think of them: `baseline`,
- * `best`, an iteration number, or a pareto run's pool member (`p3`, SPEC 14). Pure: from the
- * run state to where the prompt text lives (an iteration's decided candidate, a member's
- * candidate, or best.md).
+ * `best`, an iteration number, or a pareto run's pool member (`p3`, docs/design/pareto-search.md).
+ * Pure: from the run state to where the prompt text lives (an iteration's decided candidate, a
+ * member's candidate, or best.md).
  */
 import { suggestNearest } from '../did-you-mean.js';
 import { AutoresearchError } from '../errors.js';
@@ -11,7 +11,7 @@ import { findParents } from './lineage.js';
 
 export type PromptRef = 'baseline' | 'best' | number | { member: string };
 
-/** `p0`, `p12`: how pool members are named everywhere (SPEC 14). */
+/** `p0`, `p12`: how pool members are named everywhere (docs/design/pareto-search.md). */
 export function isMemberName(text: string): boolean {
   return /^p(0|[1-9]\d*)$/.test(text.trim().toLowerCase());
 }

@@ -31,24 +31,32 @@ export interface ProposalView {
   holdout: number | null;
   gateFailure: string | null;
   decided: boolean;
-  /** Its screen on the minibatch (SPEC 13), when it had one. */
+  /** Its screen on the minibatch (docs/design/paired-acceptance.md), when it had one. */
   screen: ScreenRecord | null;
 }
 
 export interface PromptDiffView {
   /** The iteration whose prompt this one was compared with (its parent). */
   parent: number;
-  /** A pareto run (SPEC 14): the pool member compared with (a prompt of iteration `parent`). */
+  /**
+   * A pareto run (docs/design/pareto-search.md): the pool member compared with (a prompt of
+   * iteration `parent`).
+   */
   parentMember?: string;
   identical: boolean;
   added: number;
   removed: number;
   hunks: DiffHunk[];
-  /** Several optimised parts (SPEC 12): each part's own diff, in request order. */
+  /**
+   * Several optimised parts (docs/design/prompt-shapes.md): each part's own diff, in request order.
+   */
   parts?: PartDiff[];
 }
 
-/** A judge panel's evaluation (SPEC 15): who sat on it and how far they agreed. */
+/**
+ * A judge panel's evaluation (docs/design/judge-reliability.md): who sat on it and how far they
+ * agreed.
+ */
 export interface PanelView {
   aggregate: string;
   members: string[];
@@ -82,7 +90,10 @@ export interface IterationView {
   message: string | null;
   /** The decision in one sentence (decision.json), when recorded. */
   reason: string | null;
-  /** Paired acceptance (SPEC 13): the decision's intervals and per-case tally. */
+  /**
+   * Paired acceptance (docs/design/paired-acceptance.md): the decision's intervals and per-case
+   * tally.
+   */
   paired: PairedDecisionRecord | null;
   /** The decided candidate's screen on the minibatch. */
   screen: ScreenRecord | null;
@@ -90,7 +101,10 @@ export interface IterationView {
   churn: PairedCase[] | null;
   /** The incumbent this iteration was compared with (pareto: its parent member's iteration); null for a baseline. */
   parent: number | null;
-  /** A pareto run (SPEC 14): the member(s) the decided candidate came from and the one it became. */
+  /**
+   * A pareto run (docs/design/pareto-search.md): the member(s) the decided candidate came from and
+   * the one it became.
+   */
   lineage?: { from: string[]; member: string | null; kind: 'mutation' | 'merge' | 'seed' };
   /** The earlier iteration whose prompt this one repeated, when it has no files of its own. */
   duplicateOf: number | null;
@@ -102,7 +116,7 @@ export interface IterationView {
   cases: CaseView[];
 }
 
-/** One pareto candidate's outcome (SPEC 14), for the iteration's detail. */
+/** One pareto candidate's outcome (docs/design/pareto-search.md), for the iteration's detail. */
 export interface CandidateOutcomeView {
   iteration: number;
   candidate: number;
@@ -121,9 +135,9 @@ export interface CandidateOutcomeView {
 }
 
 /**
- * A pareto run's pool (SPEC 14): its members (each with the train cases it leads and its
- * per-case scores: the heat map), the front, the best, the merges, the lineage's geometry and
- * every candidate's outcome.
+ * A pareto run's pool (docs/design/pareto-search.md): its members (each with the train cases it
+ * leads and its per-case scores: the heat map), the front, the best, the merges, the lineage's
+ * geometry and every candidate's outcome.
  */
 export interface PoolView {
   minEffect: number;

@@ -1,7 +1,7 @@
 /**
- * The journal's vocabulary (SPEC 10): every line of `events.jsonl` is one of these events.
- * The loop emits them, the run store appends them, and every reader (runs, show, watch,
- * report, resume) folds them into state. Each event carries the record version of its run
+ * The journal's vocabulary (docs/design/run-records.md): every line of `events.jsonl` is one of
+ * these events. The loop emits them, the run store appends them, and every reader (runs, show,
+ * watch, report, resume) folds them into state. Each event carries the record version of its run
  * (`v`, see record-version.ts), so a tool refuses a journal newer than itself instead of
  * misreading it.
  */
@@ -78,7 +78,10 @@ export type SplitScores = z.infer<typeof SplitScores>;
 export const TrainHoldout = z.strictObject({ train: score.nullable(), holdout: score.nullable() });
 export type TrainHoldout = z.infer<typeof TrainHoldout>;
 
-/** A final evaluation's figures: `test` only when the experiment has sealed test cases (SPEC 13). */
+/**
+ * A final evaluation's figures: `test` only when the experiment has sealed test cases
+ * (docs/design/paired-acceptance.md).
+ */
 export const FinalScores = TrainHoldout.extend({ test: score.nullable().optional() });
 export type FinalScores = z.infer<typeof FinalScores>;
 
@@ -96,7 +99,10 @@ const envelope = {
   at: z.iso.datetime({ offset: true }),
 };
 
-/** An optimisation run, one evaluation (`eval`) or a judge calibration (`calibrate`, SPEC 15). */
+/**
+ * An optimisation run, one evaluation (`eval`) or a judge calibration (`calibrate`,
+ * docs/design/judge-reliability.md).
+ */
 export const RunKind = z.enum(['run', 'eval', 'calibrate']);
 export type RunKind = z.infer<typeof RunKind>;
 
@@ -123,7 +129,8 @@ export const RunResumed = z.strictObject({
 
 /**
  * The mutation mode (focused or bold) is `strategy` up to record version 4 and `mode` from 5
- * on, where "strategy" names the search strategy (SPEC 14); readers take `modeOf(event)`.
+ * on, where "strategy" names the search strategy (docs/design/pareto-search.md); readers take
+ * `modeOf(event)`.
  */
 export const IterationStarted = z.strictObject({
   ...envelope,
@@ -172,7 +179,10 @@ export const CandidateEvaluated = z.strictObject({
   /** Judge criteria averages on the 1–5 scale, keyed by criterion. */
   criteria: z.record(z.string(), z.number().min(1).max(5)),
   costUsd: usd,
-  /** A judge panel's agreement on this evaluation (Krippendorff's alpha, ordinal; SPEC 15); null: no score varied. */
+  /**
+   * A judge panel's agreement on this evaluation (Krippendorff's alpha, ordinal; docs/design/judge-reliability.md);
+   * null: no score varied.
+   */
   judgeAlpha: z.number().nullable().optional(),
 });
 
@@ -186,7 +196,10 @@ export const NoiseMargin = z.strictObject({
   mean: TrainHoldout,
 });
 
-/** A mean per-case difference with its one-sided bounds (SPEC 13); bounds null below 2 cases. */
+/**
+ * A mean per-case difference with its one-sided bounds (docs/design/paired-acceptance.md); bounds
+ * null below 2 cases.
+ */
 export const PairedInterval = z.strictObject({
   n: z.number().int().min(0),
   mean: z.number(),
@@ -196,7 +209,10 @@ export const PairedInterval = z.strictObject({
 });
 export type PairedInterval = z.infer<typeof PairedInterval>;
 
-/** How a paired decision (SPEC 13) was reached: the intervals of its last look and the per-case tally. */
+/**
+ * How a paired decision (docs/design/paired-acceptance.md) was reached: the intervals of its last look
+ * and the per-case tally.
+ */
 export const PairedDecisionRecord = z.strictObject({
   /** The confidence of each look (1 − (1 − c)/2 when a retest was allowed). */
   confidence: z.number().gt(0).lt(1),
@@ -211,7 +227,10 @@ export const PairedDecisionRecord = z.strictObject({
 });
 export type PairedDecisionRecord = z.infer<typeof PairedDecisionRecord>;
 
-/** The screen a proposal passed or failed before the rest of the cases (SPEC 13). */
+/**
+ * The screen a proposal passed or failed before the rest of the cases
+ * (docs/design/paired-acceptance.md).
+ */
 export const ScreenRecord = z.strictObject({
   /** The minibatch, drawn with the run's seed. */
   cases: z.array(z.string()),
@@ -259,8 +278,8 @@ const tokens = z.number().int().min(0);
 
 /**
  * Money and calls, aggregated per iteration or phase (never one event per call). The token
- * counts and batch calls (SPEC 16's ledger per role) are absent from journals written before
- * them; a reader counts them as 0.
+ * counts and batch calls (docs/design/cost-engine.md's ledger per role) are absent from journals
+ * written before them; a reader counts them as 0.
  */
 export const Spend = z.strictObject({
   ...envelope,
@@ -284,8 +303,8 @@ export const Spend = z.strictObject({
 });
 
 /**
- * The run's spend crossed `threshold` (0.5 or 0.8) of `budget.usd` (SPEC 16); journaled once
- * per threshold per run, resumes included.
+ * The run's spend crossed `threshold` (0.5 or 0.8) of `budget.usd` (docs/design/cost-engine.md);
+ * journaled once per threshold per run, resumes included.
  */
 export const SpendAlert = z.strictObject({
   ...envelope,
@@ -318,8 +337,9 @@ export const Warning = z.strictObject({
 });
 
 /**
- * A batch created at a provider (SPEC 16), journaled before the run waits on it: a resume polls
- * this id instead of submitting the requests again. `model` with `provider` names the entry.
+ * A batch created at a provider (docs/design/cost-engine.md), journaled before the run waits on it:
+ * a resume polls this id instead of submitting the requests again. `model` with `provider` names
+ * the entry.
  */
 export const BatchSubmitted = z.strictObject({
   ...envelope,
@@ -343,7 +363,10 @@ export const BatchFinished = z.strictObject({
   canceled: z.number().int().min(0),
 });
 
-/** A calibration's headline (SPEC 15), for `runs`: the figures themselves are in calibration.json. */
+/**
+ * A calibration's headline (docs/design/judge-reliability.md), for `runs`: the figures themselves are
+ * in calibration.json.
+ */
 export const Calibrated = z.strictObject({
   ...envelope,
   type: z.literal('calibrated'),
@@ -352,7 +375,10 @@ export const Calibrated = z.strictObject({
   lowestKappa: z.strictObject({ criterion: z.string().min(1), kappa: z.number().min(-1).max(1) }).nullable(),
 });
 
-/** One drift anchor read again (SPEC 15): its judge score (0..1) as the baseline got it, and now. */
+/**
+ * One drift anchor read again (docs/design/judge-reliability.md): its judge score (0..1) as the
+ * baseline got it, and now.
+ */
 export const AnchorReading = z.strictObject({
   caseId: z.string().min(1),
   sample: z.number().int().min(0),
@@ -362,9 +388,10 @@ export const AnchorReading = z.strictObject({
 export type AnchorReading = z.infer<typeof AnchorReading>;
 
 /**
- * The baseline's drift anchors read once more right after it (SPEC 15, src/loop/judge-anchors.ts):
- * how far the judge's score of the same output moves with nothing changed — the noise later
- * drift checks are measured against. Journaled with the baseline's `iteration_finished`.
+ * The baseline's drift anchors read once more right after it (docs/design/judge-reliability.md,
+ * src/loop/judge-anchors.ts): how far the judge's score of the same output moves with nothing
+ * changed — the noise later drift checks are measured against. Journaled with the baseline's
+ * `iteration_finished`.
  */
 export const JudgeNoise = z.strictObject({
   ...envelope,
@@ -377,7 +404,10 @@ export const JudgeNoise = z.strictObject({
   decisionNoise: z.number().min(0).nullable(),
 });
 
-/** A drift check (SPEC 15): the anchors re-judged fresh, against the baseline's scores of them. */
+/**
+ * A drift check (docs/design/judge-reliability.md): the anchors re-judged fresh, against the
+ * baseline's scores of them.
+ */
 export const JudgeDrift = z.strictObject({
   ...envelope,
   type: z.literal('judge_drift'),
@@ -394,7 +424,10 @@ export const JudgeDrift = z.strictObject({
   beyondNoise: z.boolean(),
 });
 
-/** A pool member (SPEC 14): `p0` is the baseline, then `p1`, `p2`, … in the order they enter. */
+/**
+ * A pool member (docs/design/pareto-search.md): `p0` is the baseline, then `p1`, `p2`, … in the
+ * order they enter.
+ */
 export const MemberId = z.string().regex(/^p(0|[1-9][0-9]*)$/, 'a pool member id (p0, p1, …)');
 export type MemberId = z.infer<typeof MemberId>;
 
@@ -403,9 +436,10 @@ export const CandidateKind = z.enum(['mutation', 'merge']);
 export type CandidateKind = z.infer<typeof CandidateKind>;
 
 /**
- * A pareto candidate's parent(s), journaled before the mutator is asked (SPEC 14). A mutation's
- * parent is drawn from the front with probability ∝ the train cases each member leads (`weights`)
- * by the seeded uniform `draw`; a merge names its two members and their nearest common ancestor.
+ * A pareto candidate's parent(s), journaled before the mutator is asked
+ * (docs/design/pareto-search.md). A mutation's parent is drawn from the front with probability ∝
+ * the train cases each member leads (`weights`) by the seeded uniform `draw`; a merge names its two
+ * members and their nearest common ancestor.
  */
 export const ParentChosen = z.strictObject({
   ...envelope,
@@ -422,7 +456,7 @@ export const ParentChosen = z.strictObject({
   draw: z.number().min(0).lt(1).nullable(),
 });
 
-/** A pooled member against the run's best (SPEC 14): moved only on a paired keep and a holdout no worse than the baseline's. */
+/** A pooled member against the run's best (docs/design/pareto-search.md): moved only on a paired keep and a holdout no worse than the baseline's. */
 export const BestComparison = z.strictObject({
   /** The member the candidate was compared with (the best before this iteration). */
   against: MemberId,
@@ -435,9 +469,10 @@ export const BestComparison = z.strictObject({
 export type BestComparison = z.infer<typeof BestComparison>;
 
 /**
- * One pareto candidate's outcome (SPEC 14): `pooled` when SPEC 13 keeps it against its parent
- * (a merge: against both), else the status that turned it away. Journaled in the iteration's
- * closing append, one per candidate (results.tsv has a row for each).
+ * One pareto candidate's outcome (docs/design/pareto-search.md): `pooled` when
+ * docs/design/paired-acceptance.md keeps it against its parent (a merge: against both), else the
+ * status that turned it away. Journaled in the iteration's closing append, one per candidate
+ * (results.tsv has a row for each).
  */
 export const CandidateDecided = z.strictObject({
   ...envelope,
@@ -469,9 +504,9 @@ export const CandidateDecided = z.strictObject({
 });
 
 /**
- * A member entering the pool (SPEC 14), with its per-case train means (the score matrix the
- * front is computed from). `p0` enters with the baseline; journaled in the closing append of the
- * iteration that made it, so resume restores the pool from the journal alone.
+ * A member entering the pool (docs/design/pareto-search.md), with its per-case train means (the
+ * score matrix the front is computed from). `p0` enters with the baseline; journaled in the closing
+ * append of the iteration that made it, so resume restores the pool from the journal alone.
  */
 export const PoolMemberEvent = z.strictObject({
   ...envelope,

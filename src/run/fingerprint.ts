@@ -1,9 +1,9 @@
 /**
  * What a run's results depend on, reduced to digests plus enough detail to say exactly what
  * changed: the prompt, each case, the rubric, the global checks, the models and — for prompt
- * parts (SPEC 12) — every fixed part, the output schema and the tools, since they change what
- * is measured as much as the cases do. Stored in the manifest when a run starts and
- * recomputed by resume. A path prompt's fingerprint is the same as before prompt parts existed.
+ * parts (docs/design/prompt-shapes.md) — every fixed part, the output schema and the tools, since
+ * they change what is measured as much as the cases do. Stored in the manifest when a run starts
+ * and recomputed by resume. A path prompt's fingerprint is the same as before prompt parts existed.
  */
 import * as z from 'zod';
 import type { Experiment, PromptShape } from '../experiment/types.js';

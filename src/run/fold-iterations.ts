@@ -127,8 +127,9 @@ function updateCounters(counters: Counters, status: IterationStatus): void {
       counters.discardsInARow += 1;
       return;
     case 'pooled':
-      // SPEC 14: a member entered the pool but the best did not move. Progress for the mode
-      // (some lineage improved), neutral for patience (which waits for the best to move).
+      // docs/design/pareto-search.md: a member entered the pool but the best did not move. Progress
+      // for the mode (some lineage improved), neutral for patience (which waits for the best to
+      // move).
       counters.consecutiveErrors = 0;
       counters.discardsInARow = 0;
       return;

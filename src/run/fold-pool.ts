@@ -1,7 +1,7 @@
 /**
- * The pool half of the run-state fold (SPEC 14): members as `pool_member` events add them, the
- * parent choices, each candidate's outcome, and which member is the run's best. Only record
- * version 5 pareto runs journal these events; every other run keeps `pool` null.
+ * The pool half of the run-state fold (docs/design/pareto-search.md): members as `pool_member`
+ * events add them, the parent choices, each candidate's outcome, and which member is the run's
+ * best. Only record version 5 pareto runs journal these events; every other run keeps `pool` null.
  */
 import type { EventOf } from './events.js';
 import type { PoolState } from './run-state.js';

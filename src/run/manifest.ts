@@ -34,8 +34,9 @@ export const Manifest = z.strictObject({
     file: z.string().min(1),
     prompt: z.string().min(1),
     /**
-     * Several optimised parts (SPEC 12) only: each part's file and the sha256 it started
-     * with, in request order; candidates' prompt.md and best.md hold their parts document.
+     * Several optimised parts (docs/design/prompt-shapes.md) only: each part's file and the sha256
+     * it started with, in request order; candidates' prompt.md and best.md hold their parts
+     * document.
      */
     parts: z
       .record(z.string(), z.strictObject({ file: z.string().min(1), sha256: z.string().min(1) }))
@@ -163,7 +164,7 @@ function describeCaseChanges(before: Record<string, string>, after: Record<strin
   return parts.length === 0 ? null : `cases changed: ${parts.join('; ')}`;
 }
 
-/** Fixed prompt parts, the output schema and the tools (SPEC 12), by name. */
+/** Fixed prompt parts, the output schema and the tools (docs/design/prompt-shapes.md), by name. */
 function describeShapeChanges(before: Record<string, string>, after: Record<string, string>): string | null {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const changed = names.filter((name) => before[name] !== after[name]);

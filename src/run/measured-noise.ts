@@ -1,8 +1,8 @@
 /**
- * How much per-case differences spread in an experiment's latest run (SPEC 13), for
- * `validate`'s smallest detectable effect: the median standard deviation of the train
- * differences over that run's paired decisions. Reads manifests and one journal; a damaged
- * run is passed over, never reported (that is `runs`' job).
+ * How much per-case differences spread in an experiment's latest run
+ * (docs/design/paired-acceptance.md), for `validate`'s smallest detectable effect: the median
+ * standard deviation of the train differences over that run's paired decisions. Reads manifests and
+ * one journal; a damaged run is passed over, never reported (that is `runs`' job).
  */
 import { join } from 'node:path';
 import { readJournal } from './journal.js';

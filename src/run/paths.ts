@@ -1,5 +1,6 @@
 /**
- * The run folder layout (SPEC 10), in one place so every writer and reader agrees:
+ * The run folder layout (docs/design/run-records.md), in one place so every writer and reader
+ * agrees:
  *
  *   runs/<run-id>/ manifest.json events.jsonl results.tsv best.md report.html cache/
  *     iterations/NNNN/ mutation.json decision.json

@@ -1,8 +1,8 @@
 /**
- * The pool in a few numbers (SPEC 14), for the end-of-run summary and `runs`: how many members
- * it holds, which one is the best, and what merges did (attempted, entered the pool, became the
- * best). Also the calls screening saved, counted per candidate: under pareto every candidate is
- * screened on its own.
+ * The pool in a few numbers (docs/design/pareto-search.md), for the end-of-run summary and `runs`:
+ * how many members it holds, which one is the best, and what merges did (attempted, entered the
+ * pool, became the best). Also the calls screening saved, counted per candidate: under pareto every
+ * candidate is screened on its own.
  */
 import type { PoolState } from './run-state.js';
 

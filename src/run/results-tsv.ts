@@ -2,11 +2,11 @@
  * `results.tsv`: one row per iteration, derived from the run state (never a second source of
  * truth). Tabs, newlines and backslashes inside hypotheses are escaped so every row is one line.
  *
- * Under the pareto search (a run with a pool, SPEC 14) one row per candidate instead, with the
- * `candidate`, `parents` and `member` columns after `iteration`: its score, its difference and
- * interval against its parent, its status (`keep` for the member that moved the best, else
- * `pooled` or what turned it away). The signal columns are filled on the row of the candidate
- * the iteration's status is about; the iteration's cost and seconds on its first row. An
+ * Under the pareto search (a run with a pool, docs/design/pareto-search.md) one row per candidate
+ * instead, with the `candidate`, `parents` and `member` columns after `iteration`: its score, its
+ * difference and interval against its parent, its status (`keep` for the member that moved the
+ * best, else `pooled` or what turned it away). The signal columns are filled on the row of the
+ * candidate the iteration's status is about; the iteration's cost and seconds on its first row. An
  * iteration without candidates (the baseline, one interrupted) keeps its one row.
  */
 import type { CandidateDecisionRecord, IterationRecord, PoolState, RunState } from './run-state.js';

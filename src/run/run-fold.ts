@@ -269,7 +269,7 @@ function emptySpend(): SpendTotals {
   return { ...emptyRoleSpend(), byRole: byRole as SpendTotals['byRole'] };
 }
 
-/** A journal written before the token counts (SPEC 16) adds none of them. */
+/** A journal written before the token counts (docs/design/cost-engine.md) adds none of them. */
 function addRoleSpend(totals: RoleSpend, event: EventOf<'spend'>): void {
   totals.usd += event.usd;
   totals.calls += event.calls;

@@ -93,7 +93,10 @@ export interface EvaluationRecord {
   gateFailure: string | null;
   criteria: Record<string, number>;
   costUsd: number;
-  /** A judge panel's agreement (SPEC 15): absent without a panel, null when no score varied. */
+  /**
+   * A judge panel's agreement (docs/design/judge-reliability.md): absent without a panel, null when
+   * no score varied.
+   */
   judgeAlpha?: number | null;
 }
 
@@ -104,7 +107,10 @@ export interface OpenIteration {
   startedAt: string;
   attempts: number;
   phase: Phase | null;
-  /** A retest (SPEC 13) began: the phases since are the retest's evaluations. */
+  /**
+   * A retest (docs/design/paired-acceptance.md) began: the phases since are the retest's
+   * evaluations.
+   */
   retesting: boolean;
   candidate: number | null;
   progress: { done: number; total: number } | null;
@@ -142,7 +148,10 @@ export interface Counters {
   discardsInARow: number;
 }
 
-/** One role's ledger (SPEC 16), or the run's: token counts of calls actually made. */
+/**
+ * One role's ledger (docs/design/cost-engine.md), or the run's: token counts of calls actually
+ * made.
+ */
 export interface RoleSpend {
   usd: number;
   calls: number;
@@ -194,7 +203,7 @@ export interface JudgeAnchorsState {
   checks: DriftCheck[];
 }
 
-/** A pool member (SPEC 14), as its `pool_member` event journaled it. */
+/** A pool member (docs/design/pareto-search.md), as its `pool_member` event journaled it. */
 export interface PoolMemberRecord {
   id: string;
   iteration: number;
@@ -243,8 +252,8 @@ export interface CandidateDecisionRecord {
 }
 
 /**
- * The pareto search's pool (SPEC 14), folded from the journal: null for a greedy run. The
- * front is derived, not journaled: src/search/pool.ts computes it from `members`.
+ * The pareto search's pool (docs/design/pareto-search.md), folded from the journal: null for a
+ * greedy run. The front is derived, not journaled: src/search/pool.ts computes it from `members`.
  */
 export interface PoolState {
   members: PoolMemberRecord[];
@@ -279,7 +288,9 @@ export interface RunState {
   noise: NoiseState | null;
   counters: Counters;
   spend: SpendTotals;
-  /** The spend alerts journaled so far (SPEC 16): each threshold once per run. */
+  /**
+   * The spend alerts journaled so far (docs/design/cost-engine.md): each threshold once per run.
+   */
   spendAlerts: { threshold: number; spentUsd: number; budgetUsd: number; iteration: number | null }[];
   active: ActiveTime;
   /** Every commit event, in journal order. */
@@ -294,11 +305,17 @@ export interface RunState {
     best: FinalScores & { iteration: number };
   } | null;
   warnings: { at: string; message: string; iteration: number | null }[];
-  /** A `calibrate` run's headline (SPEC 15). */
+  /** A `calibrate` run's headline (docs/design/judge-reliability.md). */
   calibration: { labels: number; lowestKappa: { criterion: string; kappa: number } | null } | null;
-  /** Drift anchors (SPEC 15): the current baseline's judge noise and every drift check so far. */
+  /**
+   * Drift anchors (docs/design/judge-reliability.md): the current baseline's judge noise and every
+   * drift check so far.
+   */
   judgeAnchors: JudgeAnchorsState;
-  /** The pareto search's pool (SPEC 14); null when the run journaled none (greedy, or before record version 5). */
+  /**
+   * The pareto search's pool (docs/design/pareto-search.md); null when the run journaled none (greedy, or before
+   * record version 5).
+   */
   pool: PoolState | null;
   lastEventAt: string | null;
 }

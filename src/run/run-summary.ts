@@ -23,11 +23,19 @@ export interface RunSummary {
   baseline: number | null;
   best: number | null;
   costUsd: number;
-  /** The pareto search's pool (SPEC 14): members and merges; null for a greedy run. */
+  /**
+   * The pareto search's pool (docs/design/pareto-search.md): members and merges; null for a greedy
+   * run.
+   */
   pool: PoolSummary | null;
-  /** The ledger (SPEC 16): the run's calls and tokens by kind, in total and per role. */
+  /**
+   * The ledger (docs/design/cost-engine.md): the run's calls and tokens by kind, in total and per
+   * role.
+   */
   ledger: RunState['spend'];
-  /** A `calibrate` run's headline: labels and the lowest kappa (SPEC 15). */
+  /**
+   * A `calibrate` run's headline: labels and the lowest kappa (docs/design/judge-reliability.md).
+   */
   calibration: RunState['calibration'];
   startedAt: string | null;
   stopReason: StopReason | null;

@@ -1,14 +1,17 @@
 /**
- * Where runs live (SPEC 2): `--runs-dir`, else AUTORESEARCH_RUNS_DIR, else `runs/` in the
- * project root — the nearest folder upward holding `experiments/`, else the current folder.
- * Listing the runs in it is list-runs.ts (it reads manifests, which `show` never needs).
+ * Where runs live (docs/design/project-layout.md): `--runs-dir`, else AUTORESEARCH_RUNS_DIR, else
+ * `runs/` in the project root — the nearest folder upward holding `experiments/`, else the current
+ * folder. Listing the runs in it is list-runs.ts (it reads manifests, which `show` never needs).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isErrno } from './errno.js';
 import { findProjectRoot as findRoot } from '../project.js';
 
-/** The project root (SPEC 2), async for callers that await it; the lookup lives in src/project.ts. */
+/**
+ * The project root (docs/design/project-layout.md), async for callers that await it; the lookup lives
+ * in src/project.ts.
+ */
 export async function findProjectRoot(cwd: string): Promise<string> {
   return findRoot(cwd);
 }

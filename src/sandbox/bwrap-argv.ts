@@ -1,6 +1,6 @@
 /**
- * The bubblewrap command line for one judge or grader attempt (SPEC 17), from a plan of what
- * to show the program. Pure: which paths exist and what they hold is decided by
+ * The bubblewrap command line for one judge or grader attempt (docs/design/isolation.md), from a
+ * plan of what to show the program. Pure: which paths exist and what they hold is decided by
  * sandbox-mounts.ts. Every namespace is new (user, PID, IPC, UTS, cgroup, network, mount);
  * the root is an empty tmpfs holding only the binds below, so nothing is visible by default.
  */

@@ -1,6 +1,6 @@
 /**
- * A claude/codex CLI judge's or grader's login under `os` isolation (SPEC 17). The CLIs write
- * into their configuration folder during a call (Claude Code: session transcripts,
+ * A claude/codex CLI judge's or grader's login under `os` isolation (docs/design/isolation.md). The
+ * CLIs write into their configuration folder during a call (Claude Code: session transcripts,
  * `.claude.json` updates, a refreshed token; Codex: `sessions/`, `history.jsonl`, logs), so a
  * read-only bind can make them fail, and a writable bind of the real folder would let a judge
  * change the user's login and settings. Instead the login is copied into the evaluation's own

@@ -1,8 +1,9 @@
 /**
- * Which isolation a run's judge and grader get (SPEC 17): `os` (bubblewrap) or `process`
- * (version 1's: a child process with an allow-listed environment, same user, same machine view).
- * Unset, it is `os` where bubblewrap works and `process` elsewhere, with a warning saying so;
- * asked for explicitly, `os` without a working bubblewrap is an error, never a silent downgrade.
+ * Which isolation a run's judge and grader get (docs/design/isolation.md): `os` (bubblewrap) or
+ * `process` (version 1's: a child process with an allow-listed environment, same user, same machine
+ * view). Unset, it is `os` where bubblewrap works and `process` elsewhere, with a warning saying
+ * so; asked for explicitly, `os` without a working bubblewrap is an error, never a silent
+ * downgrade.
  */
 import { execFileSync } from 'node:child_process';
 import type { Isolation } from '../experiment/schema.js';

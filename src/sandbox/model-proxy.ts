@@ -1,6 +1,6 @@
 /**
- * The loopback model proxy (SPEC 6). A judge or grader process gets this server's address
- * and a one-time token instead of the user's key; every call it makes becomes a
+ * The loopback model proxy (docs/design/judge-protocol.md). A judge or grader process gets this
+ * server's address and a one-time token instead of the user's key; every call it makes becomes a
  * CompletionRequest for the run's ModelClient, which adds the real key and applies the run's
  * cache, concurrency limit, retries and cost accounting.
  *
@@ -15,9 +15,10 @@
  * every request of a proxy started with `refresh` (the runner retrying a whole attempt), skips
  * the cache and replaces its entry (proxy-hints.ts).
  *
- * Fresh (bias probes, drift anchors: SPEC 15): every call skips the cache and replaces its entry,
- * and its sample index starts at `sampleBase`, so a re-judging is a new sample of the model, never
- * the reply an earlier evaluation got — while identical requests within it stay distinct samples.
+ * Fresh (bias probes, drift anchors: docs/design/judge-reliability.md): every call skips the cache
+ * and replaces its entry, and its sample index starts at `sampleBase`, so a re-judging is a new
+ * sample of the model, never the reply an earlier evaluation got — while identical requests within
+ * it stay distinct samples.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -56,8 +57,8 @@ export interface ModelProxyOptions {
   /** Every call skips the cache, with sample indexes counted from `sampleBase` (see above). */
   fresh?: { sampleBase: number };
   /**
-   * `os` isolation (SPEC 17): listen on this Unix socket, bound into the sandbox, instead of
-   * a loopback port; the program reaches it at `relayUrl` (sandbox-relay.ts).
+   * `os` isolation (docs/design/isolation.md): listen on this Unix socket, bound into the sandbox,
+   * instead of a loopback port; the program reaches it at `relayUrl` (sandbox-relay.ts).
    */
   unixSocket?: { path: string; relayUrl: string };
 }

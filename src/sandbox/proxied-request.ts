@@ -1,7 +1,8 @@
 /**
- * A built-in program's request as the model proxy reads it off the wire (SPEC 16): what the run's
- * client is then asked, so a batch that submits it in the program's place fills the cache entry
- * the program's own call will look up. Shared by the judge's and the grader's batch calls.
+ * A built-in program's request as the model proxy reads it off the wire
+ * (docs/design/cost-engine.md): what the run's client is then asked, so a batch that submits it in
+ * the program's place fills the cache entry the program's own call will look up. Shared by the
+ * judge's and the grader's batch calls.
  */
 import type { ModelEntry } from '../experiment/schema.js';
 import { buildAnthropicBody } from '../providers/adapters/anthropic.js';

@@ -3,8 +3,8 @@
  * Completions, non-streaming, text only), translated to and from our CompletionRequest /
  * CompletionResult. The model name and any extra fields a request carries are ignored: the
  * run's judge or grader entry decides the model, its params and its key. An Anthropic request's
- * `cache_control` marks (SPEC 16) come through as the request's stable prefix (`cacheable`), so
- * the runner's own call marks the same prefix.
+ * `cache_control` marks (docs/design/cost-engine.md) come through as the request's stable prefix
+ * (`cacheable`), so the runner's own call marks the same prefix.
  */
 import type { CompletionRequest, CompletionResult } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';

@@ -1,10 +1,11 @@
 /**
- * The one way the runner runs a program in isolation (SPEC 6, 7, 17): our own CLI's subcommand
- * (the built-in judge or grader) or a user's argv, given its files in a fresh sandbox folder (or
- * a workspace of the caller's), the run's model behind the proxy when it may use one, within its
- * limits. It must write `resultFile`, which counts only when the program exited 0 in time and
- * `accept` takes it; otherwise it runs again, up to `attempts`, the model's cache bypassed.
- * Success and failure come back in one shape: a program's failure is data, never an exception.
+ * The one way the runner runs a program in isolation (docs/design/judge-protocol.md,
+ * docs/design/grader-protocol.md, docs/design/isolation.md): our own CLI's subcommand (the built-in
+ * judge or grader) or a user's argv, given its files in a fresh sandbox folder (or a workspace of
+ * the caller's), the run's model behind the proxy when it may use one, within its limits. It must
+ * write `resultFile`, which counts only when the program exited 0 in time and `accept` takes it;
+ * otherwise it runs again, up to `attempts`, the model's cache bypassed. Success and failure come
+ * back in one shape: a program's failure is data, never an exception.
  *
  * The judge also starts its program before its files exist (startInSandbox), so Node's start
  * overlaps generation; the first attempt of runInSandbox then uses it.
@@ -47,7 +48,7 @@ export interface SandboxRunOptions {
   /** The runner's environment (default process.env); only the allow-list reaches the program. */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
-  /** SPEC 17; default `process`. The run passes what chooseIsolation chose. */
+  /** docs/design/isolation.md; default `process`. The run passes what chooseIsolation chose. */
   isolation?: Isolation;
 }
 

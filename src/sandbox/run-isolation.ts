@@ -1,6 +1,6 @@
 /**
- * The isolation one run's judge and grader get (SPEC 17), from its experiment: what
- * `validate` says, what a run warns about at start, and what the sandboxed review uses.
+ * The isolation one run's judge and grader get (docs/design/isolation.md), from its experiment:
+ * what `validate` says, what a run warns about at start, and what the sandboxed review uses.
  * A run that asked for `os` where bubblewrap cannot work is refused, never downgraded.
  */
 import { AutoresearchError } from '../errors.js';

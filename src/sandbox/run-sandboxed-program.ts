@@ -1,7 +1,8 @@
 /**
- * One judge or grader attempt under the sandbox discipline (SPEC 6/7): build the sandbox,
- * start the loopback proxy when the runner serves the model, run the program with the
- * allow-listed environment, read the file it was asked to write, then remove everything.
+ * One judge or grader attempt under the sandbox discipline (docs/design/judge-protocol.md,
+ * docs/design/grader-protocol.md): build the sandbox, start the loopback proxy when the runner
+ * serves the model, run the program with the allow-listed environment, read the file it was asked
+ * to write, then remove everything.
  */
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
@@ -37,7 +38,7 @@ export interface SandboxedProgramRun {
   /** The runner's environment, filtered through the allow-list (default process.env). */
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
-  /** SPEC 17; default `process` (the run chooses: src/sandbox/isolation.ts). */
+  /** docs/design/isolation.md; default `process` (the run chooses: src/sandbox/isolation.ts). */
   isolation?: Isolation;
   /** The project (where a `command`'s relative paths resolved): never shown under `os`. */
   projectDir?: string;

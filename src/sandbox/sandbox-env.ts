@@ -1,7 +1,7 @@
 /**
- * The environment a judge or grader process gets (SPEC 6): an allow-list of harmless basics,
- * HOME pointing at an empty folder, and — when the runner serves its model calls — the
- * loopback proxy's URLs with the one-time token as the key. The user's API keys and anything
+ * The environment a judge or grader process gets (docs/design/judge-protocol.md): an allow-list of
+ * harmless basics, HOME pointing at an empty folder, and — when the runner serves its model calls —
+ * the loopback proxy's URLs with the one-time token as the key. The user's API keys and anything
  * else in the runner's environment never reach it.
  */
 import { basename } from 'node:path';

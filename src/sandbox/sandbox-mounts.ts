@@ -1,7 +1,7 @@
 /**
- * What a judge or grader program is shown under `os` isolation (SPEC 17), read from the host:
- * the system directories, the few /etc files programs need (never /etc as a whole: as root it
- * would show /etc/shadow), the Node installation, this package's built CLI and its
+ * What a judge or grader program is shown under `os` isolation (docs/design/isolation.md), read
+ * from the host: the system directories, the few /etc files programs need (never /etc as a whole:
+ * as root it would show /etc/shadow), the Node installation, this package's built CLI and its
  * dependencies and the program files its `command` names (a claude/codex CLI judge's login
  * is a private copy: cli-login-copy.ts). Never `/`, the project, the home folder or the temp
  * folder.

@@ -1,9 +1,9 @@
 /**
- * Runs inside the bubblewrap sandbox, in front of the judge or grader program (SPEC 17):
- * `node sandbox-relay.js <unix socket> <port> <program> [args…]`. The sandbox has no network
- * but its own loopback, and the runner's model proxy is reached through a Unix socket bound
- * in; programs (the built-in judge's SDK clients included) want an HTTP address, so this
- * relay listens on 127.0.0.1:<port> and passes every connection's bytes to the socket
+ * Runs inside the bubblewrap sandbox, in front of the judge or grader program
+ * (docs/design/isolation.md): `node sandbox-relay.js <unix socket> <port> <program> [args…]`. The
+ * sandbox has no network but its own loopback, and the runner's model proxy is reached through a
+ * Unix socket bound in; programs (the built-in judge's SDK clients included) want an HTTP address,
+ * so this relay listens on 127.0.0.1:<port> and passes every connection's bytes to the socket
  * unchanged. The runner's token still guards the proxy. The relay then starts the program
  * with the same stdio and ends with its exit code (or signal).
  */

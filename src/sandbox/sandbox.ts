@@ -1,7 +1,7 @@
 /**
- * The folder a judge or grader process runs in (SPEC 6): a fresh directory with a neutral
- * name holding only the files given, and a separate empty folder to serve as its HOME, both
- * inside a private folder (mode 0700) of this sandbox's own in this process's temporary
+ * The folder a judge or grader process runs in (docs/design/judge-protocol.md): a fresh directory
+ * with a neutral name holding only the files given, and a separate empty folder to serve as its
+ * HOME, both inside a private folder (mode 0700) of this sandbox's own in this process's temporary
  * folder (src/temp-root.ts): the sandbox is never beside prompt files or other sandboxes.
  * Under `os` isolation the model proxy's Unix socket lives there too. All removed
  * afterwards, whatever happened; after a crash, by the next runner.

@@ -17,7 +17,9 @@ export interface SandboxedPartOptions {
   /** The built CLI (default: found from the package root). */
   cliEntry?: string;
   env?: NodeJS.ProcessEnv;
-  /** SPEC 17, as the run chose it (src/sandbox/isolation.ts); default `process`. */
+  /**
+   * docs/design/isolation.md, as the run chose it (src/sandbox/isolation.ts); default `process`.
+   */
   isolation?: Isolation;
 }
 

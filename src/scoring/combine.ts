@@ -1,7 +1,7 @@
 /**
- * The weighted total (SPEC 8): signals that are absent are dropped and the weights of the
- * present ones renormalised. When every present signal has weight 0 they count equally —
- * the user weighted away everything that exists, and a score is still needed.
+ * The weighted total (docs/design/scoring-and-decisions.md): signals that are absent are dropped
+ * and the weights of the present ones renormalised. When every present signal has weight 0 they
+ * count equally — the user weighted away everything that exists, and a score is still needed.
  */
 import type { Weights } from '../experiment/schema.js';
 import type { Signals } from './types.js';

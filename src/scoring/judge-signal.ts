@@ -1,7 +1,7 @@
 /**
- * The judge signal (SPEC 8): per output, the rubric-weighted mean of its criterion means,
- * normalised so 1 → 0 and 5 → 1; the signal is the mean over all outputs. A failed
- * generation is never judged and sits at the floor (every criterion 1), as does an output
+ * The judge signal (docs/design/scoring-and-decisions.md): per output, the rubric-weighted mean of
+ * its criterion means, normalised so 1 → 0 and 5 → 1; the signal is the mean over all outputs. A
+ * failed generation is never judged and sits at the floor (every criterion 1), as does an output
  * without a judge record.
  */
 import { slotKey, slotsByCase } from './output-slots.js';

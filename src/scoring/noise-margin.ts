@@ -1,6 +1,7 @@
 /**
- * The `auto` margin (SPEC 8): from repeated evaluations of the same prompt, twice the
- * sample standard deviation, never below `floor`; the mean is the incumbent's baseline score.
+ * The `auto` margin (docs/design/scoring-and-decisions.md): from repeated evaluations of the same
+ * prompt, twice the sample standard deviation, never below `floor`; the mean is the incumbent's
+ * baseline score.
  */
 
 export interface NoiseMargin {

@@ -1,7 +1,7 @@
 /**
- * What scoring reads and returns (SPEC 8). One candidate evaluation gathers, for every
- * (case, sample): the generated output, the outcomes of the case's checks, the judge's
- * criterion means (when the experiment has a rubric) and, per case, the graded expectations
+ * What scoring reads and returns (docs/design/scoring-and-decisions.md). One candidate evaluation
+ * gathers, for every (case, sample): the generated output, the outcomes of the case's checks, the
+ * judge's criterion means (when the experiment has a rubric) and, per case, the graded expectations
  * (for cases that have them). The evaluation pipeline builds it, the loop decides on its
  * scores, and the records and the report store and show both.
  */
@@ -9,7 +9,10 @@ import * as z from 'zod';
 import { SampleChecks } from '../checks/check-result.js';
 import { AGGREGATES, Weights } from '../experiment/schema.js';
 
-/** A case's split; `test` is sealed (SPEC 13): only the final evaluation and `eval --split test` score it. */
+/**
+ * A case's split; `test` is sealed (docs/design/paired-acceptance.md): only the final evaluation and
+ * `eval --split test` score it.
+ */
 export const SplitName = z.enum(['train', 'holdout', 'test']);
 export type SplitName = z.infer<typeof SplitName>;
 
@@ -17,7 +20,10 @@ export type SplitName = z.infer<typeof SplitName>;
 export const ScoredSplit = z.enum(['train', 'holdout', 'test', 'all']);
 export type ScoredSplit = z.infer<typeof ScoredSplit>;
 
-/** A tool call the generator made (SPEC 12), as src/providers/types.ts ToolCall. */
+/**
+ * A tool call the generator made (docs/design/prompt-shapes.md), as src/providers/types.ts
+ * ToolCall.
+ */
 export const ToolCallRecord = z.object({
   id: z.string(),
   name: z.string(),
@@ -26,8 +32,9 @@ export const ToolCallRecord = z.object({
 
 /**
  * One generation. `ok: false` is a failed generation: `text` is '' and `error` says why.
- * `text` is the model's text alone; `toolCalls` (absent in records written before SPEC 12, and
- * when the model called none) are the calls its output file shows after it (src/evaluate/output-text.ts).
+ * `text` is the model's text alone; `toolCalls` (absent in records written before
+ * docs/design/prompt-shapes.md, and when the model called none) are the calls its output file shows
+ * after it (src/evaluate/output-text.ts).
  */
 export const OutputRecord = z.object({
   caseId: z.string(),
@@ -56,7 +63,10 @@ export const ScoringCase = z.object({
 });
 export type ScoringCase = z.infer<typeof ScoringCase>;
 
-/** A checklist criterion's answers (SPEC 15): each item, met or not, as the judge wrote them. */
+/**
+ * A checklist criterion's answers (docs/design/judge-reliability.md): each item, met or not, as the
+ * judge wrote them.
+ */
 export const ChecklistAnswers = z.record(
   z.string(),
   z.array(z.object({ item: z.string(), met: z.boolean() })),
@@ -74,7 +84,7 @@ export const JudgeRecord = z.object({
 });
 export type JudgeRecord = z.infer<typeof JudgeRecord>;
 
-/** One panel member's scores (SPEC 15), by output, before aggregation. */
+/** One panel member's scores (docs/design/judge-reliability.md), by output, before aggregation. */
 export const PanelMemberScores = z.object({
   /** `sim/sim-1`, `program: node my-judge.mjs`. */
   label: z.string(),
@@ -137,7 +147,10 @@ export const Evaluation = z.object({
     .object({
       criteria: z.array(CriterionWeight).min(1),
       scores: z.array(JudgeRecord),
-      /** A panel's members and their agreement (SPEC 15); `scores` hold the aggregate. */
+      /**
+       * A panel's members and their agreement (docs/design/judge-reliability.md); `scores` hold the
+       * aggregate.
+       */
       panel: JudgePanelRecord.optional(),
     })
     .optional(),

@@ -1,9 +1,10 @@
 /**
- * Whether a new pool member becomes the run's best (SPEC 14), pure: against the current best's
- * stored per-case means SPEC 13's keep rule must hold in one look (no retest), and its holdout
- * per-case differences against the baseline (the live seed) must keep mean ≥ −min_effect and
- * upper bound ≥ 0. When several new members qualify in one iteration, the one with the largest
- * mean train difference against the best moves it; ties go to the earlier member.
+ * Whether a new pool member becomes the run's best (docs/design/pareto-search.md), pure: against
+ * the current best's stored per-case means docs/design/paired-acceptance.md's keep rule must hold
+ * in one look (no retest), and its holdout per-case differences against the baseline (the live
+ * seed) must keep mean ≥ −min_effect and upper bound ≥ 0. When several new members qualify in one
+ * iteration, the one with the largest mean train difference against the best moves it; ties go to
+ * the earlier member.
  */
 import { toRecord, tallyOf } from '../loop/accept-paired.js';
 import {
@@ -31,8 +32,9 @@ export interface BestInput {
   confidence: number;
   minEffect: number;
   /**
-   * The candidate's parent is the best itself: SPEC 13 already kept it against the best (with
-   * its retest when one was needed), and that decision stands instead of a second, thinner look.
+   * The candidate's parent is the best itself: docs/design/paired-acceptance.md already kept it
+   * against the best (with its retest when one was needed), and that decision stands instead of a
+   * second, thinner look.
    */
   keptAgainstBest?: PairedDecisionRecord;
 }
@@ -54,7 +56,10 @@ export interface LookInput {
   minEffect: number;
 }
 
-/** SPEC 13's rule in one look from stored per-case means (no retest): the decision and its record. */
+/**
+ * docs/design/paired-acceptance.md's rule in one look from stored per-case means (no retest): the
+ * decision and its record.
+ */
 export function pairedLook(input: LookInput): { decision: PairedDecision; record: PairedDecisionRecord } {
   const { trainIds, holdoutIds, confidence, minEffect } = input;
   const trainPairs = pairCases(trainIds, input.candidate, input.against);

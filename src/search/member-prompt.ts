@@ -1,7 +1,7 @@
 /**
- * A pool member's prompt (SPEC 14): the prompt.md of the candidate it was, checked against the
- * hash its `pool_member` event journaled, so git (pool refs) and `apply` never take a prompt.md
- * that was edited or lost after the member entered the pool.
+ * A pool member's prompt (docs/design/pareto-search.md): the prompt.md of the candidate it was,
+ * checked against the hash its `pool_member` event journaled, so git (pool refs) and `apply` never
+ * take a prompt.md that was edited or lost after the member entered the pool.
  */
 import { readFile } from 'node:fs/promises';
 import { AutoresearchError } from '../errors.js';

@@ -1,9 +1,9 @@
 /**
- * A pool member as the loop works with it (SPEC 14): its prompt, scores and last evaluation,
- * read back from the member's own record (iteration, candidate) exactly as the greedy loop reads
- * its incumbent — so a parent after a resume is the parent before it. Also which members are
- * live: a rebaseline journals a new seed, and only members from the latest seed on share its
- * scale (the ones before it were scored under another setup).
+ * A pool member as the loop works with it (docs/design/pareto-search.md): its prompt, scores and
+ * last evaluation, read back from the member's own record (iteration, candidate) exactly as the
+ * greedy loop reads its incumbent — so a parent after a resume is the parent before it. Also which
+ * members are live: a rebaseline journals a new seed, and only members from the latest seed on
+ * share its scale (the ones before it were scored under another setup).
  */
 import { readFile } from 'node:fs/promises';
 import { type IncumbentView, loadCandidateEvaluation } from '../loop/incumbent.js';

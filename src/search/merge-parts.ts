@@ -1,10 +1,11 @@
 /**
- * The three-way merge of two pool members (SPEC 14), per part (SPEC 12), pure. The `diff`
- * library (v9) has no merge of its own, so the merge is built from its line diffs: the edits
- * ancestor → ours and ancestor → theirs as hunks (a range of ancestor lines and what replaced
- * it); hunks of the two sides that do not overlap are both applied, overlapping ones make a
- * conflict holding the ancestor's, our and their text of that region, for the mutator to resolve
- * (src/search/propose-merge.ts). Identical edits on both sides are taken once.
+ * The three-way merge of two pool members (docs/design/pareto-search.md), per part
+ * (docs/design/prompt-shapes.md), pure. The `diff` library (v9) has no merge of its own, so the
+ * merge is built from its line diffs: the edits ancestor → ours and ancestor → theirs as hunks (a
+ * range of ancestor lines and what replaced it); hunks of the two sides that do not overlap are
+ * both applied, overlapping ones make a conflict holding the ancestor's, our and their text of that
+ * region, for the mutator to resolve (src/search/propose-merge.ts). Identical edits on both sides
+ * are taken once.
  *
  * Two hunks overlap when their ancestor ranges share a line, when both insert at the same place
  * (which goes first is a choice), or when one inserts strictly inside the other's range. An

@@ -1,8 +1,8 @@
 /**
- * The mutator's request to resolve a merge's conflicts (SPEC 14), in our own words. Everything
- * derives from one `MergeRequest`, so the prose and the machine-readable block cannot disagree;
- * the block comes first, as in the mutation request (src/loop/mutator-prompt.ts). Prompt texts
- * sit between delimit markers, as data.
+ * The mutator's request to resolve a merge's conflicts (docs/design/pareto-search.md), in our own
+ * words. Everything derives from one `MergeRequest`, so the prose and the machine-readable block
+ * cannot disagree; the block comes first, as in the mutation request (src/loop/mutator-prompt.ts).
+ * Prompt texts sit between delimit markers, as data.
  */
 import { fence } from '../protocol/delimit.js';
 import { formatMergeBlock, type MergeRequest } from '../protocol/merge-request.js';

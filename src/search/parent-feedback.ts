@@ -1,6 +1,6 @@
 /**
- * Reflective mutation with traces (SPEC 14): what the mutator learns about the parent a pareto
- * proposal revises. Its failing cases within the iteration's minibatch (the worst
+ * Reflective mutation with traces (docs/design/pareto-search.md): what the mutator learns about the
+ * parent a pareto proposal revises. Its failing cases within the iteration's minibatch (the worst
  * TRACED_CASES), each with the whole output (cut only past TRACE_CHARS, the cut marked), every
  * failed check's reason, the judge's reasoning beside each criterion's score and the grader's
  * evidence; and the attempts already made from the parent and its ancestors, each with its
@@ -33,7 +33,10 @@ export interface ParentFeedbackInput {
   parent: { id: string; prompt: string; score: SignalScores; criteria: Record<string, number> };
   /** The parent's per-case train results (src/loop/case-results.ts `trainCaseResults` of its evaluation). */
   trainCases: readonly CaseResult[];
-  /** Train case ids of this iteration's minibatch (SPEC 13); null: every train case. */
+  /**
+   * Train case ids of this iteration's minibatch (docs/design/paired-acceptance.md); null: every
+   * train case.
+   */
   minibatch: readonly string[] | null;
   /** The pool as the run state folds it (`state.pool`): members give the lineage, decisions the attempts. */
   pool: Pick<PoolState, 'members' | 'decisions'>;

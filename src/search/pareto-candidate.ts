@@ -1,8 +1,9 @@
 /**
- * One pareto candidate's way through an iteration (SPEC 14): its parent's view and feedback,
- * one mutator request, then its evaluation and SPEC 13 decision against that parent alone
- * (src/loop/accept-paired.ts with one proposal; the parent's retest, when one is needed, goes
- * to the candidate's own `parent-retest/`, so concurrent candidates never share a folder).
+ * One pareto candidate's way through an iteration (docs/design/pareto-search.md): its parent's view
+ * and feedback, one mutator request, then its evaluation and docs/design/paired-acceptance.md
+ * decision against that parent alone (src/loop/accept-paired.ts with one proposal; the parent's
+ * retest, when one is needed, goes to the candidate's own `parent-retest/`, so concurrent
+ * candidates never share a folder).
  */
 import { join } from 'node:path';
 import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
@@ -112,8 +113,9 @@ export async function proposeFromParent(
 }
 
 /**
- * A merge of the plan's two members (SPEC 14): their edits since the nearest common ancestor,
- * three-way per part; the mutator resolves overlapping hunks (src/search/propose-merge.ts).
+ * A merge of the plan's two members (docs/design/pareto-search.md): their edits since the nearest
+ * common ancestor, three-way per part; the mutator resolves overlapping hunks
+ * (src/search/propose-merge.ts).
  */
 export async function proposeMergeOf(
   deps: LoopRun,
@@ -183,7 +185,10 @@ function signalScores(view: IncumbentView): SignalScores {
   };
 }
 
-/** Evaluates a proposed candidate and decides it against its parent (SPEC 13). */
+/**
+ * Evaluates a proposed candidate and decides it against its parent
+ * (docs/design/paired-acceptance.md).
+ */
 export async function decideAgainstParent(
   deps: LoopRun,
   iteration: number,

@@ -1,8 +1,8 @@
 /**
- * One iteration of the pareto search (SPEC 14):
+ * One iteration of the pareto search (docs/design/pareto-search.md):
  *
  *   parents from the front (journaled) ─▶ one mutator request per candidate, from its parent
- *   ─▶ candidates evaluated concurrently, each decided against its own parent (SPEC 13)
+ *   ─▶ candidates evaluated concurrently, each decided against its own parent (docs/design/paired-acceptance.md)
  *   ─▶ admitted ones enter the pool ─▶ the best moves only on a significant win
  *   ─▶ one closing append ─▶ a new best is committed like a greedy keep
  *
@@ -157,7 +157,8 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
       ...anchors,
     ],
   );
-  // The pool's lineage in git (SPEC 14): every member journaled so far gets its ref.
+  // The pool's lineage in git (docs/design/pareto-search.md): every member journaled so far gets
+  // its ref.
   await syncPoolRefs(deps, recorder.state());
   if (keep === null) return best;
   const d = decided.find((x) => x.plan.candidate === keep.candidate) as DecidedCandidate;
@@ -186,8 +187,9 @@ export async function runParetoIteration(deps: LoopRun, best: IncumbentView): Pr
 }
 
 /**
- * Admission: every candidate SPEC 13 kept against its parent becomes the next member (in
- * candidate order) and is compared with the best; at most one moves it (best-comparison.ts).
+ * Admission: every candidate docs/design/paired-acceptance.md kept against its parent becomes the
+ * next member (in candidate order) and is compared with the best; at most one moves it
+ * (best-comparison.ts).
  */
 async function admit(
   deps: LoopRun,
@@ -239,9 +241,9 @@ async function admit(
 }
 
 /**
- * A merge enters the pool only if SPEC 13 keeps it against both members (SPEC 14): against the
- * first it was decided like any candidate; against the second from stored per-case means, one
- * look at `search.confidence`.
+ * A merge enters the pool only if docs/design/paired-acceptance.md keeps it against both members
+ * (docs/design/pareto-search.md): against the first it was decided like any candidate; against the
+ * second from stored per-case means, one look at `search.confidence`.
  */
 function againstOther(
   verdict: CandidateVerdict,

@@ -1,5 +1,5 @@
 /**
- * What a pareto iteration's candidates add up to (SPEC 14, ISSUE19 semantics), pure: each
+ * What a pareto iteration's candidates add up to (docs/design/pareto-search.md), pure: each
  * candidate's verdict as `candidate_decided` journals it, and the iteration's own status —
  * `keep` when the best moved, `pooled` when a member entered but the best stayed, otherwise the
  * lead candidate's status — with the candidate that status is about.
@@ -38,7 +38,10 @@ export interface CandidateVerdict {
   promptSha256: string | null;
 }
 
-/** A candidate's verdict against its parent (`pooled` for SPEC 13's keep), before admission. */
+/**
+ * A candidate's verdict against its parent (`pooled` for docs/design/paired-acceptance.md's keep),
+ * before admission.
+ */
 export function verdictOf(decided: DecidedCandidate): CandidateVerdict {
   const verdict = againstParent(decided);
   return decided.merge ? { ...verdict, conflicts: decided.merge.conflicts } : verdict;

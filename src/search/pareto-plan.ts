@@ -1,10 +1,10 @@
 /**
- * Which parents an iteration's candidates come from (SPEC 14), pure: the front of the live pool
- * over the train cases (ties within min_effect), each candidate's parent drawn ∝ the cases it
- * leads, seeded by (seed, iteration, candidate). The plans are journaled as `parent_chosen`
- * before the mutator is asked; a redone iteration computes the same plans from the same pool.
- * Every `merge_every` iterations, when two front members each lead cases the other does not
- * and were never merged before, the iteration is that one merge instead.
+ * Which parents an iteration's candidates come from (docs/design/pareto-search.md), pure: the front
+ * of the live pool over the train cases (ties within min_effect), each candidate's parent drawn ∝
+ * the cases it leads, seeded by (seed, iteration, candidate). The plans are journaled as
+ * `parent_chosen` before the mutator is asked; a redone iteration computes the same plans from the
+ * same pool. Every `merge_every` iterations, when two front members each lead cases the other does
+ * not and were never merged before, the iteration is that one merge instead.
  */
 import type { Search } from '../experiment/schema.js';
 import type { RunEventBody } from '../run/events.js';

@@ -1,7 +1,7 @@
 /**
- * The `pool_member` event of a member entering the pool (SPEC 14): its lineage and its row of
- * the score matrix — each train case's total — from the evaluation it was admitted on. The
- * baseline's seed (p0, or a rebaseline's) and admitted candidates are built the same way.
+ * The `pool_member` event of a member entering the pool (docs/design/pareto-search.md): its lineage
+ * and its row of the score matrix — each train case's total — from the evaluation it was admitted
+ * on. The baseline's seed (p0, or a rebaseline's) and admitted candidates are built the same way.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
 import type { EvaluatedCandidate } from '../evaluate/evaluate-types.js';

@@ -1,7 +1,7 @@
 /**
- * The pool's arithmetic (SPEC 14), pure: the front and what each member leads, the seeded
- * parent draw, the lineage (nearest common ancestor) and the pair a merge joins. The loop
- * journals what these return; the fold (src/run/fold-pool.ts) gives them their input back
+ * The pool's arithmetic (docs/design/pareto-search.md), pure: the front and what each member leads,
+ * the seeded parent draw, the lineage (nearest common ancestor) and the pair a merge joins. The
+ * loop journals what these return; the fold (src/run/fold-pool.ts) gives them their input back
  * on resume, so the same journal always makes the same choices.
  */
 import { sha256Hex } from '../sha256.js';
@@ -58,7 +58,10 @@ export function frontWeights(front: Front): Record<string, number> {
   return Object.fromEntries(front.members.map((id) => [id, front.leads.get(id)?.length ?? 0]));
 }
 
-/** A uniform in [0, 1) from sha256 of `key`: the seeded draws of SPEC 14, the same on every resume. */
+/**
+ * A uniform in [0, 1) from sha256 of `key`: the seeded draws of docs/design/pareto-search.md, the same
+ * on every resume.
+ */
 export function seededUniform(key: string): number {
   // 52 bits: exactly representable, and below 1.
   return Number.parseInt(sha256Hex(key).slice(0, 13), 16) / 2 ** 52;

@@ -1,7 +1,7 @@
 /**
- * A merge candidate (SPEC 14): the edits two pool members made since their nearest common
- * ancestor, merged three-way per part (merge-parts.ts). A clean merge costs no model call; where
- * hunks overlap, the mutator resolves them seeing the ancestor's text and both versions
+ * A merge candidate (docs/design/pareto-search.md): the edits two pool members made since their
+ * nearest common ancestor, merged three-way per part (merge-parts.ts). A clean merge costs no model
+ * call; where hunks overlap, the mutator resolves them seeing the ancestor's text and both versions
  * (merge-prompt.ts), its reply read strictly and sent back with the reason when unusable, a few
  * times at most. The merged prompt is held to the proposal rules (placeholders and keep blocks
  * of the ancestor, the length limit) before the loop evaluates it.

@@ -1,9 +1,9 @@
 /**
- * How far a judge agrees with people (SPEC 15), as pure functions over paired ratings: the
- * human's and the judge's rating of the same outputs, in the same order. Raw agreement flatters
- * a judge that gives everyone a 4, so the headline is chance-corrected (quadratic-weighted
- * Cohen's kappa); Spearman says whether the judge at least ranks outputs as people do. For
- * pass/fail expectations: TPR, TNR and the Matthews correlation.
+ * How far a judge agrees with people (docs/design/judge-reliability.md), as pure functions over
+ * paired ratings: the human's and the judge's rating of the same outputs, in the same order. Raw
+ * agreement flatters a judge that gives everyone a 4, so the headline is chance-corrected
+ * (quadratic-weighted Cohen's kappa); Spearman says whether the judge at least ranks outputs as
+ * people do. For pass/fail expectations: TPR, TNR and the Matthews correlation.
  *
  * A statistic that is undefined for the data (one rating everywhere, one class only) is `null`,
  * never a made-up 0 or 1: the caller says why.

@@ -1,7 +1,8 @@
 /**
- * Seeded percentile bootstrap (SPEC 15): resample the n items with replacement, recompute the
- * statistic on each resample, and take the middle `level` of the results as the interval. The
- * same seed always gives the same interval, so a calibration can be rerun and compared.
+ * Seeded percentile bootstrap (docs/design/judge-reliability.md): resample the n items with
+ * replacement, recompute the statistic on each resample, and take the middle `level` of the results
+ * as the interval. The same seed always gives the same interval, so a calibration can be rerun and
+ * compared.
  *
  * A resample on which the statistic is undefined (kappa when every drawn rating is the same)
  * is left out; when more than half are, the data cannot support an interval and it is null.

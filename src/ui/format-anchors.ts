@@ -1,7 +1,7 @@
 /**
- * Drift anchors (SPEC 15) in words, for `show` and `watch`: the judge's noise measured at the
- * baseline, and each drift check against it. One wording for both, so a warning read in one
- * matches the line in the other.
+ * Drift anchors (docs/design/judge-reliability.md) in words, for `show` and `watch`: the judge's
+ * noise measured at the baseline, and each drift check against it. One wording for both, so a
+ * warning read in one matches the line in the other.
  */
 import type { DriftCheck, JudgeAnchorsState, JudgeNoiseState } from '../run/run-state.js';
 import { signed } from './format-figures.js';

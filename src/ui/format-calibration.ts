@@ -1,8 +1,8 @@
 /**
- * A calibration (calibration.json, SPEC 15) as text, for `calibrate` and `show`: per criterion
- * the agreement with the human labels and its 95% bootstrap interval, the grader's TPR/TNR/MCC,
- * the largest disagreements (where to look first), the bias probes' verdicts and a plain
- * reading of the lowest kappa.
+ * A calibration (calibration.json, docs/design/judge-reliability.md) as text, for `calibrate` and
+ * `show`: per criterion the agreement with the human labels and its 95% bootstrap interval, the
+ * grader's TPR/TNR/MCC, the largest disagreements (where to look first), the bias probes' verdicts
+ * and a plain reading of the lowest kappa.
  */
 import { type CalibrationFile, type Estimate, labelledOutputs } from '../calibrate/calibration-file.js';
 import type { ProbeResult } from '../calibrate/probe-result.js';

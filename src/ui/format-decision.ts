@@ -1,7 +1,8 @@
 /**
  * An iteration's decision as a terminal row tells it (show, watch): the interval of the train
- * mean difference and the per-case tally of a paired decision (SPEC 13), what the screen found
- * for a screened-out proposal, and the row's text (the hypothesis, or the error).
+ * mean difference and the per-case tally of a paired decision (docs/design/paired-acceptance.md),
+ * what the screen found for a screened-out proposal, and the row's text (the hypothesis, or the
+ * error).
  */
 import type { PairedDecisionRecord, Phase, ScreenRecord } from '../run/events.js';
 import type { IterationRecord } from '../run/run-state.js';

@@ -96,7 +96,9 @@ export function formatEval(report: EvalReport, options: FormatEvalOptions): stri
   return lines.join('\n');
 }
 
-/** Who judged, how their scores combined and how far they agreed (SPEC 15). */
+/**
+ * Who judged, how their scores combined and how far they agreed (docs/design/judge-reliability.md).
+ */
 function formatPanel(panel: NonNullable<EvalReport['judgePanel']>): string[] {
   const alpha = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : v.toFixed(2));
   const perCriterion = Object.entries(panel.alphaByCriterion)

@@ -1,9 +1,9 @@
 /**
- * The ledger per role (SPEC 16) as text, one line per role that made calls: calls (batch,
- * response-cache hits and interactive), input tokens with the prompt cache's writes and reads among them, output
- * tokens and USD. `show` and the run's closing summary print the same lines, so a night's
- * bill reads the same wherever it is looked at; `watch`, `show` and the run's output say the
- * spend alerts the same way.
+ * The ledger per role (docs/design/cost-engine.md) as text, one line per role that made calls:
+ * calls (batch, response-cache hits and interactive), input tokens with the prompt cache's writes
+ * and reads among them, output tokens and USD. `show` and the run's closing summary print the same
+ * lines, so a night's bill reads the same wherever it is looked at; `watch`, `show` and the run's
+ * output say the spend alerts the same way.
  */
 import { ROLES } from '../experiment/roles.js';
 import type { SpendRole } from '../run/events.js';

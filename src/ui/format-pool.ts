@@ -1,8 +1,8 @@
 /**
- * A pareto run's pool (SPEC 14) as `show` prints it: one line for the whole (members, front,
- * best, the tie tolerance), then a row per member — the member(s) it came from, where it was
- * made, its scores, the train cases it leads, the proposals drawn from it — fitted to the
- * terminal width like the iteration table; and the merges in a few words (show, watch).
+ * A pareto run's pool (docs/design/pareto-search.md) as `show` prints it: one line for the whole
+ * (members, front, best, the tie tolerance), then a row per member — the member(s) it came from,
+ * where it was made, its scores, the train cases it leads, the proposals drawn from it — fitted to
+ * the terminal width like the iteration table; and the merges in a few words (show, watch).
  */
 import { cutText, toOneLine } from '../loop/text.js';
 import { describeParents, type PoolReview } from '../report/pool-view.js';
@@ -29,9 +29,9 @@ const POOL_LEFT: ReadonlySet<PoolColumn> = new Set(['member', 'from', 'made', 'h
 const POOL_DROP: PoolColumn[] = ['drawn', 'holdout', 'made'];
 
 /**
- * The pool (SPEC 14): one line for the whole (members, front, best, the tie tolerance), then one
- * row per member — ★ the run's best, ◆ on the front — with the train cases it leads and the
- * proposals drawn from it.
+ * The pool (docs/design/pareto-search.md): one line for the whole (members, front, best, the tie
+ * tolerance), then one row per member — ★ the run's best, ◆ on the front — with the train cases it
+ * leads and the proposals drawn from it.
  */
 export function formatPool(
   pool: PoolReview,

@@ -1,7 +1,7 @@
 /**
- * The lines `calibrate` prints for its bias probes (SPEC 15): one per probe, its name and its
- * verdict in plain words, and how many judge runs it took. Pure; the command adds colour and
- * places them.
+ * The lines `calibrate` prints for its bias probes (docs/design/judge-reliability.md): one per
+ * probe, its name and its verdict in plain words, and how many judge runs it took. Pure; the
+ * command adds colour and places them.
  */
 import type { ProbeResult } from '../calibrate/probe-result.js';
 

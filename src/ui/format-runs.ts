@@ -99,7 +99,10 @@ function toCells(run: RunSummary): Record<Column, string> {
   };
 }
 
-/** A calibration has no prompt scores: its column holds the lowest kappa (SPEC 15). */
+/**
+ * A calibration has no prompt scores: its column holds the lowest kappa
+ * (docs/design/judge-reliability.md).
+ */
 function calibrationText(run: RunSummary): string {
   const lowest = run.calibration?.lowestKappa;
   if (run.calibration === null) return 'calibration: -';

@@ -2,11 +2,11 @@
  * `autoresearch show` as text: a header (what ran, how it ended, baseline → best, noise
  * margin, the judge's drift anchors, spend and the ledger per role, branch, the simulated label, the warnings) and one row per iteration, fitted to the
  * terminal width — the hypothesis takes what is left, and the least useful columns go first
- * when even that is not enough. Paired decisions (SPEC 13) add their interval and per-case
- * tally, explained under the table. A pareto run (SPEC 14) adds its pool — each member with its
- * parents, scores and the train cases it leads, the front and the best marked — and each
- * iteration's candidates with the member they came from and what became of them. `--json` gets
- * a stable object instead.
+ * when even that is not enough. Paired decisions (docs/design/paired-acceptance.md) add their
+ * interval and per-case tally, explained under the table. A pareto run
+ * (docs/design/pareto-search.md) adds its pool — each member with its parents, scores and the train
+ * cases it leads, the front and the best marked — and each iteration's candidates with the member
+ * they came from and what became of them. `--json` gets a stable object instead.
  */
 import { cutText, toOneLine } from '../loop/text.js';
 import type { IterationStatus, PairedDecisionRecord } from '../run/events.js';
@@ -111,8 +111,9 @@ const GAP = 2;
 export const SHOW_FORMAT = 'autoresearch.show/v1';
 
 /**
- * `calibration`: a `calibrate` run's calibration.json (SPEC 15), added under its own key. `pool`:
- * a pareto run's pool (SPEC 14) under `pool`, and each iteration's candidates under its row.
+ * `calibration`: a `calibrate` run's calibration.json (docs/design/judge-reliability.md), added
+ * under its own key. `pool`: a pareto run's pool (docs/design/pareto-search.md) under `pool`, and
+ * each iteration's candidates under its row.
  */
 export function formatShowJson(
   overview: RunOverview,
@@ -133,7 +134,7 @@ export function formatShowJson(
     incumbentBefore: r.incumbentBefore,
     best: r.best,
     signals: r.signals,
-    // A judge panel's agreement (SPEC 15): only in runs that have a panel.
+    // A judge panel's agreement (docs/design/judge-reliability.md): only in runs that have a panel.
     ...(r.judgeAlpha === undefined ? {} : { judgeAlpha: r.judgeAlpha }),
     gateFailure: r.gateFailure,
     hypothesis: r.hypothesis,
@@ -143,7 +144,7 @@ export function formatShowJson(
     errorKind: r.errorKind,
     message: r.message,
     attempts: r.attempts,
-    // A pareto run (SPEC 14): every candidate's parents and outcome.
+    // A pareto run (docs/design/pareto-search.md): every candidate's parents and outcome.
     ...(pool === null ? {} : { candidates: decisionsOf(pool, r.iteration) }),
   }));
   return JSON.stringify(
@@ -170,7 +171,10 @@ export function formatShowJson(
   );
 }
 
-/** `pool`: a pareto run's pool (SPEC 14), shown between the header and the iteration table. */
+/**
+ * `pool`: a pareto run's pool (docs/design/pareto-search.md), shown between the header and the
+ * iteration table.
+ */
 export function formatShow(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
@@ -356,7 +360,10 @@ function tableRows(record: IterationRecord, pool: PoolReview | null): TableRow[]
   return [row, ...others];
 }
 
-/** Another candidate of a pareto iteration: its outcome against its parent (SPEC 14). */
+/**
+ * Another candidate of a pareto iteration: its outcome against its parent
+ * (docs/design/pareto-search.md).
+ */
 function candidateRow(d: CandidateDecisionRecord, several: boolean): TableRow {
   const text =
     d.status === 'error'

@@ -1,5 +1,5 @@
 /**
- * Text for the run's progress (issue 5, item 7): one line per iteration and the closing
+ * Text for the run's progress: one line per iteration and the closing
  * summary. Pure formatters: colours and width come in, a string goes out, and the terminal
  * module prints it. The numbers are never cut (they take 62 columns); only the hypothesis
  * shrinks to fit, and is left out when fewer than 8 columns remain.
@@ -95,17 +95,20 @@ export interface RunSummary {
   /** The figures the decisions used during the run. */
   during: { baseline: SplitScores; best: SplitScores };
   counts: Partial<Record<IterationStatus, number>>;
-  /** Model calls screening spared (SPEC 13). */
+  /** Model calls screening spared (docs/design/paired-acceptance.md). */
   callsSaved: number;
   totalCostUsd: number | null;
-  /** The ledger per role (SPEC 16), one line per role that made calls (format-ledger.ts). */
+  /**
+   * The ledger per role (docs/design/cost-engine.md), one line per role that made calls
+   * (format-ledger.ts).
+   */
   ledger?: string[];
   stop: { reason: string; message: string };
   /** null when commits are off (not a git repository). */
   branch: string | null;
   reportPath: string;
   simulated: boolean;
-  /** The pareto search's pool (SPEC 14); absent for a greedy run. */
+  /** The pareto search's pool (docs/design/pareto-search.md); absent for a greedy run. */
   pool?: PoolSummary;
 }
 

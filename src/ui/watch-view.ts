@@ -62,7 +62,8 @@ export function renderWatchFrame(
       `${label('best', c)}${c.bold(score(state.incumbent.train))} at iteration ${state.incumbent.iteration}${gain}${holdout}`,
     );
   }
-  // A pareto run (SPEC 14): how big the pool is, which member is the best, what merges came to.
+  // A pareto run (docs/design/pareto-search.md): how big the pool is, which member is the best,
+  // what merges came to.
   if (state.pool) {
     const pool = state.pool;
     const best = pool.best === null ? '' : `, best ${pool.best}`;

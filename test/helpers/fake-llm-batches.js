@@ -1,5 +1,6 @@
 /**
- * The providers' batch APIs on the fake server (SPEC 16), as the official SDK clients call them:
+ * The providers' batch APIs on the fake server (docs/design/cost-engine.md), as the official SDK
+ * clients call them:
  *
  *   Anthropic Message Batches   POST /v1/messages/batches · GET /v1/messages/batches/{id}
  *                               GET /v1/messages/batches/{id}/results (JSONL) · POST …/{id}/cancel

@@ -1,7 +1,8 @@
 /**
  * Plays a fixture scenario the way the loop would: the events of each iteration (phases,
- * proposals, evaluations, spend, the decision from the real SPEC 8 `decide`, commits) and the
- * artifact files each one leaves, on a clock that advances a little with every event.
+ * proposals, evaluations, spend, the decision from the real docs/design/scoring-and-decisions.md
+ * `decide`, commits) and the artifact files each one leaves, on a clock that advances a little with
+ * every event.
  */
 import { decide, marginFrom } from '../../src/loop/decide.js';
 import { sha256Hex } from '../../src/sha256.js';

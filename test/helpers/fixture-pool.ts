@@ -1,8 +1,8 @@
 /**
- * A pareto run folder (SPEC 14) for review tests (show, report), written by code as the loop
- * would journal it: parent choices, each candidate's outcome, the members entering the pool
- * with their per-case train scores, and a merge that becomes the best. Four train cases and a
- * holdout one; two proposals per iteration.
+ * A pareto run folder (docs/design/pareto-search.md) for review tests (show, report), written by
+ * code as the loop would journal it: parent choices, each candidate's outcome, the members entering
+ * the pool with their per-case train scores, and a merge that becomes the best. Four train cases
+ * and a holdout one; two proposals per iteration.
  *
  *   iteration 1  c0 p0 → p1 (keep: the best moves)        c1 p0 → discard
  *   iteration 2  c0 p0 → p2 (pooled: leads t3, t4)         c1 p1 → screened_out
@@ -337,7 +337,8 @@ export function planPoolRun(id = POOL_RUN_ID): PoolPlan {
       });
       if (member) members.push(poolMember(member, iteration, k));
     });
-    // The closing append (SPEC 14): every candidate's outcome, then the new members.
+    // The closing append (docs/design/pareto-search.md): every candidate's outcome, then the new
+    // members.
     for (const body of [...decided, ...members]) emit(body, 1);
     emit({ type: 'spend', role: 'generator', usd: 0.02, calls: 10, iteration });
     emit({ type: 'spend', role: 'mutator', usd: 0.01, calls: candidates.length, iteration });

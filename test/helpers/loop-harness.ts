@@ -76,7 +76,7 @@ export interface ScriptedRunOptions {
   /** Expectations per case id: the experiment is then graded by `grader`. */
   expectations?: Record<string, string[]>;
   grader?: Grader;
-  /** The experiment's `judging:` settings (SPEC 12), e.g. drift anchors. */
+  /** The experiment's `judging:` settings (docs/design/prompt-shapes.md), e.g. drift anchors. */
   judging?: Record<string, unknown>;
 }
 

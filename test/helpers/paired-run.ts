@@ -1,8 +1,8 @@
 /**
- * A real run under paired acceptance (SPEC 13) for review tests (show, watch, report), played
- * by the scripted loop harness: a screened-out proposal, a keep every case shows, and an
- * inconclusive change that helps one case and hurts another (churn). The generator loses
- * "charlie" for Ada and "bravo" for Cy, so a prompt's words score differently per case.
+ * A real run under paired acceptance (docs/design/paired-acceptance.md) for review tests (show,
+ * watch, report), played by the scripted loop harness: a screened-out proposal, a keep every case
+ * shows, and an inconclusive change that helps one case and hurts another (churn). The generator
+ * loses "charlie" for Ada and "bravo" for Cy, so a prompt's words score differently per case.
  *
  *   const run = await runPairedScenario();   // statuses: baseline, screened_out, keep, inconclusive
  *   ... afterAll(cleanUpScriptedRuns)

@@ -1,9 +1,9 @@
 /**
- * A pareto run (SPEC 14) written the way the loop journals one, without running the loop: a
- * real run branch in a temporary repository (createRunBranch), manifest.json, each member's
- * prompt.md in its candidate folder, and the journal through the run recorder — run_started,
- * then `candidate_decided` and `pool_member` for every member. For pool refs, prune, and
- * apply / diff of members.
+ * A pareto run (docs/design/pareto-search.md) written the way the loop journals one, without
+ * running the loop: a real run branch in a temporary repository (createRunBranch), manifest.json,
+ * each member's prompt.md in its candidate folder, and the journal through the run recorder —
+ * run_started, then `candidate_decided` and `pool_member` for every member. For pool refs, prune,
+ * and apply / diff of members.
  *
  *   const run = await writePoolRun({ repo, runsDir, members: [{ id: 'p0', … }, …] });
  *   await syncPoolRefs(run.deps, run.recorder.state());

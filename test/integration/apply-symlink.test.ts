@@ -1,5 +1,5 @@
 /**
- * Issue 22: `apply` wrote through a symlinked prompt to a file outside the repository. It
+ * Regression: `apply` wrote through a symlinked prompt to a file outside the repository. It
  * refuses unless --force, naming the real path; with --force it writes the file the link names.
  */
 import { mkdtemp, readFile, readlink, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';

@@ -1,11 +1,11 @@
 /**
- * The batch engine (SPEC 16) against the fake server's batch APIs, through the official SDK
- * clients: calls split at the provider's limits with their cache keys as `custom_id`, each
- * batch journaled before the wait, answers into the pool's cache so the usual calls find them
+ * The batch engine (docs/design/cost-engine.md) against the fake server's batch APIs, through the
+ * official SDK clients: calls split at the provider's limits with their cache keys as `custom_id`,
+ * each batch journaled before the wait, answers into the pool's cache so the usual calls find them
  * (recorded once as batch calls at half price), errored / expired entries left to the usual
- * interactive call, every request shape of SPEC 12 sent as the interactive call would, a
- * journaled batch polled (never resubmitted) by a later runner, a request two concurrent runs
- * share sent once, a wait cut short (`stop`, the
+ * interactive call, every request shape of docs/design/prompt-shapes.md sent as the interactive
+ * call would, a journaled batch polled (never resubmitted) by a later runner, a request two
+ * concurrent runs share sent once, a wait cut short (`stop`, the
  * hours budget) leaving its batch journaled and uncancelled, and an OpenAI-compatible
  * server without `/batches` left to normal calls with one warning.
  */
@@ -283,7 +283,7 @@ describe('an OpenAI-compatible server without batches', () => {
   });
 });
 
-describe('a wait cut short (SPEC 16: `stop`, the hours budget)', () => {
+describe('a wait cut short (docs/design/cost-engine.md: `stop`, the hours budget)', () => {
   it('throws the cut at once: the batch stays journaled, unfinished and uncancelled, and nothing more is sent', async () => {
     const { journal, runner } = setUp('anthropic');
     server.configure({ batch: { completeAfterMs: 600_000 } });

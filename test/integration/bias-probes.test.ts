@@ -1,8 +1,9 @@
 /**
- * The bias probes (SPEC 15) through the real sandboxed judge, under `process` isolation:
- * program judges with a bias planted on purpose are flagged by the probe for that bias and
- * passed by the others, a fair one passes all three; the built-in judge (needs the build) gets
- * "not applicable" for order, and its repeats reach the model every time despite the cache.
+ * The bias probes (docs/design/judge-reliability.md) through the real sandboxed judge, under
+ * `process` isolation: program judges with a bias planted on purpose are flagged by the probe for
+ * that bias and passed by the others, a fair one passes all three; the built-in judge (needs the
+ * build) gets "not applicable" for order, and its repeats reach the model every time despite the
+ * cache.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

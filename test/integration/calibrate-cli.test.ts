@@ -1,8 +1,9 @@
 /**
- * `autoresearch calibrate` as a user runs it (SPEC 15): the built CLI, offline with
- * `--provider sim`, on the shipped examples and their labels.yaml — agreement with intervals,
- * calibration.json, a run of kind `calibrate` that `runs` lists and `show` displays, `--json`,
- * `--fail-under-kappa`, and bad labels refused at their line. Needs `npm run build` first.
+ * `autoresearch calibrate` as a user runs it (docs/design/judge-reliability.md): the built CLI,
+ * offline with `--provider sim`, on the shipped examples and their labels.yaml — agreement with
+ * intervals, calibration.json, a run of kind `calibrate` that `runs` lists and `show` displays,
+ * `--json`, `--fail-under-kappa`, and bad labels refused at their line. Needs `npm run build`
+ * first.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -58,7 +58,7 @@ beforeAll(() => {
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('autoresearch --help', () => {
-  it('lists every command of SPEC section 11', async () => {
+  it('lists every command of docs/design/commands-and-exit-codes.md', async () => {
     const { code, stdout } = await cli(['--help'], project);
     expect(code).toBe(0);
     for (const command of SPEC_COMMANDS) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));

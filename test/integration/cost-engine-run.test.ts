@@ -1,7 +1,7 @@
 /**
- * The overnight cost engine end to end (SPEC 16): the built CLI runs the release-note
- * experiment against the fake LLM server, whose usage follows Anthropic's prompt-cache rules
- * (test/helpers/fake-prompt-cache.js), with the built-in price table.
+ * The overnight cost engine end to end (docs/design/cost-engine.md): the built CLI runs the
+ * release-note experiment against the fake LLM server, whose usage follows Anthropic's prompt-cache
+ * rules (test/helpers/fake-prompt-cache.js), with the built-in price table.
  *
  * - The built-in judge's stable prefix (instructions, rubric, keys) is marked `cache_control`:
  *   the first judge call writes it, the later ones read it, and the ledger per role in the
@@ -158,7 +158,7 @@ describe('the cost engine against the fake server', () => {
     expect(run.result.stderr).toContain('spend alert: 80% of budget.usd reached');
     expect(run.result.stdout).toMatch(/ledger +generator/);
 
-    // on_finish read the summary of SPEC 16.
+    // on_finish read the summary of docs/design/cost-engine.md.
     const summary = JSON.parse(
       await readFile(path.join(run.repo.dir, 'experiments', 'release-note', 'summary.json'), 'utf8'),
     );

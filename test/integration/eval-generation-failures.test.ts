@@ -1,5 +1,5 @@
 /**
- * Issue 22: `eval` exited 0 when every generation failed (server unreachable: 8 of 8 failed,
+ * Regression: `eval` exited 0 when every generation failed (server unreachable: 8 of 8 failed,
  * score 0) — CI went green on an outage. A generation that still failed after its retries
  * makes the score incomplete: exit 1, saying how many and why. Needs `npm run build` first.
  */

@@ -1,5 +1,5 @@
 /**
- * `invoice-extract` rises offline (issue 17): a whole `run --provider sim --iterations 10`
+ * `invoice-extract` rises offline: a whole `run --provider sim --iterations 10`
  * through the built CLI, in a fresh repository holding the example as shipped. Under the
  * simulated model its structured answers and tool arguments follow the system prompt's value
  * rules (docs/sim.md), so the loop's kept edits raise the score, and every keep commits the

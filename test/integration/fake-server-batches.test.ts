@@ -1,9 +1,9 @@
 /**
- * The shared fake server's batch APIs and prompt cache (SPEC 16), driven by the official SDK
- * clients the product uses: Anthropic Message Batches (create, retrieve, results, cancel) and
- * OpenAI Files + Batch (upload, create, retrieve, content, cancel), with a completion delay,
- * per-request failures and expiry, the providers' limits, and usage whose cache fields follow
- * each provider's rules. Later batch work in the product is tested against exactly this.
+ * The shared fake server's batch APIs and prompt cache (docs/design/cost-engine.md), driven by the
+ * official SDK clients the product uses: Anthropic Message Batches (create, retrieve, results,
+ * cancel) and OpenAI Files + Batch (upload, create, retrieve, content, cancel), with a completion
+ * delay, per-request failures and expiry, the providers' limits, and usage whose cache fields
+ * follow each provider's rules. Later batch work in the product is tested against exactly this.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI, { toFile } from 'openai';

@@ -1,5 +1,5 @@
 /**
- * Pool refs (SPEC 14): every member of a pareto run gets a commit under
+ * Pool refs (docs/design/pareto-search.md): every member of a pareto run gets a commit under
  * refs/autoresearch/<experiment>/<run-id>/pool/p<n> with the real lineage — a mutation's parent
  * is its parent member's commit, a merge has two, p0's is the commit the run branch started at —
  * made idempotently from the journal alone, and never on the user's branch, HEAD or index.

@@ -25,7 +25,7 @@ async function snapshotCheckout(r: TempRepo) {
   const stagedEntries = await r.git(['ls-files', '--stage']);
   const head = await r.git(['rev-parse', 'HEAD']);
   const checkedOut = await r.git(['symbolic-ref', 'HEAD']);
-  // The run's own refs: its branch and (a pareto run, SPEC 14) its pool refs.
+  // The run's own refs: its branch and (a pareto run, docs/design/pareto-search.md) its pool refs.
   const otherRefs = (await r.git(['for-each-ref', '--format=%(refname) %(objectname)']))
     .split('\n')
     .filter((line) => !line.startsWith('refs/heads/autoresearch/') && !line.startsWith('refs/autoresearch/'));
@@ -138,7 +138,7 @@ describe('git safety: the user checkout is never touched', () => {
       expect(await repo.git(['show', `${shas[i]}:${PROMPT}`])).toBe(keep.text.trimEnd());
     }
 
-    // The stored message of the last keep, byte for byte as SPEC 9 shows it.
+    // The stored message of the last keep, byte for byte as docs/design/git-layout.md shows it.
     const rawCommit = await repo.git(['cat-file', 'commit', start.branch]);
     expect(rawCommit.slice(rawCommit.indexOf('\n\n') + 2)).toBe(
       [

@@ -156,7 +156,8 @@ describe('built-in grader through the proxy', () => {
       expect(result.grading.summary.pass_rate).toBeCloseTo(2 / 3);
       expect(server.log).toHaveLength(1);
       const body = server.log[0]?.body as { system: unknown; messages: { content: string }[] };
-      // The instructions are the prompt cache's prefix (SPEC 16); the case's material is not.
+      // The instructions are the prompt cache's prefix (docs/design/cost-engine.md); the case's
+      // material is not.
       expect(body.system).toEqual([
         { type: 'text', text: GRADER_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
       ]);

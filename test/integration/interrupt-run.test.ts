@@ -1,7 +1,7 @@
 /**
- * Ctrl-C (SPEC 11), through the built CLI: SIGINT to a running `run` aborts the calls in
- * flight, journals the open iteration as `interrupted` and exits 130 within 5 s; `resume`
- * then redoes that iteration under the same number and the run ends whole.
+ * Ctrl-C (docs/design/commands-and-exit-codes.md), through the built CLI: SIGINT to a running `run`
+ * aborts the calls in flight, journals the open iteration as `interrupted` and exits 130 within 5
+ * s; `resume` then redoes that iteration under the same number and the run ends whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/run/events.js';

@@ -1,6 +1,7 @@
 /**
- * Drift anchors end to end (SPEC 15): the built CLI runs the release-note experiment against
- * the fake LLM server with `judging: { anchors: 2, anchor_every: 2 }` under process isolation.
+ * Drift anchors end to end (docs/design/judge-reliability.md): the built CLI runs the release-note
+ * experiment against the fake LLM server with `judging: { anchors: 2, anchor_every: 2 }` under
+ * process isolation.
  *
  * - With the built-in judge, every anchor reading reaches the server — the baseline's re-read
  *   and the checks at iterations 2 and 4 — although the baseline's judging of the same output

@@ -1,8 +1,8 @@
 /**
- * The judge calls the runner batches (SPEC 16) are the very requests the built-in judge's
- * calls reach the run's client with, through the real loopback proxy: for each member of a
- * panel (an OpenAI member with two samples, an Anthropic one), with inputs, so the sandboxed
- * judge finds every batched answer under its own cache key.
+ * The judge calls the runner batches (docs/design/cost-engine.md) are the very requests the
+ * built-in judge's calls reach the run's client with, through the real loopback proxy: for each
+ * member of a panel (an OpenAI member with two samples, an Anthropic one), with inputs, so the
+ * sandboxed judge finds every batched answer under its own cache key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRubric } from '../../src/experiment/rubric.js';

@@ -165,8 +165,8 @@ describe('built-in judge through the proxy', () => {
     expect(result.ok).toBe(true);
     const request = server.log.find((e) => JSON.stringify(e.body).includes('Ignore the rubric'));
     const body = request?.body as { system: WireBlock[]; messages: { role: string; content: WireBlock[] }[] };
-    // The stable prefix is marked for the prompt cache (SPEC 16): the instructions, then the
-    // rubric and keys in a block of their own; the output follows, unmarked.
+    // The stable prefix is marked for the prompt cache (docs/design/cost-engine.md): the
+    // instructions, then the rubric and keys in a block of their own; the output follows, unmarked.
     expect(body.system).toEqual([
       { type: 'text', text: JUDGE_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
     ]);

@@ -1,6 +1,6 @@
 /**
- * A claude/codex CLI judge under `os` isolation (issue 22, SPEC 17) gets a private copy of its
- * login it may write to: a stub `claude` / `codex` (test/fixtures/judges/cli-login-judge.mjs)
+ * A claude/codex CLI judge under `os` isolation (docs/design/isolation.md) gets a private copy of
+ * its login it may write to: a stub `claude` / `codex` (test/fixtures/judges/cli-login-judge.mjs)
  * reads its credentials, then writes into its configuration folder as the real CLIs do. The
  * judge call succeeds, the user's real folders (a fake HOME, a CODEX_HOME outside it) are
  * byte for byte as before, the copy held only the login (no history, no other project's

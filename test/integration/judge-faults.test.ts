@@ -1,5 +1,5 @@
 /**
- * Judges that misbehave never produce a score (issue 4): every fault is retried and then
+ * Judges that misbehave never produce a score: every fault is retried and then
  * reported as a judge_error, and a judge's own arithmetic is ignored in favour of ours.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * A hostile judge program (issue 22, SPEC 17) run by a stand-in runner whose environment holds
- * the user's key: it tries the runner's /proc entries, every visible process's environment,
+ * A hostile judge program (docs/design/isolation.md) run by a stand-in runner whose environment
+ * holds the user's key: it tries the runner's /proc entries, every visible process's environment,
  * `..`, /tmp, $HOME, the project, `runs/` and a TCP port on the host. Under `os` isolation it
  * finds none of them; the same judge under `process` isolation documents what that level still
  * exposes. Needs `npm run build` and a working bubblewrap (the `os` cases fail without it).

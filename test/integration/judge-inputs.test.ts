@@ -1,9 +1,9 @@
 /**
- * `judging.inputs: true` (SPEC 12) through a whole evaluation with the real sandboxed judge and
- * grader: spy programs record their sandboxes. With inputs, the judge's sandbox holds exactly
- * the outputs, the inputs and the rubric, each `inputs/input_NN.txt` holding the case behind
- * `outputs/output_NN.txt`; the grader's holds its usual files plus one input per output. Neither
- * holds any text of the prompt template or the system prompt. Without the setting, both
+ * `judging.inputs: true` (docs/design/judge-protocol.md) through a whole evaluation with the real
+ * sandboxed judge and grader: spy programs record their sandboxes. With inputs, the judge's sandbox
+ * holds exactly the outputs, the inputs and the rubric, each `inputs/input_NN.txt` holding the case
+ * behind `outputs/output_NN.txt`; the grader's holds its usual files plus one input per output.
+ * Neither holds any text of the prompt template or the system prompt. Without the setting, both
  * sandboxes are exactly what they were before it existed.
  */
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The judge isolation audit (issue 4): a spy judge records everything it can see, and the
+ * The judge isolation audit: a spy judge records everything it can see, and the
  * test checks that the sandbox held only the outputs and the rubric, and that nothing it was
  * given names the experiment, the iteration, the prompt, the scores or the user's key.
  */

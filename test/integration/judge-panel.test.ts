@@ -1,5 +1,5 @@
 /**
- * Issue 20's "a panel experiment runs and its report shows inter-judge agreement": the
+ * The promise "a panel experiment runs and its report shows inter-judge agreement": the
  * judge-panel fixture (two simulated judges, median, a checklist criterion) run offline with
  * the built CLI, each member in its own sandbox. Its journal, `show`, the report page and
  * `eval` all carry Krippendorff's alpha (the report drawn in Debian's Chromium, as

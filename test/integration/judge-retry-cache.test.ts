@@ -1,5 +1,5 @@
 /**
- * Issue 22: retrying an invalid judge reply replayed the CACHED invalid reply (9 server calls
+ * Regression: retrying an invalid judge reply replayed the CACHED invalid reply (9 server calls
  * where 18 were expected). Through the real path — runJudge starts `autoresearch judge`, which
  * calls the runner's loopback proxy, which calls the fake server with the run's cache — every
  * retry reaches the server, and the usable reply replaces the invalid one in the cache.

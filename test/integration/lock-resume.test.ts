@@ -1,6 +1,6 @@
 /**
- * One process per run (issue 6, SPEC 10), through the built CLI: while one `resume` holds the
- * run's lock, a second `resume` is refused with exit 2 naming the holder's pid and changes
+ * One process per run (docs/design/run-records.md), through the built CLI: while one `resume` holds
+ * the run's lock, a second `resume` is refused with exit 2 naming the holder's pid and changes
  * nothing; a lock left behind by a SIGKILLed process is taken over with a warning.
  *
  * The holder is paused with SIGSTOP once its lock is on disk, so the second resume meets it

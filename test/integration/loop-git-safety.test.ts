@@ -1,11 +1,11 @@
 /**
- * Git safety for a whole run (issue 5, SPEC 9): a real repository whose checkout is mid-work —
- * unstaged edits, a staged change with more edits on top, an untracked file, and the prompt
- * itself staged and then edited again. A `--provider sim` run through the built CLI must leave
- * the working tree, the index, HEAD and the checked-out branch byte-identical, and put on its
+ * Git safety for a whole run (docs/design/git-layout.md): a real repository whose checkout is
+ * mid-work — unstaged edits, a staged change with more edits on top, an untracked file, and the
+ * prompt itself staged and then edited again. A `--provider sim` run through the built CLI must
+ * leave the working tree, the index, HEAD and the checked-out branch byte-identical, and put on its
  * run branch exactly one baseline commit (the working-tree prompt) plus one commit per keep,
- * each touching only the prompt file, with SPEC 9 messages, trailers and identity. Needs
- * `npm run build` first.
+ * each touching only the prompt file, with docs/design/git-layout.md messages, trailers and
+ * identity. Needs `npm run build` first.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,7 +37,8 @@ async function snapshotCheckout(r: TempRepo) {
   const head = await r.git(['rev-parse', 'HEAD']);
   const otherRefs = (await r.git(['for-each-ref', '--format=%(refname) %(objectname)']))
     .split('\n')
-    // The run's branch and its pool refs (SPEC 14) are checked below; every other ref must stay.
+    // The run's branch and its pool refs (docs/design/pareto-search.md) are checked below; every
+    // other ref must stay.
     .filter((line) => !line.startsWith('refs/heads/autoresearch/') && !line.startsWith('refs/autoresearch/'));
   const files = await readTreeBytes(r.dir);
   return { indexBytes, headFile, status, stagedEntries, head, otherRefs, files };

@@ -1,5 +1,5 @@
 /**
- * Holdout never reaches the mutator (issue 5), and the sealed test split (issue 18) reaches
+ * Holdout never reaches the mutator, and the sealed test split reaches
  * neither the mutator nor the loop: a real run through the built CLI against the fake LLM
  * server (Anthropic wire format, replies from the sim), whose holdout and test cases carry
  * unique marker strings in their ids, vars and a case check. Every request the server saw is

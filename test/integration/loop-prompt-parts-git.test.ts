@@ -1,6 +1,6 @@
 /**
- * A whole run of an experiment with prompt parts (SPEC 12, phase 1), on a real repository:
- * the mutator may change only `system` (the one optimisable part), so the run branch's
+ * A whole run of an experiment with prompt parts (docs/design/prompt-shapes.md, phase 1), on a real
+ * repository: the mutator may change only `system` (the one optimisable part), so the run branch's
  * baseline commit and every keep touch `system.md` alone — `user.md` and the other files
  * never change — and the mutator sees the fixed parts as read-only context by name. Scripted
  * providers: the generator echoes the whole request, each token is one check.

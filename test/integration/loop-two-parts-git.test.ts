@@ -1,8 +1,8 @@
 /**
- * A whole run of an experiment with TWO optimisable parts (SPEC 12) on a real repository: the
- * baseline commit and every keep touch only the files of the parts that changed (git diff of
- * every commit), each keep names its parts in a trailer, and edits that break a part's rules
- * (a dropped placeholder, a fixed part named) are sent back with the reason and asked again.
+ * A whole run of an experiment with TWO optimisable parts (docs/design/prompt-shapes.md) on a real
+ * repository: the baseline commit and every keep touch only the files of the parts that changed
+ * (git diff of every commit), each keep names its parts in a trailer, and edits that break a part's
+ * rules (a dropped placeholder, a fixed part named) are sent back with the reason and asked again.
  * Scripted providers: the generator echoes the whole request, each token is one check.
  */
 import { mkdir } from 'node:fs/promises';

@@ -1,8 +1,8 @@
 /**
- * A merge's conflicts resolved over the wire (SPEC 14): proposeMerge with a mutator on the
- * fake LLM server (Anthropic and OpenAI-compatible formats, replies from the sim), a clean
- * merge that never reaches the server, and a reply the server garbles once, sent back with the
- * reason and answered again.
+ * A merge's conflicts resolved over the wire (docs/design/pareto-search.md): proposeMerge with a
+ * mutator on the fake LLM server (Anthropic and OpenAI-compatible formats, replies from the sim), a
+ * clean merge that never reaches the server, and a reply the server garbles once, sent back with
+ * the reason and answered again.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { joinPartTexts } from '../../src/experiment/part-texts.js';

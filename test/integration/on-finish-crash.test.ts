@@ -1,8 +1,8 @@
 /**
- * `on_finish` (SPEC 16) hears of a night that ended in an error, not only of one that stopped:
- * a real run whose resume fails part-way (a pool ref rewritten by hand, which the run refuses
- * to overwrite) still hands the summary to the program, with status "crashed", and the error
- * stays the run's. Needs `npm run build` first.
+ * `on_finish` (docs/design/cost-engine.md) hears of a night that ended in an error, not only of one
+ * that stopped: a real run whose resume fails part-way (a pool ref rewritten by hand, which the run
+ * refuses to overwrite) still hands the summary to the program, with status "crashed", and the
+ * error stays the run's. Needs `npm run build` first.
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';

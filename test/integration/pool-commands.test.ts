@@ -1,9 +1,9 @@
 /**
- * The pool at the command line (SPEC 14), on pareto runs journaled directly (test/helpers/pool-run.ts)
- * and the built CLI: `prune` deletes a run's pool refs and says how many (refused while the run
- * holds its lock), `apply <run> p<n>` writes a member's prompt (drift-checked like the best),
- * `diff <run> p1 p3` compares members part by part, and an unknown member is exit 2 with the
- * list and a did-you-mean.
+ * The pool at the command line (docs/design/pareto-search.md), on pareto runs journaled directly
+ * (test/helpers/pool-run.ts) and the built CLI: `prune` deletes a run's pool refs and says how many
+ * (refused while the run holds its lock), `apply <run> p<n>` writes a member's prompt
+ * (drift-checked like the best), `diff <run> p1 p3` compares members part by part, and an unknown
+ * member is exit 2 with the list and a did-you-mean.
  */
 import { join } from 'node:path';
 import { execa } from 'execa';

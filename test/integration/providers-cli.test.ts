@@ -31,7 +31,8 @@ const baseEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
 };
 const user = (content: string): CompletionRequest => ({ messages: [{ role: 'user', content }] });
 
-// A prompt shape (SPEC 12): a template message, then the case's conversation with a tool turn.
+// A prompt shape (docs/design/prompt-shapes.md): a template message, then the case's conversation
+// with a tool turn.
 const SHAPED: CompletionRequest = {
   system: 'You are the support desk.',
   messages: [

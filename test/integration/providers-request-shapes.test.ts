@@ -1,7 +1,8 @@
 /**
- * SPEC 12 over the wire: each prompt shape as the Anthropic and OpenAI-compatible adapters
- * send it to the fake server (exact bodies), the tool calls they read back, and the plain
- * single-message request of a path `prompt:` byte for byte as it was before prompt shapes.
+ * docs/design/prompt-shapes.md over the wire: each prompt shape as the Anthropic and
+ * OpenAI-compatible adapters send it to the fake server (exact bodies), the tool calls they read
+ * back, and the plain single-message request of a path `prompt:` byte for byte as it was before
+ * prompt shapes.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../src/experiment/schema.js';
@@ -91,7 +92,8 @@ describe('a path prompt: one user message, no output, no tools', () => {
     maxTokens: 300,
   };
 
-  // The bodies below were captured from the adapters just before prompt shapes (SPEC 12).
+  // The bodies below were captured from the adapters just before prompt shapes
+  // (docs/design/prompt-shapes.md).
   it('sends the same Anthropic bytes as before', async () => {
     await anthropic({ params: { top_k: 5 } }).complete(request);
     expect(server.log[0]?.raw).toBe(

@@ -3,8 +3,8 @@
  * playwright-core (never a downloaded browser), the page opened from file:// as a person
  * would. Checks the chart, an iteration's detail, that hostile output stays text and runs
  * nothing, that the page asks for nothing over the network, and saves a screenshot to
- * test-artifacts/report.png. A paired run (SPEC 13) adds interval whiskers and per-case churn
- * (screenshot test-artifacts/report-paired.png).
+ * test-artifacts/report.png. A paired run (docs/design/paired-acceptance.md) adds interval whiskers
+ * and per-case churn (screenshot test-artifacts/report-paired.png).
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -194,7 +194,7 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
-  it('gives a judge that drifted beyond its noise a warning card, and lists the warning (SPEC 15)', async () => {
+  it('gives a judge that drifted beyond its noise a warning card, and lists the warning (docs/design/judge-reliability.md)', async () => {
     const run = await writeFixtureRun(join(tempDir, 'runs-drift'));
     const at = new Date('2026-11-29T22:40:00.000Z');
     const anchors = (now: number) => ['a', 'b'].map((caseId) => ({ caseId, sample: 0, baseline: 0.5, now }));

@@ -1,9 +1,9 @@
 /**
- * A pareto run's report (SPEC 14) in a real browser: Debian's Chromium at /usr/bin/chromium
- * driven by playwright-core, the page opened from file://. Checks the lineage tree (members
- * under their parents, the merge joined to both, best and front marked, a click showing a
- * member), the case × member heat map (cells, leaders), the merges card, the lineage column
- * and each iteration's candidates, and that a greedy run's report has none of it. Saves
+ * A pareto run's report (docs/design/pareto-search.md) in a real browser: Debian's Chromium at
+ * /usr/bin/chromium driven by playwright-core, the page opened from file://. Checks the lineage
+ * tree (members under their parents, the merge joined to both, best and front marked, a click
+ * showing a member), the case × member heat map (cells, leaders), the merges card, the lineage
+ * column and each iteration's candidates, and that a greedy run's report has none of it. Saves
  * test-artifacts/report-pool.png.
  */
 import { existsSync } from 'node:fs';

@@ -1,10 +1,11 @@
 /**
- * `resume` of a run whose experiment changed (issue 6, SPEC 10/11), through the built CLI:
- * a changed rubric, cases, checks or model is refused with exit 2, a message naming exactly
- * what changed and how to go on — and not one byte of the run folder or the repository
- * changes. Then the ways on: `--iterations +2` extends the budget and continues the
- * numbering; `--rebaseline` scores the best prompt again under the new setup as a new
- * baseline after the old iterations, whose history stays; an `eval` record is not resumable.
+ * `resume` of a run whose experiment changed (docs/design/run-records.md,
+ * docs/design/commands-and-exit-codes.md), through the built CLI: a changed rubric, cases, checks
+ * or model is refused with exit 2, a message naming exactly what changed and how to go on — and not
+ * one byte of the run folder or the repository changes. Then the ways on: `--iterations +2` extends
+ * the budget and continues the numbering; `--rebaseline` scores the best prompt again under the new
+ * setup as a new baseline after the old iterations, whose history stays; an `eval` record is not
+ * resumable.
  *
  * The steps share one run and go in order.
  */

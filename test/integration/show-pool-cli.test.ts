@@ -1,7 +1,7 @@
 /**
- * `show` of a pareto run (SPEC 14) through the built CLI, as a person sees it without colour:
- * the merges, the pool with the front drawn at the run's own min_effect (read from its
- * manifest), and each iteration's candidates; `--json` carries the pool. Needs `npm run build`.
+ * `show` of a pareto run (docs/design/pareto-search.md) through the built CLI, as a person sees it
+ * without colour: the merges, the pool with the front drawn at the run's own min_effect (read from
+ * its manifest), and each iteration's candidates; `--json` carries the pool. Needs `npm run build`.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

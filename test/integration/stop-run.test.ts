@@ -1,8 +1,8 @@
 /**
- * `autoresearch stop` (SPEC 11), through the built CLI: a run in the background finishes the
- * iteration it is in, stops with reason stop_requested and exits 0; the request does not
- * outlive that session, so a later `resume` runs instead of stopping at once. Also through
- * `run --detach`, which returns at once with the run id and its log.
+ * `autoresearch stop` (docs/design/commands-and-exit-codes.md), through the built CLI: a run in the
+ * background finishes the iteration it is in, stops with reason stop_requested and exits 0; the
+ * request does not outlive that session, so a later `resume` runs instead of stopping at once. Also
+ * through `run --detach`, which returns at once with the run id and its log.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

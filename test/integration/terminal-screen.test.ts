@@ -194,7 +194,8 @@ describe.each(WIDTHS)('a real terminal %i columns wide', (width) => {
     for (const [runsDir, id] of [
       [project.runsDir, simRunId],
       [fixtureRunsDir, FIXTURE_RUN_ID],
-      // A pareto run (SPEC 14): its pool table and the candidates' rows fit too.
+      // A pareto run (docs/design/pareto-search.md): its pool table and the candidates' rows fit
+      // too.
       [fixtureRunsDir, POOL_RUN_ID],
     ] as const) {
       // The same view with room to spare: every word whole, nothing cut.

@@ -1,9 +1,10 @@
 /**
- * Several optimisable parts (SPEC 12) through the built CLI, offline (`--provider sim`), in a
- * real repository: a run killed in the middle of a keep — before its commit, then after the
- * commit but before it is journaled — resumes to exactly one commit per keep, each touching
- * only the files of the parts it names; `diff` shows a diff per part, the report carries one,
- * and `apply` writes each changed part into its own file (refusing a part edited since).
+ * Several optimisable parts (docs/design/prompt-shapes.md) through the built CLI, offline
+ * (`--provider sim`), in a real repository: a run killed in the middle of a keep — before its
+ * commit, then after the commit but before it is journaled — resumes to exactly one commit per
+ * keep, each touching only the files of the parts it names; `diff` shows a diff per part, the
+ * report carries one, and `apply` writes each changed part into its own file (refusing a part
+ * edited since).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

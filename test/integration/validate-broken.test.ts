@@ -1,5 +1,5 @@
 /**
- * The broken-experiment corpus (issue 2): every fixture under test/fixtures/broken/ holds one
+ * The broken-experiment corpus: every fixture under test/fixtures/broken/ holds one
  * mistake (many-problems/ holds several). `validate` must exit 2, name the file and the exact
  * line of each mistake, and write nothing — not in the fixture, not in the working folder.
  */

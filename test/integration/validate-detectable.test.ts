@@ -1,7 +1,7 @@
 /**
- * `validate` reads the experiment's latest run for its per-case noise (SPEC 13): the
- * detectable gain in `--json` comes from that run's paired decisions, and from the stated
- * default when the runs folder holds none of this experiment.
+ * `validate` reads the experiment's latest run for its per-case noise
+ * (docs/design/paired-acceptance.md): the detectable gain in `--json` comes from that run's paired
+ * decisions, and from the stated default when the runs folder holds none of this experiment.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

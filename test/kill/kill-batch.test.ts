@@ -1,7 +1,7 @@
 /**
- * `run --batch` (SPEC 16) as a user runs it, against the fake server's Anthropic Message
- * Batches: the generator's, the built-in judge's and the grader's calls of every evaluation go
- * out as batches journaled before the wait and come back at half price (the sandboxed judge
+ * `run --batch` (docs/design/cost-engine.md) as a user runs it, against the fake server's Anthropic
+ * Message Batches: the generator's, the built-in judge's and the grader's calls of every evaluation
+ * go out as batches journaled before the wait and come back at half price (the sandboxed judge
  * and grader then run on cache hits; the mutator stays interactive). Under paired acceptance
  * (screen, rest, final evaluation) with drift anchors on, the only interactive calls are the
  * mutator's and the anchors' re-judgings; every other one is a batch call or a response-cache
@@ -132,7 +132,8 @@ describe('run --batch against the fake server', () => {
       expect(state.spend.byRole.generator.batchCalls).toBeGreaterThan(0);
       expect(interactive('generator')).toBe(0);
       expect(interactive('grader')).toBe(0);
-      // The anchors bypass the cache by design (SPEC 15), so a batch cannot answer them.
+      // The anchors bypass the cache by design (docs/design/judge-reliability.md), so a batch
+      // cannot answer them.
       expect(interactive('judge')).toBe(rejudged);
       expect(interactive('mutator')).toBe(state.spend.byRole.mutator.calls);
       // The ledger's interactive calls are exactly the completions the server was asked for one by one.

@@ -1,5 +1,5 @@
 /**
- * The kill test against the fake LLM server (issue 6): the same experiment with Anthropic
+ * The kill test against the fake LLM server: the same experiment with Anthropic
  * models whose endpoint is a local fake server answering with the sim, so every model call —
  * generator, mutator, and the judge and grader subprocesses through the runner's loopback
  * proxy — is a real HTTP request in the server's log. Runs are SIGKILLed at seeded points and

@@ -1,7 +1,7 @@
 /**
- * The kill test for paired acceptance (issue 18, SPEC 13): the release-note experiment with
- * `acceptance: paired`, a minibatch smaller than its train cases (every proposal is screened
- * first; the rest is evaluated into the same folder only when the screen passes) and one
+ * The kill test for paired acceptance (docs/design/paired-acceptance.md): the release-note
+ * experiment with `acceptance: paired`, a minibatch smaller than its train cases (every proposal is
+ * screened first; the rest is evaluated into the same folder only when the screen passes) and one
  * retest of both sides. Real runs of the built CLI (`--provider sim`) are SIGKILLed at the
  * moments that are new with it — in the screen stage and in the rest stage of a staged
  * evaluation, at each `retesting`, in the candidate's retest, and just before and after the

@@ -1,6 +1,6 @@
 /**
- * The kill test for the pareto search (issue 19, SPEC 14): the release-note experiment with
- * `strategy: pareto` and two candidates an iteration, each from its own parent on the front,
+ * The kill test for the pareto search (docs/design/pareto-search.md): the release-note experiment
+ * with `strategy: pareto` and two candidates an iteration, each from its own parent on the front,
  * screened and decided against that parent (retests run side by side, each in its own
  * `parent-retest/`), admitted members entering the pool, the best moving. Real runs of the
  * built CLI (`--provider sim`) are SIGKILLed at the moments that are new with it — after the

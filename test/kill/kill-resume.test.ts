@@ -1,5 +1,5 @@
 /**
- * The kill test (issue 6): real runs of the built CLI (`--provider sim`, a small experiment
+ * The kill test: real runs of the built CLI (`--provider sim`, a small experiment
  * with checks, a judge, a grader and a holdout case, in a temp git repo) are SIGKILLed at
  * seeded (point, occurrence) pairs through AUTORESEARCH_TEST_KILL_AT, resumed — and killed
  * again — then resumed to completion. Each chain of kills runs in its own repository.

@@ -1,8 +1,8 @@
 /**
  * `command`: an external program judges the output. `value` is its argv (never a shell
  * string), run in the experiment folder with the output on stdin, the case vars as JSON
- * in `AUTORESEARCH_VARS` and the output's tool calls (SPEC 12) as a JSON list in
- * `AUTORESEARCH_TOOL_CALLS`. Exit 0 passes unless stdout is JSON `{pass, score, reason}`;
+ * in `AUTORESEARCH_VARS` and the output's tool calls (docs/design/prompt-shapes.md) as a JSON list
+ * in `AUTORESEARCH_TOOL_CALLS`. Exit 0 passes unless stdout is JSON `{pass, score, reason}`;
  * any other exit fails with the last lines of stderr. Default timeout 30 s (`timeout_s`).
  */
 import type { CheckDefinition } from '../check-definition.js';

@@ -1,5 +1,5 @@
 /**
- * `javascript`: user code over `output`, `vars`, `context.vars` and `context.tool_calls` (SPEC 12). An inline expression (or
+ * `javascript`: user code over `output`, `vars`, `context.vars` and `context.tool_calls` (docs/design/prompt-shapes.md). An inline expression (or
  * function body) runs in an isolated V8 context; `file://path.js` runs in a child process.
  * Default timeout 10 s (`timeout_s`).
  */

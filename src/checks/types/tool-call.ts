@@ -1,8 +1,8 @@
 /**
- * `tool-call` (SPEC 12): the output called the tool named in `value` (or, when `value` is
- * absent, in `name`), and — when `arguments` is given — with those arguments: every key given
- * must be in the call with an equal value (objects compare the same way, key by key; lists and
- * scalars exactly). With several calls, one matching call passes.
+ * `tool-call` (docs/design/prompt-shapes.md): the output called the tool named in `value` (or, when
+ * `value` is absent, in `name`), and — when `arguments` is given — with those arguments: every key
+ * given must be in the call with an equal value (objects compare the same way, key by key; lists
+ * and scalars exactly). With several calls, one matching call passes.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '../../canonical-json.js';

@@ -1,7 +1,7 @@
 /**
  * `autoresearch apply <run> [p<n>]`: write the run's best prompt — or a pareto run's pool member
- * (SPEC 14) — into the working tree (SPEC 9); with several optimised parts (SPEC 12), each
- * changed part into its own file. It refuses,
+ * (docs/design/pareto-search.md) — into the working tree (docs/design/git-layout.md); with several
+ * optimised parts (docs/design/prompt-shapes.md), each changed part into its own file. It refuses,
  * unless --force, when a working-tree prompt file changed after the run started (the user's
  * own edits are never overwritten silently), or when it is a symlink that leaves the
  * repository (the write would land elsewhere on the machine).

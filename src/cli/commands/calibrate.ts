@@ -1,6 +1,6 @@
 /**
  * `autoresearch calibrate <experiment> [--labels FILE] [--json] [--fail-under-kappa K]
- * [--no-probes]` (SPEC 15): measure the experiment's judge (and grader) against human labels,
+ * [--no-probes]` (docs/design/judge-reliability.md): measure the experiment's judge (and grader) against human labels,
  * print the agreement with its intervals (or calibration.json), record it as a run of kind
  * `calibrate`, and serve CI: exit 1 when the lowest criterion kappa is below K.
  * Exit codes: 0 ok, 1 run-time failure or --fail-under-kappa missed, 2 usage or bad labels,

@@ -36,7 +36,8 @@ export default async function diffCommand(
   const to = locatePrompt(toRef, state);
   const [fromText, toText] = await Promise.all([readPrompt(dir, id, from), readPrompt(dir, id, to)]);
   const hunks = diffPrompts(fromText, toText);
-  // Several optimised parts (SPEC 12): the prompts are parts documents, shown part by part.
+  // Several optimised parts (docs/design/prompt-shapes.md): the prompts are parts documents, shown
+  // part by part.
   const names = Object.keys((await readManifest(dir)).experiment.parts ?? {});
   const parts = names.length > 1 ? diffPromptParts(fromText, toText, names) : undefined;
   const term = terminal();

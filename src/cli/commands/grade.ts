@@ -1,8 +1,9 @@
 /**
- * `autoresearch grade <case-dir> --expectations <file>`: the built-in grader (SPEC 7). Reads
- * `outputs/*.txt`, `transcript.md` and, when there are some, the case's `inputs/*.txt` (SPEC 12)
- * from the case folder, grades the expectations with one model call, checks every PASS against
- * the outputs and writes `<case-dir>/grading.json`.
+ * `autoresearch grade <case-dir> --expectations <file>`: the built-in grader
+ * (docs/design/grader-protocol.md). Reads `outputs/*.txt`, `transcript.md` and, when there are
+ * some, the case's `inputs/*.txt` (docs/design/judge-protocol.md) from the case folder, grades the
+ * expectations with one model call, checks every PASS against the outputs and writes
+ * `<case-dir>/grading.json`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

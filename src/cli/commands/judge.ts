@@ -1,9 +1,10 @@
 /**
- * `autoresearch judge <outputs-dir> --rubric <file>`: the built-in judge (SPEC 6). Scores every
- * `.txt` output against the rubric — each `output_NN.txt` with its `inputs/input_NN.txt` when
- * the folder beside the outputs holds one (SPEC 12) — writes `judge-scores.json` in the current
- * folder and prints `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its
- * model settings on stdin; by hand it works on any folder of outputs.
+ * `autoresearch judge <outputs-dir> --rubric <file>`: the built-in judge
+ * (docs/design/judge-protocol.md). Scores every `.txt` output against the rubric — each
+ * `output_NN.txt` with its `inputs/input_NN.txt` when the folder beside the outputs holds one
+ * (docs/design/prompt-shapes.md) — writes `judge-scores.json` in the current folder and prints
+ * `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its model
+ * settings on stdin; by hand it works on any folder of outputs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

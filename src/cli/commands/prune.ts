@@ -1,5 +1,5 @@
 /**
- * `autoresearch prune <run>`: delete a pareto run's pool refs (SPEC 14),
+ * `autoresearch prune <run>`: delete a pareto run's pool refs (docs/design/pareto-search.md),
  * `refs/autoresearch/<experiment>/<run-id>/pool/p<n>`, so git may collect the commits only they
  * hold. The run branch and its keep commits stay, and so does the run folder: the refs are derived
  * from the journal, and a resume makes them again. A run that is still going is refused (its

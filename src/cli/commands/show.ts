@@ -30,7 +30,8 @@ export default async function showCommand(
   const state = reduceRun(journal.events);
   const overview = buildOverview(state, { id, liveLock: lock.state === 'held' });
   const term = terminal();
-  // A calibration (SPEC 15) has no iterations: its figures are in calibration.json.
+  // A calibration (docs/design/judge-reliability.md) has no iterations: its figures are in
+  // calibration.json.
   const calibration = state.start?.kind === 'calibrate' ? await readCalibration(dir) : null;
   for (const invalid of journal.invalidLines) {
     term.err(
@@ -45,7 +46,8 @@ export default async function showCommand(
     );
     return 0;
   }
-  // A pareto run (SPEC 14): its front is drawn at the run's min_effect, which the manifest holds.
+  // A pareto run (docs/design/pareto-search.md): its front is drawn at the run's min_effect, which
+  // the manifest holds.
   const pool =
     state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
   term.out(

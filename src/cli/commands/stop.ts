@@ -3,7 +3,7 @@
  * The request is a file in the run folder, naming the running session's lock token, that the
  * loop checks between iterations: it works from any terminal and never stops a later session.
  * A run waiting on a batch (`--batch`) checks it every second and stops at once, the batch left
- * pending for `resume` (SPEC 16).
+ * pending for `resume` (docs/design/cost-engine.md).
  */
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../../errors.js';

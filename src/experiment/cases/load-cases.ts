@@ -1,6 +1,7 @@
 /**
- * Cases from `.yaml`, `.jsonl` or `.csv` (SPEC 3), validated case by case so every bad case
- * is reported, with generated ids for cases without one and duplicate ids refused.
+ * Cases from `.yaml`, `.jsonl` or `.csv` (docs/design/experiment-format.md), validated case by case
+ * so every bad case is reported, with generated ids for cases without one and duplicate ids
+ * refused.
  */
 import { extname } from 'node:path';
 import type { Problem } from '../../errors.js';

@@ -1,6 +1,7 @@
 /**
- * The train/holdout/test split (SPEC 3 and 13). Explicit labels are honoured. Ranking by
- * hash, not by position, means adding a case never reorders the others: only counts move.
+ * The train/holdout/test split (docs/design/experiment-format.md,
+ * docs/design/paired-acceptance.md). Explicit labels are honoured. Ranking by hash, not by
+ * position, means adding a case never reorders the others: only counts move.
  *
  * Holdout, the version-1 rule: every case not labelled train or holdout is ranked by
  * sha256(`${seed}:${id}`) and the first ones go to holdout until it totals

@@ -1,8 +1,8 @@
 /**
  * promptfoo's chat-format prompts (a JSON or YAML list of `{role, content}` messages) read as
- * the parts of a prompt shape (SPEC 12): the system messages join into the system part, the
- * user and assistant turns up to the last user message become template messages. What a
- * template message cannot carry (tool turns, an assistant turn after the last user message,
+ * the parts of a prompt shape (docs/design/prompt-shapes.md): the system messages join into the
+ * system part, the user and assistant turns up to the last user message become template messages.
+ * What a template message cannot carry (tool turns, an assistant turn after the last user message,
  * non-text content) is reported, never dropped silently.
  */
 
@@ -88,7 +88,7 @@ export function readChatPrompt(messages: Message[]): ChatPrompt | { problem: str
     else if (index > lastUser)
       dropped.push({
         subject: `${where}, after the last user message`,
-        why: 'the request must end with a user turn (SPEC 12)',
+        why: 'the request must end with a user turn',
       });
     else if ((role === 'user' || role === 'assistant') && !('tool_calls' in message))
       turns.push({ role, content: contentText(message.content, dropped, role) });

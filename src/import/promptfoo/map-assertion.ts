@@ -1,7 +1,7 @@
 /**
- * promptfoo assertions → autoresearch checks (same names, SPEC 5) or grader expectations
- * (model-graded types). Values are rendered with the case's vars, as promptfoo renders them
- * per test; `file://` values are read, and javascript files are re-pointed from the
+ * promptfoo assertions → autoresearch checks (same names, docs/design/checks.md) or grader
+ * expectations (model-graded types). Values are rendered with the case's vars, as promptfoo renders
+ * them per test; `file://` values are read, and javascript files are re-pointed from the
  * experiment's folder. Whatever cannot carry its meaning over is reported, never guessed.
  */
 import { parse as parseYaml } from 'yaml';

@@ -166,7 +166,7 @@ function rebaseArgv(argv: string[], ctx: Context): string[] {
   });
 }
 
-/** SPEC 3: Anthropic roots have no `/v1`, OpenAI-compatible ones do. */
+/** docs/design/experiment-format.md: Anthropic roots have no `/v1`, OpenAI-compatible ones do. */
 function baseUrlFor(entry: Partial<ModelEntry>, url: string): string {
   const trimmed = url.replace(/\/+$/, '');
   return entry.provider === 'anthropic' ? trimmed.replace(/\/v1$/, '') : trimmed;

@@ -1,10 +1,11 @@
 /**
  * A promptfoo provider's `response_format` and `tools` as an experiment's `output:` and
- * `tools:` (SPEC 12). promptfoo takes both inline or as `file://` JSON/YAML; `response_format`
- * as OpenAI writes it (`{type: json_schema, json_schema: {name, strict, schema}}`), tools in
- * OpenAI's (`{type: function, function: {…}}`) or Anthropic's (`{name, input_schema}`) format.
- * What has no equivalent (JSON mode without a schema, built-in server tools, a schema that
- * does not compile) is reported with the reason.
+ * `tools:` (docs/design/prompt-shapes.md). promptfoo takes both inline or as `file://` JSON/YAML;
+ * `response_format` as OpenAI writes it
+ * (`{type: json_schema, json_schema: {name, strict, schema}}`), tools in OpenAI's
+ * (`{type: function, function: {…}}`) or Anthropic's (`{name, input_schema}`) format. What has no
+ * equivalent (JSON mode without a schema, built-in server tools, a schema that does not compile) is
+ * reported with the reason.
  */
 import { compileSchema } from '../../checks/json-schema.js';
 import { ToolEntry } from '../../experiment/schema.js';

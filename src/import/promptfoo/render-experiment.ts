@@ -17,7 +17,7 @@ export interface ExperimentDraft {
   promptChoice: string;
   generator: MappedModel | undefined;
   defaultGenerator: ModelEntry;
-  /** A chat prompt's parts (SPEC 12); absent: `prompt: prompt.md`. */
+  /** A chat prompt's parts (docs/design/prompt-shapes.md); absent: `prompt: prompt.md`. */
   parts?: PromptParts;
   /** The files beside experiment.yaml holding the output schema and the tools, when the provider set them. */
   output?: string;

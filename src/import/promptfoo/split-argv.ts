@@ -1,8 +1,8 @@
 /**
- * Turns promptfoo's `exec:` command line into an argv list without a shell (SPEC 3: the
- * `command` provider never goes through one). Quotes and backslashes are honoured the way a
- * POSIX shell reads them; anything that only a shell could do — pipes, redirections,
- * variables, globs, `&&`, leading `NAME=value` — is refused with the reason.
+ * Turns promptfoo's `exec:` command line into an argv list without a shell
+ * (docs/design/experiment-format.md: the `command` provider never goes through one). Quotes and
+ * backslashes are honoured the way a POSIX shell reads them; anything that only a shell could do —
+ * pipes, redirections, variables, globs, `&&`, leading `NAME=value` — is refused with the reason.
  */
 
 export type SplitResult = { ok: true; argv: string[] } | { ok: false; reason: string };

@@ -1,15 +1,15 @@
 /**
  * A request's conversation, tools and structured output in the Anthropic Messages format
- * (SPEC 12), and the tool calls read back from a response. A plain conversation (no tool
- * calls, no tool turns) maps to `{role, content: string}` turns exactly as before SPEC 12, so
- * a path `prompt:` sends the same bytes it always did.
+ * (docs/design/prompt-shapes.md), and the tool calls read back from a response. A plain
+ * conversation (no tool calls, no tool turns) maps to `{role, content: string}` turns exactly as
+ * before docs/design/prompt-shapes.md, so a path `prompt:` sends the same bytes it always did.
  *
  * - An assistant turn with tool calls: a text block (when it has text) and one `tool_use`
  *   block per call, `input` the parsed arguments.
  * - Tool turns become user turns of `tool_result` blocks. The API wants every result of an
  *   assistant turn's calls in the one user turn that follows it, results first and any text
  *   after them, so consecutive tool turns and a user turn right after them are merged.
- * - Prompt caching (SPEC 16): a request's stable prefix (`cacheable`) is marked with
+ * - Prompt caching (docs/design/cost-engine.md): a request's stable prefix (`cacheable`) is marked with
  *   `cache_control`: the system prompt as one text block, and the first message's lead as a
  *   text block of its own. The API caches a marked prefix only above the model's minimum
  *   length; below it, the mark costs nothing.

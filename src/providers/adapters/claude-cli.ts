@@ -12,9 +12,9 @@
  * `--setting-sources ""`, `--no-session-persistence`, `--system-prompt`, `--model`.
  * The login stays where the user's CLI keeps it (its config directory), so a subscription works.
  *
- * Prompt shapes (SPEC 12): a conversation longer than one user message goes on stdin as the
- * transcript of render-prompt.ts; structured output goes as `--json-schema <schema>` (print
- * mode, checked against `claude --help` of 2.1.332) and the answer is the result's
+ * Prompt shapes (docs/design/prompt-shapes.md): a conversation longer than one user message goes on
+ * stdin as the transcript of render-prompt.ts; structured output goes as `--json-schema <schema>`
+ * (print mode, checked against `claude --help` of 2.1.332) and the answer is the result's
  * `structured_output`, serialised; tools cannot be offered and are refused.
  *
  * The CLI has no temperature or max-tokens flags; those keys are ignored. `params` become

@@ -15,9 +15,9 @@
  * `error` item, or a stderr line) become warnings, since a misspelt `params` key is
  * otherwise silently without effect.
  *
- * Prompt shapes (SPEC 12): a conversation longer than one user message goes on stdin as the
- * transcript of render-prompt.ts; structured output goes as `--output-schema <file>` (a
- * private temporary file beside the instructions; checked against `codex exec --help` of
+ * Prompt shapes (docs/design/prompt-shapes.md): a conversation longer than one user message goes on
+ * stdin as the transcript of render-prompt.ts; structured output goes as `--output-schema <file>`
+ * (a private temporary file beside the instructions; checked against `codex exec --help` of
  * 0.171.0) and the final agent message is then the JSON answer; tools cannot be offered and
  * are refused.
  */

@@ -1,7 +1,8 @@
 /**
  * What the `command` provider sends a program when the request is more than one user
- * message (SPEC 12), and how it reads a reply that calls tools. The field names follow the
- * experiment format (snake_case); docs/providers.md "The JSON request" is the reference:
+ * message (docs/design/prompt-shapes.md), and how it reads a reply that calls tools. The field
+ * names follow the experiment format (snake_case); docs/providers.md "The JSON request" is the
+ * reference:
  *
  *   {"system": string | null,
  *    "messages": [{"role": "user", "content"},

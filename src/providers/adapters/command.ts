@@ -5,9 +5,10 @@
  * lines. A system prompt is placed before the conversation. Programs report no token usage,
  * so the cost is 0 with a `price:` and unknown without; `params` are not used.
  *
- * Prompt shapes (SPEC 12): a request that is more than one user message (a prompt of parts,
- * structured output, tools, tool turns) goes instead as the JSON request of command-wire.ts,
- * and AUTORESEARCH_INPUT says which of the two the program gets (`text` or `json`).
+ * Prompt shapes (docs/design/prompt-shapes.md): a request that is more than one user message (a
+ * prompt of parts, structured output, tools, tool turns) goes instead as the JSON request of
+ * command-wire.ts, and AUTORESEARCH_INPUT says which of the two the program gets (`text` or
+ * `json`).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * A request's conversation, tools and structured output in the Chat Completions format
- * (SPEC 12), and the tool calls read back from a response. A plain conversation maps to
- * `{role, content}` messages exactly as before SPEC 12, so a path `prompt:` sends the same
- * bytes it always did.
+ * (docs/design/prompt-shapes.md), and the tool calls read back from a response. A plain
+ * conversation maps to `{role, content}` messages exactly as before docs/design/prompt-shapes.md,
+ * so a path `prompt:` sends the same bytes it always did.
  *
  * Decisions:
  * - Reasoning models (o1, o3, o4…, gpt-5…: the names that also take `max_completion_tokens`)

@@ -1,8 +1,8 @@
 /**
- * Anthropic Message Batches (SPEC 16) through `@anthropic-ai/sdk`'s `messages.batches`, with
- * the same client settings as the interactive adapter (its retries off: ours wrap every call).
- * Each request's params are the body the interactive call would post, so a batched answer is
- * the answer that call would have got, read by the same parser.
+ * Anthropic Message Batches (docs/design/cost-engine.md) through `@anthropic-ai/sdk`'s
+ * `messages.batches`, with the same client settings as the interactive adapter (its retries off:
+ * ours wrap every call). Each request's params are the body the interactive call would post, so a
+ * batched answer is the answer that call would have got, read by the same parser.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelEntry } from '../../experiment/schema.js';

@@ -1,7 +1,7 @@
 /**
- * What one provider's batch API does for a run (SPEC 16), behind one interface so the runner
- * that journals and waits never sees a wire format: submit a list of request bodies under
- * their cache keys, ask whether a batch has ended, read what each request got.
+ * What one provider's batch API does for a run (docs/design/cost-engine.md), behind one interface
+ * so the runner that journals and waits never sees a wire format: submit a list of request bodies
+ * under their cache keys, ask whether a batch has ended, read what each request got.
  */
 import type { CompletionResult } from '../types.js';
 

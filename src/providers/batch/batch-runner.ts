@@ -1,7 +1,7 @@
 /**
- * Calls answered through the providers' batch APIs (SPEC 16): the runner takes the calls an
- * evaluation is about to make, leaves out those already in the cache, submits the rest as
- * batches (split at the provider's limits, `custom_id` = the cache key), journals each batch id
+ * Calls answered through the providers' batch APIs (docs/design/cost-engine.md): the runner takes
+ * the calls an evaluation is about to make, leaves out those already in the cache, submits the rest
+ * as batches (split at the provider's limits, `custom_id` = the cache key), journals each batch id
  * before waiting, polls with backoff, and puts every answer into the pool's cache. The
  * evaluation then runs as always and finds its answers there; a request that errored, expired
  * or was canceled is simply not in the cache, so its call is made interactively.
@@ -31,7 +31,7 @@ import { BATCH_PRICE_FACTOR } from '../discounts.js';
 
 export interface BatchCall {
   role: Role;
-  /** A judge panel's member (SPEC 15). */
+  /** A judge panel's member (docs/design/judge-reliability.md). */
   member?: number;
   request: CompletionRequest;
 }
@@ -61,8 +61,8 @@ export interface BatchPolling {
 }
 
 /**
- * Why waiting on batches ended before they did (SPEC 16: `stop`, the `hours` budget); the run
- * ends with `reason`, its pending batches journaled, never cancelled.
+ * Why waiting on batches ended before they did (docs/design/cost-engine.md: `stop`, the `hours`
+ * budget); the run ends with `reason`, its pending batches journaled, never cancelled.
  */
 export class BatchWaitCutOff extends Error {
   constructor(

@@ -1,6 +1,6 @@
 /**
- * OpenAI's Batch API (SPEC 16) through the `openai` SDK: the requests as a JSONL file
- * (`files.create`, purpose `batch`), a batch over it (`batches.create`, 24 h window), its
+ * OpenAI's Batch API (docs/design/cost-engine.md) through the `openai` SDK: the requests as a JSONL
+ * file (`files.create`, purpose `batch`), a batch over it (`batches.create`, 24 h window), its
  * output and error files read back (`files.content`). Each line's body is the body the
  * interactive call would post, so a batched answer is read by the same parser. A compatible
  * server is batched only if `/batches` answers (`supportsBatches`).

@@ -1,8 +1,8 @@
 /**
- * Lines cut into batches at a provider's limits (SPEC 16): at most `requests` lines and
- * `bytes` bytes each, in order. The overhead of the envelope (Anthropic's `{"requests":[…]}`)
- * is left as a margin of 1 KiB. A single line larger than the limit goes alone: the provider
- * refuses it and its call is made interactively.
+ * Lines cut into batches at a provider's limits (docs/design/cost-engine.md): at most `requests`
+ * lines and `bytes` bytes each, in order. The overhead of the envelope (Anthropic's
+ * `{"requests":[…]}`) is left as a margin of 1 KiB. A single line larger than the limit goes alone:
+ * the provider refuses it and its call is made interactively.
  */
 import type { BatchLimits, BatchLine } from './batch-api.js';
 

@@ -43,6 +43,6 @@ export function refuseTools(request: CompletionRequest, label: string): void {
   if (request.tools === undefined || request.tools.length === 0) return;
   throw new ProviderError(
     'bad_request',
-    `${label} cannot offer tools to the model (SPEC 12): use provider anthropic, openai, command or sim for an experiment with \`tools:\``,
+    `${label} cannot offer tools to the model: use provider anthropic, openai, command or sim for an experiment with \`tools:\``,
   );
 }

@@ -1,7 +1,7 @@
 /**
- * Churn (SPEC 13): per case, whether the candidate did better or worse than what it was
- * compared with, so a change that fixed some cases and broke others shows as such even when
- * its mean difference is near zero. One mark per case, then the cases named.
+ * Churn (docs/design/paired-acceptance.md): per case, whether the candidate did better or worse
+ * than what it was compared with, so a change that fixed some cases and broke others shows as such
+ * even when its mean difference is near zero. One mark per case, then the cases named.
  */
 import type { PairedCase } from '../artifact-schemas.js';
 import type { IterationView } from '../report-data.js';
@@ -18,7 +18,7 @@ function direction(c: PairedCase): 'up' | 'down' | 'tie' {
 const MARK = { up: '▲', down: '▼', tie: '=' } as const;
 
 export function renderChurn(it: IterationView): HTMLElement {
-  // A pareto candidate (SPEC 14) is compared with the member it came from.
+  // A pareto candidate (docs/design/pareto-search.md) is compared with the member it came from.
   const member = it.lineage?.from[0];
   const against = member
     ? member + (it.parent === null ? '' : ' (iteration ' + it.parent + ')')

@@ -49,7 +49,7 @@ export function renderDetail(it: IterationView): HTMLElement {
   const failed = it.errorKind || it.status === 'error';
   kv(facts, 'Error', failed ? [it.errorKind, it.message].filter(Boolean).join(': ') || 'error' : null);
   kv(facts, 'Note', !failed && it.message && it.message !== it.reason ? it.message : null);
-  // A pareto run (SPEC 14): the member(s) it came from, not an incumbent.
+  // A pareto run (docs/design/pareto-search.md): the member(s) it came from, not an incumbent.
   kv(
     facts,
     'Lineage',
@@ -287,7 +287,7 @@ function renderCase(c: CaseView, open: boolean): HTMLElement {
           ...sortedEntries(s.judge.criteria).map(([k, v]) => el('span', 'chip', k + ' ' + v)),
         ]),
       );
-      // A panel (SPEC 15): each member's own scores under the aggregate.
+      // A panel (docs/design/judge-reliability.md): each member's own scores under the aggregate.
       for (const member of s.judge.members ?? []) {
         box.appendChild(
           el('div', 'chips', [

@@ -37,11 +37,14 @@ export function renderTable(): HTMLElement {
     ),
   );
   const signals = (['checks', 'judge', 'expectations'] as const).filter(hasSignal);
-  // Paired decisions (SPEC 13): the interval of the train mean difference and the per-case tally.
+  // Paired decisions (docs/design/paired-acceptance.md): the interval of the train mean difference
+  // and the per-case tally.
   const paired = data.iterations.some((it) => it.paired || it.screen);
-  // A judge panel (SPEC 15): how far its members agreed on each evaluation.
+  // A judge panel (docs/design/judge-reliability.md): how far its members agreed on each
+  // evaluation.
   const panel = data.iterations.some((it) => it.panel || isNum(it.judgeAlpha));
-  // A pareto run (SPEC 14): the member the decided candidate came from and the one it became.
+  // A pareto run (docs/design/pareto-search.md): the member the decided candidate came from and the
+  // one it became.
   const pareto = data.pool !== null;
   const head = ['', '#', 'Status'].concat(
     pareto ? ['Lineage'] : [],

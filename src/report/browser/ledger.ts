@@ -1,7 +1,7 @@
 /**
- * The ledger per role (SPEC 16): calls (batch, response-cache hits and interactive), input
- * tokens with the prompt cache's writes and reads among them, output tokens and USD, one row per
- * role that made calls.
+ * The ledger per role (docs/design/cost-engine.md): calls (batch, response-cache hits and
+ * interactive), input tokens with the prompt cache's writes and reads among them, output tokens and
+ * USD, one row per role that made calls.
  */
 import { el, section } from './dom.js';
 import { data } from './page-data.js';

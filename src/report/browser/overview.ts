@@ -137,7 +137,10 @@ function renderCards(o: RunOverview): HTMLElement {
   ]);
 }
 
-/** Drift anchors (SPEC 15): the last drift check, the judge's noise under it; none when no anchor was read. */
+/**
+ * Drift anchors (docs/design/judge-reliability.md): the last drift check, the judge's noise under it; none
+ * when no anchor was read.
+ */
 function judgeCard(o: RunOverview): HTMLElement | null {
   const { noise, checks } = o.judgeAnchors;
   if (!noise && checks.length === 0) return null;

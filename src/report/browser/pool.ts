@@ -1,7 +1,7 @@
 /**
- * A pareto run's pool (SPEC 14): the lineage as a tree (p0 at the root, each member under its
- * parent, a merge joined to both; the best and the front marked; clicking a member shows its
- * hypothesis and scores), and a case × member heat map so a person sees which prompt wins
+ * A pareto run's pool (docs/design/pareto-search.md): the lineage as a tree (p0 at the root, each
+ * member under its parent, a merge joined to both; the best and the front marked; clicking a member
+ * shows its hypothesis and scores), and a case × member heat map so a person sees which prompt wins
  * which train cases. Geometry comes precomputed (pool-geometry.ts); a greedy run has no pool
  * and gets neither.
  */

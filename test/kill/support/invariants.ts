@@ -257,12 +257,14 @@ export function decisionsOf(state: RunState) {
       delta: it.delta,
       promptSha256: it.promptSha256,
       hypothesis: it.hypothesis,
-      // Paired acceptance (SPEC 13): the interval a decision used and the screen; null otherwise.
+      // Paired acceptance (docs/design/paired-acceptance.md): the interval a decision used and the
+      // screen; null otherwise.
       paired: it.paired,
       screen: it.screen,
     })),
     finalEvaluation: state.finalEvaluation,
-    // The pareto search (SPEC 14): members, parent choices, every candidate's outcome; null otherwise.
+    // The pareto search (docs/design/pareto-search.md): members, parent choices, every candidate's
+    // outcome; null otherwise.
     pool: state.pool,
   };
 }

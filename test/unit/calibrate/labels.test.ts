@@ -1,4 +1,7 @@
-/** The labels file (SPEC 15): what a clean file reads as, and every mistake at its line with a hint. */
+/**
+ * The labels file (docs/design/judge-reliability.md): what a clean file reads as, and every mistake at
+ * its line with a hint.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The implicit gate of structured output (SPEC 12): with `output.json_schema` every case's
- * checks start with an `is-json` gate against it, outputs with tool calls pass it, `validate`
- * lists it; without a schema nothing is added.
+ * The implicit gate of structured output (docs/design/prompt-shapes.md): with `output.json_schema`
+ * every case's checks start with an `is-json` gate against it, outputs with tool calls pass it,
+ * `validate` lists it; without a schema nothing is added.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 /**
- * Checks see an output's text alone as `output` and its tool calls apart (SPEC 12):
- * `context.tool_calls` in inline and file javascript checks, `AUTORESEARCH_TOOL_CALLS` for
- * commands — each call as `{name, arguments}`, `[]` when there are none.
+ * Checks see an output's text alone as `output` and its tool calls apart
+ * (docs/design/prompt-shapes.md): `context.tool_calls` in inline and file javascript checks,
+ * `AUTORESEARCH_TOOL_CALLS` for commands — each call as `{name, arguments}`, `[]` when there are
+ * none.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

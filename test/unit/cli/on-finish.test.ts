@@ -18,7 +18,7 @@ const state = reduceRun(
 const summary = finishSummary(state, { runId: 'r1', reportPath: '/runs/r1/report.html' });
 
 describe('finishSummary', () => {
-  it('holds the fields of SPEC 16', () => {
+  it('holds the fields of docs/design/cost-engine.md', () => {
     expect(Object.keys(summary)).toEqual([
       'run_id',
       'experiment',

@@ -61,7 +61,8 @@ describe('generateOutputs', () => {
       {
         system: 'Be brief.',
         messages: [{ role: 'user', content: 'About tides' }],
-        // The system prompt and "About " repeat for every case: the prompt cache's prefix (SPEC 16).
+        // The system prompt and "About " repeat for every case: the prompt cache's prefix
+        // (docs/design/cost-engine.md).
         cacheable: { lead: 6 },
         temperature: 0.5,
         maxTokens: 50,

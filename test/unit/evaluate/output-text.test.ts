@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outputText } from '../../../src/evaluate/output-text.js';
 
-describe('outputText (SPEC 12: an output as its file shows it)', () => {
+describe('outputText (docs/design/prompt-shapes.md: an output as its file shows it)', () => {
   it('is the text alone when the model called no tool', () => {
     expect(outputText({ text: 'Hello Ada.\n' })).toBe('Hello Ada.\n');
     expect(outputText({ text: 'Hello Ada.', toolCalls: [] })).toBe('Hello Ada.');

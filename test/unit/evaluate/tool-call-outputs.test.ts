@@ -1,9 +1,9 @@
 /**
  * One evaluation of an experiment with structured output whose generator sometimes calls a
- * tool (SPEC 12): the output file, the judge and the grader get the text then the calls' JSON
- * line; checks get the text alone and the calls apart; the implicit `output-schema` gate fails
- * the output that is not valid JSON, lets the one with tool calls pass, and weighs nothing; the
- * scoring record keeps the calls.
+ * tool (docs/design/prompt-shapes.md): the output file, the judge and the grader get the text then
+ * the calls' JSON line; checks get the text alone and the calls apart; the implicit `output-schema`
+ * gate fails the output that is not valid JSON, lets the one with tool calls pass, and weighs
+ * nothing; the scoring record keeps the calls.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

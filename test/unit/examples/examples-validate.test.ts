@@ -1,6 +1,7 @@
 /**
- * Every example under experiments/ loads with no errors (SPEC 3): the files users copy first
- * must validate as shipped. Missing API keys are warnings, which is fine here.
+ * Every example under experiments/ loads with no errors (docs/design/experiment-format.md): the
+ * files users copy first must validate as shipped. Missing API keys are warnings, which is fine
+ * here.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,7 +13,7 @@ import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const EXPERIMENTS = join(ROOT, 'experiments');
 const names = readdirSync(EXPERIMENTS).filter((name) => statSync(join(EXPERIMENTS, name)).isDirectory());
-/** The examples issue 9 asks for, held to its bar: 12+ varied cases, hard ones, a holdout, real providers. */
+/** The examples we ship, held to their bar: 12+ varied cases, hard ones, a holdout, real providers. */
 const ISSUE_9_EXAMPLES = ['cold-email', 'linkedin-post', 'ticket-triage'];
 
 async function load(name: string) {
@@ -30,12 +31,12 @@ async function load(name: string) {
 }
 
 describe('example experiments', () => {
-  it('ship the three examples of issue 9', () => {
+  it('ship the three examples', () => {
     expect(names).toEqual(expect.arrayContaining(ISSUE_9_EXAMPLES));
   });
 
   for (const name of names) {
-    it(`${name}: with a judge or grader, it ships at least 12 labelled outputs that read cleanly (SPEC 15)`, async () => {
+    it(`${name}: with a judge or grader, it ships at least 12 labelled outputs that read cleanly (docs/design/judge-reliability.md)`, async () => {
       const { experiment } = await load(name);
       const graded = experiment.cases.some((c) => c.expectations.length > 0);
       if (experiment.rubric === undefined && !graded) return;
@@ -88,7 +89,7 @@ describe('example experiments', () => {
 });
 
 describe('linkedin-post', () => {
-  it('is judged on the four criteria of issue 9 and gates on hashtags', async () => {
+  it('is judged on the four criteria of its rubric and gates on hashtags', async () => {
     const { experiment } = await load('linkedin-post');
     expect(experiment.rubric?.criteria.map((c) => c.key)).toEqual([
       'emotional_resonance',
@@ -111,7 +112,7 @@ describe('ticket-triage', () => {
   });
 });
 
-/** The examples of issue 17: prompt shapes, with exactly one optimised part (this version). */
+/** The prompt-shape examples, with exactly one optimised part (this version). */
 describe('support-bot', () => {
   it('optimises the system prompt alone, beside a fixed account note, over multi-turn conversations', async () => {
     const { experiment } = await load('support-bot');

@@ -1,6 +1,6 @@
 /**
- * `models.judge: { panel: [...], aggregate }` (SPEC 15) as the loader, the plan and the cost
- * estimate see it: every member validated where it sits, each counted and priced.
+ * `models.judge: { panel: [...], aggregate }` (docs/design/judge-reliability.md) as the loader, the
+ * plan and the cost estimate see it: every member validated where it sits, each counted and priced.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

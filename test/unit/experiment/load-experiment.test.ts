@@ -166,7 +166,7 @@ describe('loadExperiment references and problems', () => {
     ]);
   });
 
-  it('refuses drift-anchor settings out of range, at their lines (SPEC 15)', async () => {
+  it('refuses drift-anchor settings out of range, at their lines (docs/design/judge-reliability.md)', async () => {
     const dir = join(root, 'experiments', 'anchors');
     cpSync(join(FIXTURES, 'basic'), dir, { recursive: true });
     writeFileSync(
@@ -264,7 +264,7 @@ describe('loadExperiment references and problems', () => {
   });
 });
 
-describe('loadExperiment and the acceptance rule (SPEC 13)', () => {
+describe('loadExperiment and the acceptance rule (docs/design/paired-acceptance.md)', () => {
   const root = mkdtempSync(join(tmpdir(), 'ar-accept-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const THREE = '- vars: { x: a }\n- vars: { x: b }\n- vars: { x: c }\n';

@@ -1,4 +1,7 @@
-/** The loop's prompt for several optimisable parts (SPEC 12): the parts document splits back exactly. */
+/**
+ * The loop's prompt for several optimisable parts (docs/design/prompt-shapes.md): the parts document
+ * splits back exactly.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   findMarkerLine,

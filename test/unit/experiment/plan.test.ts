@@ -47,7 +47,8 @@ describe('countCalls', () => {
       finalEvaluations: 2,
       perFinalEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
       programRuns: {},
-      // Drift anchors at their defaults (SPEC 15): 4 outputs × judge samples 2 per reading.
+      // Drift anchors at their defaults (docs/design/judge-reliability.md): 4 outputs × judge
+      // samples 2 per reading.
       anchors: { outputs: 4, every: 5, perReading: { generator: 0, mutator: 0, judge: 8, grader: 0 } },
     });
   });
@@ -127,7 +128,7 @@ describe('buildPlan', () => {
     expect(cost.totalUsd).toBeCloseTo(5 * 2 * generatorCall + 10 * (2 * generatorCall + mutatorCall), 12);
   });
 
-  it('estimates the night four ways: interactive, prompt caching, batch, both (SPEC 16)', async () => {
+  it('estimates the night four ways: interactive, prompt caching, batch, both (docs/design/cost-engine.md)', async () => {
     // A prompt whose text before its variable is 4,401 characters: a 1,101-token stable prefix,
     // above claude-sonnet-4-5's 1,024-token cache minimum.
     const prompt = `${'P'.repeat(4400)} {{x}}.`;

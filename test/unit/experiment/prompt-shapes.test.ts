@@ -1,7 +1,7 @@
 /**
- * Prompt shapes in the experiment format (SPEC 12): prompt parts, case conversations with tool
- * turns, the output schema and tools files — loaded into `experiment.shape`, and every rule
- * refused at its file:line and key path.
+ * Prompt shapes in the experiment format (docs/design/prompt-shapes.md): prompt parts, case
+ * conversations with tool turns, the output schema and tools files — loaded into
+ * `experiment.shape`, and every rule refused at its file:line and key path.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * One case's generator request from the prompt's parts (SPEC 12): parts in order, the case's
- * conversation after the template's messages, vars filled in every part (no HTML escaping),
- * the candidate text in place of the optimised part — and a path prompt exactly as before.
+ * One case's generator request from the prompt's parts (docs/design/prompt-shapes.md): parts in
+ * order, the case's conversation after the template's messages, vars filled in every part (no HTML
+ * escaping), the candidate text in place of the optimised part — and a path prompt exactly as
+ * before.
  */
 import { describe, expect, it } from 'vitest';
 import { renderRequest } from '../../../src/experiment/render-request.js';
@@ -70,7 +71,8 @@ describe('renderRequest', () => {
     const shape: PromptShape = {
       parts: [{ name: 'prompt', role: 'user', text: 'on disk', path: '/p.md', optimise: true }],
     };
-    // Its stable prefix (SPEC 16): the prompt's text before its first variable, "Answer ".
+    // Its stable prefix (docs/design/cost-engine.md): the prompt's text before its first variable,
+    // "Answer ".
     expect(renderRequest({ shape, prompt: 'Answer {{question}}', testCase: testCase() })).toStrictEqual({
       messages: [{ role: 'user', content: 'Answer Where is INV-7?' }],
       cacheable: { lead: 7 },

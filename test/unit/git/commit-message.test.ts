@@ -9,7 +9,7 @@ import {
 } from '../../../src/git/commit-message.js';
 
 describe('formatKeepMessage', () => {
-  it('writes the SPEC 9 message exactly', () => {
+  it('writes the docs/design/git-layout.md message exactly', () => {
     const message = formatKeepMessage({
       experiment: 'cold-email',
       runId: '20261129-2230-cold-email-k3f9',
@@ -33,7 +33,7 @@ describe('formatKeepMessage', () => {
     );
   });
 
-  it('names the changed parts in one more trailer when several parts are optimised (SPEC 12)', () => {
+  it('names the changed parts in one more trailer when several parts are optimised (docs/design/prompt-shapes.md)', () => {
     const message = formatKeepMessage({
       experiment: 'support-bot',
       runId: 'r',

@@ -1,7 +1,7 @@
 /**
- * Checklist criteria (SPEC 15): `- [ ] …` items under a criterion are read from the rubric,
- * answered yes/no by the built-in judge (and the sim), scored 1 + round(4 × share met), and
- * their answers kept in an optional `items` field that a judge may leave out.
+ * Checklist criteria (docs/design/judge-reliability.md): `- [ ] …` items under a criterion are read
+ * from the rubric, answered yes/no by the built-in judge (and the sim), scored 1 + round(4 × share
+ * met), and their answers kept in an optional `items` field that a judge may leave out.
  */
 import { describe, expect, it } from 'vitest';
 import { parseRubric } from '../../../src/experiment/rubric.js';

@@ -20,7 +20,7 @@ describe('judge scores arithmetic', () => {
     expect(summary.qualityScore).toBeCloseTo(7 / 10);
   });
 
-  it('builds the SPEC 6 file, keeping samples only when there were several', () => {
+  it('builds the docs/design/judge-protocol.md file, keeping samples only when there were several', () => {
     const file = buildJudgeScoresFile(
       [
         ...outputs,

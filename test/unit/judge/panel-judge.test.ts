@@ -1,7 +1,7 @@
 /**
- * Judge panels (SPEC 15): the aggregate per output and criterion, the members' scores kept for
- * the record, their agreement, and a failing member failing the panel. The members here are
- * Judge parts that score from a table, as a sandboxed judge's result would arrive.
+ * Judge panels (docs/design/judge-reliability.md): the aggregate per output and criterion, the
+ * members' scores kept for the record, their agreement, and a failing member failing the panel. The
+ * members here are Judge parts that score from a table, as a sandboxed judge's result would arrive.
  */
 import { describe, expect, it } from 'vitest';
 import type { Judge, JudgeResult, JudgeRequest } from '../../../src/judge/judge.js';

@@ -39,7 +39,7 @@ const train: SplitScore = {
 };
 
 describe('trainCaseResults', () => {
-  it('tells the mutator which checklist items the output missed (SPEC 15)', () => {
+  it('tells the mutator which checklist items the output missed (docs/design/judge-reliability.md)', () => {
     const [result] = trainCaseResults(evaluation, train, new Map());
     expect(result?.samples[0]?.judge?.reasoning).toBe(
       'Too thin. Unmet checklist items: Has a subject line; Ends with a question.',

@@ -1,7 +1,7 @@
 /**
- * The mutator's request for a prompt with several optimisable parts (SPEC 12): each part by
- * name with its own rules, the fixed parts read-only, the `edits` reply form, and failing
- * checks attributed to a part when its words sit in exactly one part ("unknown" otherwise).
+ * The mutator's request for a prompt with several optimisable parts (docs/design/prompt-shapes.md):
+ * each part by name with its own rules, the fixed parts read-only, the `edits` reply form, and
+ * failing checks attributed to a part when its words sit in exactly one part ("unknown" otherwise).
  */
 import { describe, expect, it } from 'vitest';
 import { joinPartTexts } from '../../../src/experiment/part-texts.js';

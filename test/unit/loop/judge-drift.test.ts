@@ -1,7 +1,7 @@
 /**
- * The arithmetic of drift anchors (SPEC 15): which outputs become anchors, the judge's noise
- * from re-reading them, when a later change is beyond that noise, and how the noise reaches a
- * paired decision — against values worked out by hand.
+ * The arithmetic of drift anchors (docs/design/judge-reliability.md): which outputs become anchors,
+ * the judge's noise from re-reading them, when a later change is beyond that noise, and how the
+ * noise reaches a paired decision — against values worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
 import {

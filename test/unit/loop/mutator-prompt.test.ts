@@ -108,7 +108,7 @@ describe('buildMutatorRequest', () => {
   });
 });
 
-describe('the mutator request for prompt parts (SPEC 12)', () => {
+describe('the mutator request for prompt parts (docs/design/prompt-shapes.md)', () => {
   const shape: PromptShape = {
     parts: [
       { name: 'system', role: 'system', text: INCUMBENT_PROMPT, path: '/s.md', optimise: true },

@@ -1,6 +1,7 @@
 /**
- * Mutator replies for a prompt with several optimisable parts (SPEC 12): `edits` by part name,
- * every rule held per part, and each rejection naming the part so the re-ask says what to fix.
+ * Mutator replies for a prompt with several optimisable parts (docs/design/prompt-shapes.md):
+ * `edits` by part name, every rule held per part, and each rejection naming the part so the re-ask
+ * says what to fix.
  */
 import { describe, expect, it } from 'vitest';
 import { joinPartTexts, splitPromptText } from '../../../src/experiment/part-texts.js';

@@ -1,8 +1,8 @@
 /**
- * Drift anchors in the loop (SPEC 15), judged in-process: the anchors are read again right
- * after the baseline and every `anchor_every` iterations, each time as a fresh judging with
- * its own sample base; the readings are journaled with their iteration's end; a judge that
- * moves is flagged, a steady one is not; a judge too noisy for `min_effect` is warned about
+ * Drift anchors in the loop (docs/design/judge-reliability.md), judged in-process: the anchors are
+ * read again right after the baseline and every `anchor_every` iterations, each time as a fresh
+ * judging with its own sample base; the readings are journaled with their iteration's end; a judge
+ * that moves is flagged, a steady one is not; a judge too noisy for `min_effect` is warned about
  * once; `anchors: 0` turns it all off.
  */
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * The loop under paired acceptance (SPEC 13), driven with the scripted harness: each train
- * case's score is the share of the four words its output holds (plus the FORBIDDEN gate), so
- * a test scripts per-case differences by scripting prompts, and noise by a generator that
- * drops a word for one case or one sample.
+ * The loop under paired acceptance (docs/design/paired-acceptance.md), driven with the scripted
+ * harness: each train case's score is the share of the four words its output holds (plus the
+ * FORBIDDEN gate), so a test scripts per-case differences by scripting prompts, and noise by a
+ * generator that drops a word for one case or one sample.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';

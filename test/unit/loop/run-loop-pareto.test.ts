@@ -1,8 +1,8 @@
 /**
- * The pareto search in the loop (SPEC 14), driven with the scripted harness. The generator
- * echoes the prompt, but a word tagged `word@Name` reaches only that case's output, so a test
- * scripts each train case's score (the share of alpha/bravo/charlie/delta in it, plus the gate)
- * and with it the front. The mutator answers by the parent it is shown, so the candidates'
+ * The pareto search in the loop (docs/design/pareto-search.md), driven with the scripted harness.
+ * The generator echoes the prompt, but a word tagged `word@Name` reaches only that case's output,
+ * so a test scripts each train case's score (the share of alpha/bravo/charlie/delta in it, plus the
+ * gate) and with it the front. The mutator answers by the parent it is shown, so the candidates'
  * replies do not depend on the order their requests arrive in.
  */
 import { readFile } from 'node:fs/promises';
@@ -183,9 +183,10 @@ describe('runLoop: the pareto search', () => {
     ).toEqual(['p1', 'p2']);
   });
 
-  // Merges (SPEC 14). p0 has three lines; iteration 1's two candidates (both from p0) edit
-  // different lines or the same one, so iteration 2 (merge_every 2) merges two complementary
-  // leaders — p1 leads t1 and t2, p2 leads t3 — from their nearest common ancestor p0.
+  // Merges (docs/design/pareto-search.md). p0 has three lines; iteration 1's two candidates (both
+  // from p0) edit different lines or the same one, so iteration 2 (merge_every 2) merges two
+  // complementary leaders — p1 leads t1 and t2, p2 leads t3 — from their nearest common ancestor
+  // p0.
   const open = 'Open warmly.';
   const words = 'Write a short note to {{name}} that uses these words: alpha.';
   const close = 'Close kindly.';

@@ -41,8 +41,8 @@ describe('runLoop with the rubric on, judged in-process', () => {
     expect(before.checks).toBeCloseTo(after.checks ?? Number.NaN);
     expect(before.judge).toBeCloseTo(0.25);
     expect(after.judge).toBeCloseTo(1);
-    // Baseline, its drift anchors read again (SPEC 15), candidate, and the final evaluation of
-    // both: one request and one session each.
+    // Baseline, its drift anchors read again (docs/design/judge-reliability.md), candidate, and the
+    // final evaluation of both: one request and one session each.
     expect(judge.requests).toHaveLength(5);
     expect(judge.sessions).toHaveLength(5);
     expect(judge.closed()).toBe(5);
@@ -56,7 +56,8 @@ describe('runLoop with the rubric on, judged in-process', () => {
 
     expect(judge.requests.length).toBeGreaterThan(0);
     for (const request of judge.requests) {
-      // A drift-anchor reading (SPEC 15) is a fresh judging of a few baseline outputs.
+      // A drift-anchor reading (docs/design/judge-reliability.md) is a fresh judging of a few
+      // baseline outputs.
       const anchors = request.fresh !== undefined;
       expect(Object.keys(request).sort()).toEqual(
         ['outputs', 'rubric', 'seed', ...(anchors ? ['fresh'] : [])].sort(),

@@ -1,7 +1,7 @@
 /**
- * The loop driven with fakes (issue 5): failures inside an iteration stay data, and each stop
- * reason of SPEC 11 ends the run with its journal line and exit code. Scores are scripted
- * through the prompts the mutator proposes (see loop-harness.ts).
+ * The loop driven with fakes: failures inside an iteration stay data, and each stop
+ * reason of docs/design/commands-and-exit-codes.md ends the run with its journal line and exit
+ * code. Scores are scripted through the prompts the mutator proposes (see loop-harness.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/providers/types.js';

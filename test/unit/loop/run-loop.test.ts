@@ -1,5 +1,5 @@
 /**
- * The loop driven with fakes (issue 5): scripted mutator and generator, checks only, an
+ * The loop driven with fakes: scripted mutator and generator, checks only, an
  * injected clock, no git. Each test scripts the prompts the mutator proposes — and so the
  * scores (see loop-harness.ts) — and asserts the exact journal and the decisions.
  */
@@ -31,7 +31,7 @@ async function readDecision(runDir: string, iteration: number): Promise<Record<s
   return JSON.parse(await readFile(iterationPaths(runDir, iteration).decision, 'utf8'));
 }
 
-describe('runLoop: every decision of SPEC 8, in order', () => {
+describe('runLoop: every decision of docs/design/scoring-and-decisions.md, in order', () => {
   it('journals keep, discard, gate_fail, holdout_fail, duplicate and ties exactly', async () => {
     const baseline = promptWith(['alpha'], TAIL);
     const firstKeep = promptWith(['alpha', 'bravo'], TAIL);

@@ -37,7 +37,7 @@ describe('computeCacheKey', () => {
     expect(computeCacheKey(entry, { ...request, sampleIndex: 0 }, {})).toBe(base);
   });
 
-  it('keeps the key a plain conversation had before prompt shapes (SPEC 12), so a resumed run still hits', () => {
+  it('keeps the key a plain conversation had before prompt shapes (docs/design/prompt-shapes.md), so a resumed run still hits', () => {
     const conversation = {
       system: 's',
       messages: [

@@ -1,4 +1,7 @@
-/** What resume polls (SPEC 16): the batches a journal submitted and never finished, and only those. */
+/**
+ * What resume polls (docs/design/cost-engine.md): the batches a journal submitted and never finished,
+ * and only those.
+ */
 import { describe, expect, it } from 'vitest';
 import { pendingBatches } from '../../../src/providers/batch/batch-runner.js';
 import { type RunEvent, type RunEventBody, stampEvent } from '../../../src/run/events.js';

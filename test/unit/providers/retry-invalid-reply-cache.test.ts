@@ -1,5 +1,5 @@
 /**
- * Issue 22: retrying an invalid reply replayed the CACHED invalid reply. A retry after an
+ * Regression: retrying an invalid reply replayed the CACHED invalid reply. A retry after an
  * unusable reply (judge, grader, mutator) must ask the model and replace the cache entry,
  * so the retry is a real one and a later identical call gets the usable answer.
  */

@@ -1,4 +1,7 @@
-/** Batches cut at a provider's limits (SPEC 16): request count and bytes, order kept. */
+/**
+ * Batches cut at a provider's limits (docs/design/cost-engine.md): request count and bytes, order
+ * kept.
+ */
 import { describe, expect, it } from 'vitest';
 import type { BatchLine } from '../../../src/providers/batch/batch-api.js';
 import { splitBatch } from '../../../src/providers/batch/split-batch.js';

@@ -147,7 +147,7 @@ describe('fingerprint and compareManifest', () => {
   });
 });
 
-describe('fingerprint of prompt parts (SPEC 12)', () => {
+describe('fingerprint of prompt parts (docs/design/prompt-shapes.md)', () => {
   function withParts(): Experiment {
     const e = experiment();
     e.shape = {

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a deleted `manifest.json` gave the hint "probably crashed before it started" for a
+ * Regression: a deleted `manifest.json` gave the hint "probably crashed before it started" for a
  * finished run. The hint says what the journal knows.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a full disk printed "internal error … this is a bug". ENOSPC (and EDQUOT) is a
+ * Regression: a full disk printed "internal error … this is a bug". ENOSPC (and EDQUOT) is a
  * clear "no space left on device (<path>)" error with exit 1, and the run resumes once space
  * is back. The disk is never filled: a tiny wrapper around node:fs/promises makes the journal's
  * writes fail part-way while `full` is set.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { candidatePaths, formatIterationNumber, iterationPaths, runPaths } from '../../../src/run/paths.js';
 
 describe('run paths', () => {
-  it('lays out the run folder as SPEC 10 says', () => {
+  it('lays out the run folder as docs/design/run-records.md says', () => {
     const run = runPaths('/r/x');
     expect(run).toMatchObject({
       manifest: '/r/x/manifest.json',

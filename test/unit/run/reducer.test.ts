@@ -59,7 +59,8 @@ describe('reduceRun', () => {
 
   it('totals spend per role', () => {
     const state = reduceRun(typicalRun().events);
-    // A journal written before the ledger's token counts (SPEC 16) reads them as 0.
+    // A journal written before the ledger's token counts (docs/design/cost-engine.md) reads them as
+    // 0.
     const none = {
       batchCalls: 0,
       cachedCalls: 0,

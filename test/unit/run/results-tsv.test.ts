@@ -25,7 +25,7 @@ function parseTsv(text: string): Record<string, string>[] {
 }
 
 describe('results.tsv', () => {
-  it('has exactly the SPEC columns', () => {
+  it('has exactly the columns of docs/design/run-records.md', () => {
     const text = formatResultsTsv(reduceRun([]));
     expect(text).toBe(
       'iteration\tcommit\tscore\tbest\tdelta\tdelta_lo\tdelta_hi\tn_cases\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n',

@@ -1,4 +1,6 @@
-/** Choosing the isolation (SPEC 17) and the bubblewrap command line built for it. */
+/**
+ * Choosing the isolation (docs/design/isolation.md) and the bubblewrap command line built for it.
+ */
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgv } from '../../../src/sandbox/bwrap-argv.js';
 import { chooseIsolation } from '../../../src/sandbox/isolation.js';

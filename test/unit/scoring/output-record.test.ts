@@ -1,6 +1,7 @@
 /**
- * Output records keep the generator's tool calls (SPEC 12), and records written before them
- * (no `toolCalls`) still read; the mutator's feedback shows an output as its file does.
+ * Output records keep the generator's tool calls (docs/design/prompt-shapes.md), and records
+ * written before them (no `toolCalls`) still read; the mutator's feedback shows an output as its
+ * file does.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,6 +1,7 @@
 /**
- * Drift anchors (SPEC 15) as `show` and `watch` print them: the journal of a finished run with
- * the baseline's judge noise and two drift checks — the second beyond noise, with its warning.
+ * Drift anchors (docs/design/judge-reliability.md) as `show` and `watch` print them: the journal of
+ * a finished run with the baseline's judge noise and two drift checks — the second beyond noise,
+ * with its warning.
  */
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';

@@ -1,12 +1,12 @@
 /**
- * A value for a JSON Schema, for structured output and tool arguments (SPEC 12): what a model
- * under constrained decoding returns, so it always has the schema's shape. Objects get their
- * required properties (every property when none is required), values guessed from the case's
- * text by key name as for a prompt's JSON instruction (generator-json.ts), then fitted to the
- * schema's type, enum, bounds and lengths. With a document reader (document-fields.ts), what
- * the document says comes first: dates, amounts, names, line items, ids from tool results.
- * Local `$ref`s (`#/$defs/…`, `#/definitions/…`) are followed; a `pattern` is not honoured
- * (docs/sim.md).
+ * A value for a JSON Schema, for structured output and tool arguments
+ * (docs/design/prompt-shapes.md): what a model under constrained decoding returns, so it always has
+ * the schema's shape. Objects get their required properties (every property when none is required),
+ * values guessed from the case's text by key name as for a prompt's JSON instruction
+ * (generator-json.ts), then fitted to the schema's type, enum, bounds and lengths. With a document
+ * reader (document-fields.ts), what the document says comes first: dates, amounts, names, line
+ * items, ids from tool results. Local `$ref`s (`#/$defs/…`, `#/definitions/…`) are followed; a
+ * `pattern` is not honoured (docs/sim.md).
  */
 import { isRecord } from '../../../is-record.js';
 import type { Rng } from '../prng.js';

@@ -1,6 +1,6 @@
 /**
- * The simulated generator's turn for a prompt shape (SPEC 12): a conversation, structured
- * output, tools. It calls a tool when one fits the newest user message (its name's or
+ * The simulated generator's turn for a prompt shape (docs/design/prompt-shapes.md): a conversation,
+ * structured output, tools. It calls a tool when one fits the newest user message (its name's or
  * description's words appear there) and no tool result has come back since; after a tool
  * result it answers in text that first passes the result on; with a schema it
  * answers a JSON object of the schema's shape. Instructions come from the system prompt and

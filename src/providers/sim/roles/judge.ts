@@ -1,9 +1,9 @@
 /**
  * The simulated judge: scores every requested criterion 1–5 with the heuristics of
  * judge-heuristics.ts, adds rare seeded ±1 jitter so repeated samples differ, and marks down
- * outputs that try to instruct their judge. A checklist item (SPEC 15) is met when the output
- * uses one of the item's longer words, else by a seeded chance that follows how well the
- * output does on that criterion's heuristic — so better outputs meet more items.
+ * outputs that try to instruct their judge. A checklist item (docs/design/judge-reliability.md) is
+ * met when the output uses one of the item's longer words, else by a seeded chance that follows how
+ * well the output does on that criterion's heuristic — so better outputs meet more items.
  */
 import type { JudgeCallInput, JudgeCallReply } from '../../../protocol/judge-call.js';
 import type { Rng } from '../prng.js';

@@ -1,8 +1,9 @@
 /**
- * The simulated mutator resolving a merge's conflicts (SPEC 14, `autoresearch.merge-request/v1`):
- * deterministic, it keeps both sides' instructions. For each conflict: our lines, less the
- * ancestor's lines the other side removed, then their lines we do not already have — each line
- * once. A part that would then exceed its `max_chars` takes our text for its conflicts instead.
+ * The simulated mutator resolving a merge's conflicts (docs/design/pareto-search.md,
+ * `autoresearch.merge-request/v1`): deterministic, it keeps both sides' instructions. For each
+ * conflict: our lines, less the ancestor's lines the other side removed, then their lines we do not
+ * already have — each line once. A part that would then exceed its `max_chars` takes our text for
+ * its conflicts instead.
  */
 import { conflictSlot, type MergeReply, type MergeRequest } from '../../../protocol/merge-request.js';
 import { normaliseSpace } from '../text.js';

@@ -1,6 +1,6 @@
 /**
- * The simulated mutator on a prompt with several optimisable parts (SPEC 12): each proposal
- * changes one part — the part the most common failing check is attributed to when the
+ * The simulated mutator on a prompt with several optimisable parts (docs/design/prompt-shapes.md):
+ * each proposal changes one part — the part the most common failing check is attributed to when the
  * feedback knows it, else a seeded pick — with the usual single-prompt change made to that
  * part's text under that part's own rules (placeholders, keep blocks, length limit), and
  * replies with `edits` naming it.

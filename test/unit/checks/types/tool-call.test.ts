@@ -1,6 +1,6 @@
 /**
- * The `tool-call` check (SPEC 12) through runChecks, as the evaluation runs it: the calls
- * reach it apart from the text, by name, by a subset of the arguments, negated, among
+ * The `tool-call` check (docs/design/prompt-shapes.md) through runChecks, as the evaluation runs
+ * it: the calls reach it apart from the text, by name, by a subset of the arguments, negated, among
  * several calls, and as a gate in the checks signal.
  */
 import { writeFileSync } from 'node:fs';

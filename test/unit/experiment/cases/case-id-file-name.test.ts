@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../../../src/experiment/cases/load-cases.js';
 
-// Issue 22: these ids passed `validate`, then `eval`/`run` crashed writing `outputs/<id>.<sample>.txt`.
+// Regression: these ids passed `validate`, then `eval`/`run` crashed writing `outputs/<id>.<sample>.txt`.
 describe('case ids that cannot name a file', () => {
   it('case ids `.`, `..` and ids over 200 bytes are validate errors with file:line', () => {
     const long = 'a'.repeat(201);

@@ -1,4 +1,4 @@
-// The CLI adapters as plain model calls (issue 22): what argv and environment they build, and
+// The CLI adapters as plain model calls: what argv and environment they build, and
 // how a CLI's reported API failure is classified.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
-// Prompt shapes (SPEC 12) through the providers that take one text: the transcript the CLIs get
-// for a conversation, their structured-output flags, and the command provider's JSON request
-// and reply.
+// Prompt shapes (docs/design/prompt-shapes.md) through the providers that take one text: the
+// transcript the CLIs get for a conversation, their structured-output flags, and the command
+// provider's JSON request and reply.
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs, parseClaudeResult } from '../../../../src/providers/adapters/claude-cli.js';
 import { buildCodexArgs } from '../../../../src/providers/adapters/codex-cli.js';

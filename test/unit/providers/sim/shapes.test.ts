@@ -1,6 +1,7 @@
-// The simulated generator with prompt shapes (SPEC 12): system prompt instructions, structured
-// output that validates against its schema, tool calls when a tool fits, text after a tool
-// result — and a plain prompt's output unchanged byte for byte (the demo's numbers rest on it).
+// The simulated generator with prompt shapes (docs/design/prompt-shapes.md): system prompt
+// instructions, structured output that validates against its schema, tool calls when a tool fits,
+// text after a tool result — and a plain prompt's output unchanged byte for byte (the demo's
+// numbers rest on it).
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../../../../src/checks/json-schema.js';

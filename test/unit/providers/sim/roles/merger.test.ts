@@ -1,7 +1,8 @@
 /**
- * The simulated mutator resolving a merge's conflicts (SPEC 14): deterministic, both sides'
- * instructions kept once each, the ancestor's lines a side replaced dropped, our text when
- * both would not fit the part's limit; recognised from the merge request alone.
+ * The simulated mutator resolving a merge's conflicts (docs/design/pareto-search.md):
+ * deterministic, both sides' instructions kept once each, the ancestor's lines a side replaced
+ * dropped, our text when both would not fit the part's limit; recognised from the merge request
+ * alone.
  */
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 /**
- * The simulated mutator on a prompt with several optimisable parts (SPEC 12): it replies with
- * `edits` changing one part, within that part's own rules, and goes for the part the most
- * common failure is attributed to.
+ * The simulated mutator on a prompt with several optimisable parts (docs/design/prompt-shapes.md):
+ * it replies with `edits` changing one part, within that part's own rules, and goes for the part
+ * the most common failure is attributed to.
  */
 import { describe, expect, test } from 'vitest';
 import { joinPartTexts } from '../../../../../src/experiment/part-texts.js';
