@@ -1,6 +1,6 @@
 /**
  * The user's Claude Code binary in print mode, as a plain model call: one turn, no tools, no
- * MCP servers, no settings files, nothing persisted, a fresh temporary cwd, the prompt on
+ * MCP servers, no settings files, nothing persisted, one stable empty cwd, the prompt on
  * stdin and the system prompt as a flag — always given, empty when the role has none, since
  * without it Claude Code sends its own coding-agent system prompt with every call.
  * The environment turns off Claude Code's own retries (the runner retries, and a rejected
@@ -21,6 +21,9 @@
  * extra flags (`{ effort: 'low' }` → `--effort low`; `true` → a bare flag) for whatever the
  * installed version supports.
  */
+import { lstat, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { costOf, costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
@@ -59,6 +62,21 @@ export function buildClaudeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export { claudeBinary } from './cli-binaries.js';
+
+/**
+ * Claude Code names its working folder in the environment message it sends with every call,
+ * so a fresh temporary folder per call changed the prompt each time (and missed the prompt
+ * cache). One empty folder for every call, kept: nothing is written there (no tools).
+ */
+export const CLAUDE_WORKING_FOLDER = join(tmpdir(), 'autoresearch-claude-cli');
+
+/** The stable working folder, made private on first use; a per-call folder if it is not ours. */
+async function claudeWorkingFolder(): Promise<string | undefined> {
+  await mkdir(CLAUDE_WORKING_FOLDER, { recursive: true, mode: 0o700 });
+  const found = await lstat(CLAUDE_WORKING_FOLDER);
+  const ours = found.isDirectory() && (process.getuid === undefined || found.uid === process.getuid());
+  return ours ? CLAUDE_WORKING_FOLDER : undefined;
+}
 
 /** Extra CLI flags from `params`. */
 export function paramsToFlags(params: Record<string, unknown> | undefined): string[] {
@@ -166,8 +184,10 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
       refuseTools(request, label);
       const started = now();
       const file = claudeBinary(entry, deps.env);
+      const cwd = await claudeWorkingFolder();
       const outcome = await callProcess({
         file,
+        ...(cwd === undefined ? {} : { cwd }),
         args: buildClaudeArgs(entry, request.system ?? entry.system, request.params, request.output),
         input: renderConversation(request.messages),
         env: buildClaudeEnv(deps.env),
