@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClaudeCliProvider } from '../../src/providers/adapters/claude-cli.js';
 import { createCodexCliProvider } from '../../src/providers/adapters/codex-cli.js';
+import { createModelPool } from '../../src/providers/model-pool.js';
 import { type Provider, ProviderError } from '../../src/providers/types.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { pinnedCli } from '../helpers/pinned-clis.js';
@@ -85,6 +86,33 @@ describe('Claude Code 2.1.332 through the claude-cli adapter', () => {
     const [first, second] = server.log.map((entry) => JSON.stringify(entry.body?.['messages']));
     expect(first).toContain('Primary working directory');
     expect(second).toBe(first);
+  }, 60_000);
+
+  it('retries a plain-text answer to a structured request (error_max_turns), and counts what each cost', async () => {
+    const pool = createModelPool({
+      models: {
+        judge: { provider: 'claude-cli', model: 'sonnet', binary: pinnedCli('claude'), max_retries: 1 },
+      },
+      concurrency: 1,
+      env: cliEnv({ ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY }),
+      retry: { sleep: async () => undefined },
+    });
+    try {
+      const schema = { type: 'object', properties: { score: { type: 'number' } }, required: ['score'] };
+      const error = await pool
+        .client('judge')
+        .complete({ messages: [{ role: 'user', content: 'score it' }], output: { name: 'score', schema } })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).kind).toBe('malformed');
+      expect(server.log).toHaveLength(2);
+      // Claude Code reports a cost for each billed attempt; the ledger holds both.
+      const spent = pool.ledger.snapshot().total.usd;
+      expect((error as ProviderError).costUsd).toBe(spent);
+      expect(spent).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it('fails a refused key as auth after one request', async () => {

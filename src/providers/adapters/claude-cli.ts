@@ -146,6 +146,7 @@ export function parseClaudeResult(
   stdout: string,
   entry: ModelEntry,
   label: string,
+  askedStructured = false,
 ): Omit<CompletionResult, 'latencyMs'> | ProviderError {
   const result = findResultObject(stdout);
   if (result === undefined) return new ProviderError('malformed', `${label}: no JSON result on stdout`);
@@ -157,14 +158,29 @@ export function parseClaudeResult(
         ? result['result']
         : '';
   const subtype = typeof result['subtype'] === 'string' ? result['subtype'] : 'success';
+  const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
   if (result['is_error'] === true || subtype !== 'success') {
+    // A failed call the CLI billed is spend all the same.
+    const billed = reported !== undefined && reported > 0 ? { costUsd: reported } : {};
+    // Asked for structured output in one turn, a plain-text answer leaves Claude Code no turn
+    // to give it: a reply that missed its schema, worth another try.
+    if (askedStructured && subtype === 'error_max_turns') {
+      return new ProviderError(
+        'malformed',
+        `${label} answered without the structured output asked for (error_max_turns)`,
+        billed,
+      );
+    }
     const said = clip(text === '' ? subtype : text);
-    return new ProviderError(classifyClaudeError(result, said), `${label} reported an error: ${said}`);
+    return new ProviderError(
+      classifyClaudeError(result, said),
+      `${label} reported an error: ${said}`,
+      billed,
+    );
   }
   const usage = isRecord(result['usage']) ? result['usage'] : {};
   // Claude Code reports the Messages API's usage as it got it.
   const tokens = anthropicUsage(usage);
-  const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
   const costUsd =
     entry.price !== undefined
       ? costOf(entry.price, tokens)
@@ -196,9 +212,10 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
         label,
         notFoundHint: 'install Claude Code, or set `binary:` or AUTORESEARCH_CLAUDE_BIN',
       });
-      const parsed = parseClaudeResult(outcome.stdout, entry, label);
+      const parsed = parseClaudeResult(outcome.stdout, entry, label, request.output !== undefined);
       if (parsed instanceof ProviderError) {
-        if (parsed.kind !== 'malformed' || outcome.exitCode === 0) throw parsed;
+        // Without a result object on stdout, the exit code and stderr say what happened.
+        if (findResultObject(outcome.stdout) !== undefined || outcome.exitCode === 0) throw parsed;
         const tail = tailOf(outcome.stderr, deps.env);
         const kind = classifyCliFailure(tail);
         throw kind === 'process'
