@@ -6,8 +6,10 @@
  * `--skip-git-repo-check`, `--sandbox read-only`, `--color never`, `-m`, `-c key=value`.
  * The system prompt replaces Codex's own coding-agent instructions through
  * `model_instructions_file` (a private temporary file), and its shell, web search, sub-agent,
- * goal and image tools and its skills list are turned off, so a call sends the role's text
- * and not an agent's.
+ * goal, image and request_user_input tools, its skills list, its permissions and environment
+ * messages and its plugin and analytics traffic are turned off, and its own retries through a
+ * model provider of ours (`codexProviderSettings`), so a call sends the role's text and not an
+ * agent's, once (docs/providers.md says what Codex 0.171 still sends).
  * `params` become `-c key=value` overrides (e.g. `{ model_reasoning_effort: 'low' }`).
  * Temperature and max tokens have no CLI equivalent and are ignored. Events read:
  * `item.completed` with an `agent_message` item (the final answer), `turn.completed` (usage),
