@@ -168,7 +168,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       ok: false,
       inputTokens: 0,
       outputTokens: 0,
-      costUsd: 0,
+      // A CLI reports what a failed call cost it; an HTTP API bills no failed call.
+      costUsd: error instanceof ProviderError ? (error.costUsd ?? 0) : 0,
       cached: false,
       attempts: 0,
       latencyMs: 0,
@@ -185,7 +186,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     signal: AbortSignal,
   ): Promise<CompletionResult> {
     const provider = await providerFor(name, entry);
-    const { value, attempts } = await withRetries(
+    const { value, attempts, failedCostUsd } = await withRetries(
       () => limiter.run(entry, () => provider.complete({ ...request, signal })),
       {
         ...(options.retry ?? {}),
@@ -194,7 +195,15 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         onRetry: (event) => options.onRetry?.(role, event),
       },
     );
-    return { ...value, attempts, cached: false, ...(entry.provider === 'sim' ? { simulated: true } : {}) };
+    // Billed failed attempts before it count with the call; an unpriced call stays unpriced.
+    const costUsd = value.costUsd === null ? null : value.costUsd + (failedCostUsd ?? 0);
+    return {
+      ...value,
+      costUsd,
+      attempts,
+      cached: false,
+      ...(entry.provider === 'sim' ? { simulated: true } : {}),
+    };
   }
 
   async function complete(

@@ -52,6 +52,8 @@ export function backoffDelay(
 export interface RetryOutcome<T> {
   value: T;
   attempts: number;
+  /** What the attempts that failed before the last were billed, when one says so. */
+  failedCostUsd?: number;
 }
 
 /**
@@ -69,21 +71,32 @@ export async function withRetries<T>(
     random: options.random ?? Math.random,
   };
   const sleep = options.sleep ?? realSleep;
+  // What failed attempts were billed (a CLI reports it): spent whatever the last attempt does.
+  let failedCostUsd = 0;
   for (let attempt = 1; ; attempt++) {
     if (options.signal?.aborted) throw new ProviderError('aborted', 'call aborted');
     try {
-      return { value: await run(attempt), attempts: attempt };
+      const value = await run(attempt);
+      return { value, attempts: attempt, ...(failedCostUsd > 0 ? { failedCostUsd } : {}) };
     } catch (error) {
       if (!(error instanceof ProviderError) || !error.retryable || attempt > maxRetries) {
-        if (error instanceof ProviderError && error.retryable && attempt > 1) {
-          throw new ProviderError(error.kind, `${error.message} (gave up after ${attempt} attempts)`, {
-            ...(error.status === undefined ? {} : { status: error.status }),
-            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-            cause: error,
-          });
+        const gaveUp = error instanceof ProviderError && error.retryable && attempt > 1;
+        if (error instanceof ProviderError && (gaveUp || failedCostUsd > 0)) {
+          const costUsd = failedCostUsd + (error.costUsd ?? 0);
+          throw new ProviderError(
+            error.kind,
+            gaveUp ? `${error.message} (gave up after ${attempt} attempts)` : error.message,
+            {
+              ...(error.status === undefined ? {} : { status: error.status }),
+              ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+              ...(costUsd > 0 ? { costUsd } : {}),
+              cause: error,
+            },
+          );
         }
         throw error;
       }
+      failedCostUsd += error.costUsd ?? 0;
       const delayMs = backoffDelay(attempt, error, policy);
       options.onRetry?.({ attempt, error, delayMs });
       if (options.signal?.aborted) throw new ProviderError('aborted', 'call aborted', { cause: error });

@@ -154,17 +154,20 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   /** Milliseconds the server asked us to wait (Retry-After / retry-after-ms). */
   readonly retryAfterMs: number | undefined;
+  /** What the failed call was billed, when the provider says (a CLI's reported cost): spend too. */
+  readonly costUsd: number | undefined;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    options: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+    options: { status?: number; retryAfterMs?: number; costUsd?: number; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.costUsd = options.costUsd;
   }
 
   get retryable(): boolean {

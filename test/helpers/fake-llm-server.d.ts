@@ -60,8 +60,11 @@ export interface FakeBatchSummary {
 
 export interface LogEntry {
   index: number;
-  /** `anthropic-batch` / `openai-batch`: a batch or file route (the file upload included). */
-  api: FakeApi | 'anthropic-batch' | 'openai-batch' | 'unknown';
+  /**
+   * `anthropic-batch` / `openai-batch`: a batch or file route (the file upload included);
+   * `proxy`: a refused `CONNECT` (path: `host:port`).
+   */
+  api: FakeApi | 'anthropic-batch' | 'openai-batch' | 'proxy' | 'unknown';
   method: string;
   path: string;
   body: Record<string, unknown> | undefined;

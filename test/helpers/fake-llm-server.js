@@ -1,7 +1,7 @@
 /**
  * A fake LLM server on 127.0.0.1 (random port) speaking the Anthropic Messages and OpenAI
- * Chat Completions wire formats as the SDKs send them, non-streaming JSON only (our adapters
- * never stream). The tests and the benchmarks share it: it is plain JavaScript, typed by
+ * Chat Completions wire formats as the SDKs send them (our adapters never stream), and the
+ * streaming Messages and Responses APIs as the Claude Code and Codex CLIs call them. The tests and the benchmarks share it: it is plain JavaScript, typed by
  * fake-llm-server.d.ts, because the benchmarks run under node without a TypeScript loader.
  *
  *   const server = await startFakeLlmServer({ respond: (req) => `echo: ${req.messages[0]?.content}` });
@@ -10,7 +10,10 @@
  *   await server.close();
  *
  * Routes (ROUTES below; a new endpoint is one more entry): POST /v1/messages (Anthropic),
- * POST /v1/chat/completions (OpenAI); anything else 404.
+ * POST /v1/chat/completions (OpenAI), POST /v1/responses (the OpenAI Responses API, api
+ * `openai-responses`, which the Codex CLI speaks: fake-responses-wire.js); anything else 404.
+ * A request with `stream: true` to the Messages or Responses API is answered as server-sent
+ * events (fake-llm-sse.js) made from the same reply; faults still answer with a status and JSON.
  *
  * Options (all optional; `server.configure(partial)` changes them between phases of a test):
  * - `respond(req)`: called for every request that is not faulted, with a normalised
@@ -50,6 +53,9 @@
  * `respondWith(provider)` turns any Provider (e.g. `createSimProvider(entry)`) into a `respond`
  * handler, so a test gets realistic replies, usage and stop reasons over the real wire format.
  *
+ * As a proxy (HTTPS_PROXY=server.url) it refuses every `CONNECT` and logs it (api `proxy`, path
+ * `host:port`): a test sees which hosts a CLI tried to reach beyond the fake API.
+ *
  * `server.log` holds one `LogEntry` per request: index, api, method, path, body (parsed), raw
  * (the body's text as received), headers (key headers left out), hasAuth, digest (of the normalised request), status sent (0
  * for hang/truncated cut-offs), fault kind, receivedAt / finishedAt (performance.now() ms, the
@@ -61,6 +67,7 @@ import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createBatchApis } from './fake-llm-batches.js';
 import { createPromptCache } from './fake-prompt-cache.js';
+import { streamOf } from './fake-llm-sse.js';
 import {
   errorBody,
   normalise,
@@ -74,6 +81,7 @@ import {
 const ROUTES = {
   'POST /v1/messages': 'anthropic',
   'POST /v1/chat/completions': 'openai',
+  'POST /v1/responses': 'openai-responses',
 };
 
 /** Each API has its own words for why a reply ended (the Provider interface speaks Anthropic's). */
@@ -229,10 +237,15 @@ export async function startFakeLlmServer(initial = {}) {
       send(planned);
       return;
     }
+    const full = reply.rawBody ?? successBody(request, reply, promptCache[api](body));
+    const stream = body.stream === true && reply.rawBody === undefined ? streamOf(api, full) : undefined;
     send({
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) },
-      body: reply.rawBody ?? successBody(request, reply, promptCache[api](body)),
+      headers: {
+        'content-type': stream === undefined ? 'application/json' : 'text/event-stream',
+        ...(reply.headers ?? {}),
+      },
+      body: stream ?? full,
     });
   }
 
@@ -365,6 +378,28 @@ export async function startFakeLlmServer(initial = {}) {
         );
       } else res.destroy();
     });
+  });
+  // Given as HTTPS_PROXY to a CLI, the server sees (and refuses) every connection it tries to
+  // make elsewhere: one `CONNECT` entry in the log, its path the host and port.
+  server.on('connect', (req, socket) => {
+    const at = performance.now();
+    log.push({
+      index: counter++,
+      api: 'proxy',
+      method: 'CONNECT',
+      path: req.url ?? '',
+      body: undefined,
+      raw: undefined,
+      headers: withoutKeys(req.headers),
+      hasAuth: false,
+      digest: undefined,
+      status: 403,
+      fault: undefined,
+      receivedAt: at,
+      finishedAt: at,
+      inFlightOnArrival: inFlight,
+    });
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = server.address().port;

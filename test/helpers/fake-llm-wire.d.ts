@@ -1,7 +1,8 @@
 /** Types of fake-llm-wire.js (plain JavaScript so the benchmarks can import it). */
 import type { IncomingHttpHeaders } from 'node:http';
 
-export type FakeApi = 'anthropic' | 'openai';
+/** `openai-responses`: the Responses API (POST /v1/responses), which the Codex CLI speaks. */
+export type FakeApi = 'anthropic' | 'openai' | 'openai-responses';
 
 /** A tool call as the fake server reads it from a request (arguments parsed, or `{_raw}`). */
 export interface FakeToolCall {
@@ -27,7 +28,7 @@ export interface FakeTool {
   parameters: Record<string, unknown>;
 }
 
-/** Anthropic `output_config.format` (schema only) or OpenAI `response_format.json_schema`. */
+/** Anthropic `output_config.format` (schema only), OpenAI `response_format.json_schema` or Responses `text.format`. */
 export interface FakeOutput {
   name?: string;
   schema: Record<string, unknown>;

@@ -1,10 +1,11 @@
 /**
- * The Anthropic Messages and OpenAI Chat Completions wire formats as the fake LLM server
- * speaks them: request normalisation, success bodies, and the answer to each injected fault.
+ * The Anthropic Messages, OpenAI Chat Completions and (through fake-responses-wire.js) OpenAI
+ * Responses wire formats as the fake LLM server speaks them: request normalisation, success bodies, and the answer to each injected fault.
  * Plain JavaScript (types in fake-llm-wire.d.ts) so the benchmarks, run by node without a
  * TypeScript loader, share it with the tests.
  */
 import { createHash } from 'node:crypto';
+import { normaliseResponses, responsesBody } from './fake-responses-wire.js';
 
 /** A string, or the text of a list of content blocks (text blocks only). */
 export function textOf(content) {
@@ -105,6 +106,7 @@ function normaliseOutput(api, body) {
  * structured output, temperature, limit.
  */
 export function normalise(api, body, headers, path, index) {
+  if (api === 'openai-responses') return normaliseResponses(body, headers, path, index);
   const raw = Array.isArray(body.messages) ? body.messages : [];
   const messages = api === 'anthropic' ? raw.flatMap(anthropicTurns) : raw.map(openaiTurn);
   let system = api === 'anthropic' && body.system !== undefined ? textOf(body.system) : undefined;
@@ -279,6 +281,7 @@ export function successBody(req, reply, cache = undefined) {
   const output =
     reply.usage?.output_tokens ??
     estimateTokens(text + calls.map((c) => argumentsText(c.arguments)).join(''));
+  if (req.api === 'openai-responses') return responsesBody(req, text, calls, input, output, cache);
   if (req.api === 'anthropic') {
     return JSON.stringify({
       id: `msg_fake_${req.index}`,

@@ -118,9 +118,19 @@ export function createPromptCache(options = {}) {
     return { total, cached: hit?.tokens ?? 0 };
   }
 
+  /** The Responses API caches like Chat Completions: its instructions, tools and input as the prefix. */
+  function responses(body) {
+    return openai({
+      model: body.model,
+      tools: body.tools,
+      messages: [body.instructions ?? null, body.input ?? []],
+    });
+  }
+
   return {
     anthropic,
     openai,
+    'openai-responses': responses,
     clear() {
       entries.clear();
     },

@@ -1,6 +1,6 @@
 /**
  * The user's Claude Code binary in print mode, as a plain model call: one turn, no tools, no
- * MCP servers, no settings files, nothing persisted, a fresh temporary cwd, the prompt on
+ * MCP servers, no settings files, nothing persisted, one stable empty cwd, the prompt on
  * stdin and the system prompt as a flag — always given, empty when the role has none, since
  * without it Claude Code sends its own coding-agent system prompt with every call.
  * The environment turns off Claude Code's own retries (the runner retries, and a rejected
@@ -21,6 +21,9 @@
  * extra flags (`{ effort: 'low' }` → `--effort low`; `true` → a bare flag) for whatever the
  * installed version supports.
  */
+import { lstat, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { costOf, costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
@@ -59,6 +62,21 @@ export function buildClaudeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export { claudeBinary } from './cli-binaries.js';
+
+/**
+ * Claude Code names its working folder in the environment message it sends with every call,
+ * so a fresh temporary folder per call changed the prompt each time (and missed the prompt
+ * cache). One empty folder for every call, kept: nothing is written there (no tools).
+ */
+export const CLAUDE_WORKING_FOLDER = join(tmpdir(), 'autoresearch-claude-cli');
+
+/** The stable working folder, made private on first use; a per-call folder if it is not ours. */
+async function claudeWorkingFolder(): Promise<string | undefined> {
+  await mkdir(CLAUDE_WORKING_FOLDER, { recursive: true, mode: 0o700 });
+  const found = await lstat(CLAUDE_WORKING_FOLDER);
+  const ours = found.isDirectory() && (process.getuid === undefined || found.uid === process.getuid());
+  return ours ? CLAUDE_WORKING_FOLDER : undefined;
+}
 
 /** Extra CLI flags from `params`. */
 export function paramsToFlags(params: Record<string, unknown> | undefined): string[] {
@@ -128,6 +146,7 @@ export function parseClaudeResult(
   stdout: string,
   entry: ModelEntry,
   label: string,
+  askedStructured = false,
 ): Omit<CompletionResult, 'latencyMs'> | ProviderError {
   const result = findResultObject(stdout);
   if (result === undefined) return new ProviderError('malformed', `${label}: no JSON result on stdout`);
@@ -139,14 +158,29 @@ export function parseClaudeResult(
         ? result['result']
         : '';
   const subtype = typeof result['subtype'] === 'string' ? result['subtype'] : 'success';
+  const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
   if (result['is_error'] === true || subtype !== 'success') {
+    // A failed call the CLI billed is spend all the same.
+    const billed = reported !== undefined && reported > 0 ? { costUsd: reported } : {};
+    // Asked for structured output in one turn, a plain-text answer leaves Claude Code no turn
+    // to give it: a reply that missed its schema, worth another try.
+    if (askedStructured && subtype === 'error_max_turns') {
+      return new ProviderError(
+        'malformed',
+        `${label} answered without the structured output asked for (error_max_turns)`,
+        billed,
+      );
+    }
     const said = clip(text === '' ? subtype : text);
-    return new ProviderError(classifyClaudeError(result, said), `${label} reported an error: ${said}`);
+    return new ProviderError(
+      classifyClaudeError(result, said),
+      `${label} reported an error: ${said}`,
+      billed,
+    );
   }
   const usage = isRecord(result['usage']) ? result['usage'] : {};
   // Claude Code reports the Messages API's usage as it got it.
   const tokens = anthropicUsage(usage);
-  const reported = typeof result['total_cost_usd'] === 'number' ? result['total_cost_usd'] : undefined;
   const costUsd =
     entry.price !== undefined
       ? costOf(entry.price, tokens)
@@ -166,8 +200,10 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
       refuseTools(request, label);
       const started = now();
       const file = claudeBinary(entry, deps.env);
+      const cwd = await claudeWorkingFolder();
       const outcome = await callProcess({
         file,
+        ...(cwd === undefined ? {} : { cwd }),
         args: buildClaudeArgs(entry, request.system ?? entry.system, request.params, request.output),
         input: renderConversation(request.messages),
         env: buildClaudeEnv(deps.env),
@@ -176,9 +212,10 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
         label,
         notFoundHint: 'install Claude Code, or set `binary:` or AUTORESEARCH_CLAUDE_BIN',
       });
-      const parsed = parseClaudeResult(outcome.stdout, entry, label);
+      const parsed = parseClaudeResult(outcome.stdout, entry, label, request.output !== undefined);
       if (parsed instanceof ProviderError) {
-        if (parsed.kind !== 'malformed' || outcome.exitCode === 0) throw parsed;
+        // Without a result object on stdout, the exit code and stderr say what happened.
+        if (findResultObject(outcome.stdout) !== undefined || outcome.exitCode === 0) throw parsed;
         const tail = tailOf(outcome.stderr, deps.env);
         const kind = classifyCliFailure(tail);
         throw kind === 'process'

@@ -6,8 +6,10 @@
  * `--skip-git-repo-check`, `--sandbox read-only`, `--color never`, `-m`, `-c key=value`.
  * The system prompt replaces Codex's own coding-agent instructions through
  * `model_instructions_file` (a private temporary file), and its shell, web search, sub-agent,
- * goal and image tools and its skills list are turned off, so a call sends the role's text
- * and not an agent's.
+ * goal, image and request_user_input tools, its skills list, its permissions and environment
+ * messages and its plugin and analytics traffic are turned off, and its own retries through a
+ * model provider of ours (`codexProviderSettings`), so a call sends the role's text and not an
+ * agent's, once (docs/providers.md says what Codex 0.171 still sends).
  * `params` become `-c key=value` overrides (e.g. `{ model_reasoning_effort: 'low' }`).
  * Temperature and max tokens have no CLI equivalent and are ignored. Events read:
  * `item.completed` with an `agent_message` item (the final answer), `turn.completed` (usage),
@@ -56,7 +58,47 @@ export const CODEX_TOOLS_OFF: readonly string[] = [
   'features.goals=false',
   'features.view_image=false',
   'skills.include_instructions=false',
+  // `[tools]` of codex-rs/config/src/config_toml.rs: otherwise sent with every call ("only
+  // available in Plan mode"), and exec mode cannot answer it.
+  'tools.experimental_request_user_input.enabled=false',
 ];
+
+/**
+ * What Codex adds beside the role's text and sends elsewhere, off: its permissions message and
+ * its environment message (which names the call's temporary folder, so the prompt changed with
+ * every call), and its plugin and analytics traffic (github.com, chatgpt.com, ab.chatgpt.com
+ * on every call in 0.171).
+ */
+export const CODEX_EXTRAS_OFF: readonly string[] = [
+  'include_permissions_instructions=false',
+  'include_environment_context=false',
+  'features.plugins=false',
+  'analytics.enabled=false',
+];
+
+/** The model provider the adapter defines (built-in ones cannot be changed: codex-rs/model-provider-info). */
+export const CODEX_PROVIDER_ID = 'autoresearch';
+
+/**
+ * The built-in `openai` provider's settings (codex-rs/model-provider-info/src/lib.rs,
+ * `create_openai_provider`: the name `OpenAI`, the Responses API, the user's Codex login or
+ * CODEX_API_KEY, api.openai.com or the ChatGPT backend by login when no base URL is given)
+ * with Codex's own retries off: by default it retries a failed request 4 times and a dropped
+ * stream 5 times, so one HTTP 500 became 30 requests. The runner retries, and a rejected key
+ * must stop the run at once. Not set when `params` choose a `model_provider` of their own.
+ */
+export function codexProviderSettings(entry: ModelEntry): string[] {
+  const at = `model_providers.${CODEX_PROVIDER_ID}`;
+  return [
+    `model_provider="${CODEX_PROVIDER_ID}"`,
+    `${at}.name="OpenAI"`,
+    `${at}.wire_api="responses"`,
+    `${at}.requires_openai_auth=true`,
+    `${at}.request_max_retries=0`,
+    `${at}.stream_max_retries=0`,
+    ...(entry.base_url === undefined ? [] : [`${at}.base_url=${tomlLiteral(entry.base_url)}`]),
+  ];
+}
 
 /** Codex refuses an empty instructions file, and without one sends its coding-agent prompt. */
 export const CODEX_NO_SYSTEM_INSTRUCTIONS = "Reply to the user's message.";
@@ -71,10 +113,12 @@ export function buildCodexArgs(
   params?: Record<string, unknown>,
   schemaFile?: string,
 ): string[] {
-  const overrides = Object.entries({ ...(entry.params ?? {}), ...(params ?? {}) }).flatMap(([key, value]) => [
+  const settings = { ...(entry.params ?? {}), ...(params ?? {}) };
+  const overrides = Object.entries(settings).flatMap(([key, value]) => [
     '-c',
     `${key}=${tomlLiteral(value)}`,
   ]);
+  const provider = 'model_provider' in settings ? [] : codexProviderSettings(entry);
   return [
     'exec',
     '--json',
@@ -88,7 +132,7 @@ export function buildCodexArgs(
     ...(entry.model === undefined ? [] : ['-m', entry.model]),
     '-c',
     `model_instructions_file=${tomlLiteral(instructionsFile)}`,
-    ...CODEX_TOOLS_OFF.flatMap((setting) => ['-c', setting]),
+    ...[...CODEX_TOOLS_OFF, ...CODEX_EXTRAS_OFF, ...provider].flatMap((setting) => ['-c', setting]),
     ...overrides,
     '-',
   ];

@@ -11,12 +11,14 @@ const RULES: readonly [RegExp, ProviderErrorKind][] = [
     'credit',
   ],
   [
-    /invalid api key|please run \/login|not logged in|log ?in again|authenticat|unauthori[sz]ed|\b40[13]\b|oauth token/i,
+    // "Missing environment variable": Codex without the key its model provider reads.
+    /invalid api key|please run \/login|not logged in|log ?in again|authenticat|unauthori[sz]ed|\b40[13]\b|oauth token|missing environment variable/i,
     'auth',
   ],
   [/rate.?limit|\b429\b|too many requests/i, 'rate_limit'],
   [
-    /overloaded|\b5\d\d\b|internal server error|service unavailable|econnreset|socket hang up|network error|stream disconnected/i,
+    // "high demand": Codex's words for any 5xx of the Responses API.
+    /overloaded|\b5\d\d\b|internal server error|service unavailable|high demand|econnreset|socket hang up|network error|stream disconnected/i,
     'server',
   ],
 ];

@@ -29,6 +29,9 @@ describe('classifyCliFailure', () => {
     ['API Error: 429 rate_limit_error', 'rate_limit'],
     ['API Error: 529 Overloaded', 'server'],
     ['stream disconnected before completion', 'server'],
+    // Codex 0.171's words for a 5xx, and for a model provider whose key variable is unset.
+    ['We’re currently experiencing high demand, which may cause temporary errors.', 'server'],
+    ['Missing environment variable: `AZURE_OPENAI_API_KEY`.', 'auth'],
     ['something odd happened', 'process'],
   ])('%s → %s', (text, kind) => {
     expect(classifyCliFailure(text)).toBe(kind);

@@ -72,6 +72,21 @@ describe('withRetries', () => {
     expect((error as ProviderError).message).toContain('gave up after 3 attempts');
   });
 
+  it('counts what billed failed attempts cost: in the final error, or beside the value that follows', async () => {
+    const billed = (kind: 'server' | 'malformed', costUsd: number) =>
+      new ProviderError(kind, 'x', { costUsd });
+    const gaveUp = await withRetries(
+      failing([billed('server', 0.25), billed('malformed', 0.5), billed('server', 1)]),
+      {
+        maxRetries: 2,
+        sleep: async () => {},
+      },
+    ).catch((e: unknown) => e);
+    expect((gaveUp as ProviderError).costUsd).toBe(1.75);
+    const out = await withRetries(failing([billed('malformed', 0.5)]), { sleep: async () => {} });
+    expect(out).toEqual({ value: 'done', attempts: 2, failedCostUsd: 0.5 });
+  });
+
   it('defaults to 4 retries', async () => {
     const run = failing(Array.from({ length: 10 }, () => new ProviderError('network', 'down')));
     await expect(withRetries(run, { sleep: async () => {} })).rejects.toThrow();

@@ -79,6 +79,17 @@ describe('codex-cli without Codex agent instructions or tools', () => {
       'features.goals=false',
       'features.view_image=false',
       'skills.include_instructions=false',
+      'tools.experimental_request_user_input.enabled=false',
+      'include_permissions_instructions=false',
+      'include_environment_context=false',
+      'features.plugins=false',
+      'analytics.enabled=false',
+      'model_provider="autoresearch"',
+      'model_providers.autoresearch.name="OpenAI"',
+      'model_providers.autoresearch.wire_api="responses"',
+      'model_providers.autoresearch.requires_openai_auth=true',
+      'model_providers.autoresearch.request_max_retries=0',
+      'model_providers.autoresearch.stream_max_retries=0',
     ]);
     expect(args.some((arg) => arg.startsWith('developer_instructions'))).toBe(false);
   });
