@@ -41,7 +41,7 @@ const REPORT_EVENTS: ReadonlySet<RunEvent['type']> = new Set([
   'run_stopped',
 ]);
 
-/** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
+/** How long the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
 const INTERRUPT_GRACE_MS = 4_500;
 
 export interface SessionInput {

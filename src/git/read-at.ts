@@ -19,16 +19,3 @@ export async function readFileAt({
   if (entry === null || entry.type !== 'blob') return null;
   return (await repo.git(['cat-file', 'blob', entry.oid])).stdout;
 }
-
-/** The experiment's prompt at commit `sha`; `promptPath` is a filesystem path inside the repository. */
-export async function readPromptAt({
-  repo,
-  sha,
-  promptPath,
-}: {
-  repo: GitRepo;
-  sha: string;
-  promptPath: string;
-}): Promise<string | null> {
-  return readFileAt({ repo, sha, path: repo.relativePath(promptPath) });
-}

@@ -1,5 +1,5 @@
 /**
- * What the mutator learns about the incumbent (issue 5, item 2): its train scores, the train
+ * What the mutator learns about the incumbent: its train scores, the train
  * cases that fail most, how often each check fails, the attempts so far and the user's
  * guidance, as the shared `MutatorFeedback` shape. Under the pareto search (SPEC 14) the same
  * shape describes the parent being revised, with traces: the failing cases of the iteration's

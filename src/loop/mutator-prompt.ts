@@ -1,5 +1,5 @@
 /**
- * The mutator's request (issue 5, item 2), written in our own words. Everything in it derives
+ * The mutator's request, written in our own words. Everything in it derives
  * from one `MutatorFeedback`, so the prose and the machine-readable block cannot disagree. The
  * block comes first: output excerpts below may hold an unclosed ``` fence (they are cut), and a
  * program scanning for the first ```json block must meet ours before any of them.

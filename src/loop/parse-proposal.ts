@@ -1,5 +1,5 @@
 /**
- * The mutator's reply → a proposal, or a reason it cannot be used (issue 5, item 2). The
+ * The mutator's reply → a proposal, or a reason it cannot be used. The
  * request asks for exactly one JSON object, optionally in one ```json fence; on reading we
  * tolerate prose and fences around it (models add them and a retry costs a call) but insist
  * on the count: a reply holding two JSON objects is ambiguous and invalid. Every message is

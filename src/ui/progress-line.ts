@@ -1,5 +1,5 @@
 /**
- * Text for the run's progress (issue 5, item 7): one line per iteration and the closing
+ * Text for the run's progress: one line per iteration and the closing
  * summary. Pure formatters: colours and width come in, a string goes out, and the terminal
  * module prints it. The numbers are never cut (they take 62 columns); only the hypothesis
  * shrinks to fit, and is left out when fewer than 8 columns remain.
