@@ -29,7 +29,8 @@ import { VERSION } from '../version.js';
 import { terminal } from '../ui/terminal.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote, renderRunHeader } from '../ui/run-renderer.js';
-import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
+import { refuseMissingKeys } from '../experiment/missing-keys.js';
+import { runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
 import { runsDirOf } from './runs-dir-option.js';
 
