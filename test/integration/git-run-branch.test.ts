@@ -8,9 +8,9 @@ import {
   formatKeepMessage,
   type GitRepo,
   openRepo,
-  readFileAt,
   UnbornHeadError,
 } from '../../src/git/index.js';
+import { readFileAt } from '../helpers/read-at.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const PROMPT = 'experiments/demo/prompt.md';

@@ -1,6 +1,6 @@
-/** Reading a file as a commit holds it, e.g. the prompt at a keep, for `diff` and `apply`. */
-import { readEntry } from './objects.js';
-import type { GitRepo } from './open-repo.js';
+/** Reading a file as a commit holds it, for tests that check what a run committed. */
+import { readEntry } from '../../src/git/objects.js';
+import type { GitRepo } from '../../src/git/open-repo.js';
 
 /**
  * The content of `path` (relative to the repository root, `/`-separated) at commit `sha`,
