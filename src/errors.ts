@@ -11,7 +11,6 @@ export type ErrorCode =
   | 'E_USAGE'
   | 'E_VALIDATION'
   | 'E_NOT_FOUND'
-  | 'E_NOT_IMPLEMENTED'
   | 'E_CONFIG'
   | 'E_MISSING_KEY'
   | 'E_PROVIDER'
@@ -33,7 +32,6 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   E_USAGE: EXIT.usage,
   E_VALIDATION: EXIT.usage,
   E_NOT_FOUND: EXIT.usage,
-  E_NOT_IMPLEMENTED: EXIT.usage,
   E_CONFIG: EXIT.usage,
   E_MISSING_KEY: EXIT.usage,
   E_PROVIDER: EXIT.failure,
@@ -98,10 +96,4 @@ export class ValidationError extends AutoresearchError {
 
 export function isAutoresearchError(error: unknown): error is AutoresearchError {
   return error instanceof AutoresearchError;
-}
-
-export function notImplemented(command: string, issue: string): AutoresearchError {
-  return new AutoresearchError('E_NOT_IMPLEMENTED', `\`autoresearch ${command}\` is not implemented yet`, {
-    hint: `tracked in the issue "${issue}"`,
-  });
 }

@@ -25,10 +25,6 @@ function findNoSpace(error: unknown): SystemError | undefined {
   return undefined;
 }
 
-export function isNoSpace(error: unknown): boolean {
-  return findNoSpace(error) !== undefined;
-}
-
 /**
  * Writes through a file handle fail without the file's path; the writer that knows it adds it,
  * so the message can say which disk filled up.

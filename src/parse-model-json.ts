@@ -20,12 +20,6 @@ export interface ShapeCheck<T> {
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
-/** The reply's one JSON object, or undefined when it holds none or more than one. */
-export function extractJsonObject(text: string): Record<string, unknown> | undefined {
-  const objects = findJsonObjects(text);
-  return objects.length === 1 ? objects[0] : undefined;
-}
-
 export function parseModelJson<T>(text: string, schema: ShapeCheck<T>): ModelJson<T> {
   const objects = findJsonObjects(text);
   if (objects.length === 0) return { ok: false, problem: 'the reply holds no JSON object' };

@@ -5,8 +5,8 @@
  * directly, such a match would freeze the runner's only thread for hours, Ctrl-C included
  * (its handler is JavaScript, waiting for the thread). Called from inside a V8 context with a
  * timeout, the work is interrupted when the time is up and the check fails with the reason.
- * The context is made once per process and reused; each call costs about 0.1 ms, for the
- * thread that watches the clock.
+ * The context is made once per process and reused; each call pays for starting the thread
+ * that watches the clock (well under a millisecond).
  */
 import { types } from 'node:util';
 import vm from 'node:vm';

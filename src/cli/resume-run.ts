@@ -31,7 +31,8 @@ import { isolationWarning } from '../sandbox/run-isolation.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
-import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
+import { refuseMissingKeys } from '../experiment/missing-keys.js';
+import { runSession, simulatedRoles } from './run-session.js';
 import { planEstimateOf } from './start-run.js';
 import { runsDirOf } from './runs-dir-option.js';
 

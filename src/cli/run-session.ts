@@ -9,7 +9,6 @@ import { ROLES } from '../experiment/roles.js';
 import { judgeMembers, roleModels } from '../experiment/judge-panel.js';
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { Experiment } from '../experiment/types.js';
-import { apiKeyEnvName, keyIsRequired } from '../providers/env.js';
 import {
   type BatchRunner,
   BatchWaitCutOff,
@@ -41,7 +40,7 @@ const REPORT_EVENTS: ReadonlySet<RunEvent['type']> = new Set([
   'run_stopped',
 ]);
 
-/** Seconds the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
+/** How long the first Ctrl-C waits for the iteration to be journaled before exiting anyway. */
 const INTERRUPT_GRACE_MS = 4_500;
 
 export interface SessionInput {
@@ -65,21 +64,6 @@ export interface SessionInput {
 export function simulatedRoles(experiment: Experiment): (typeof ROLES)[number][] {
   const simulated = roleModels(experiment.models).filter((m) => m.entry.provider === 'sim');
   return ROLES.filter((role) => simulated.some((m) => m.role === role));
-}
-
-/** `run`, `eval` and `validate --ping` refuse to start without the keys their models need. */
-export function refuseMissingKeys(experiment: Experiment, env: NodeJS.ProcessEnv): void {
-  const missing = new Set<string>();
-  for (const { entry } of roleModels(experiment.models)) {
-    if (!keyIsRequired(entry, env)) continue;
-    const name = apiKeyEnvName(entry);
-    if (name && !env[name]) missing.add(name);
-  }
-  if (missing.size === 0) return;
-  const names = [...missing].join(', ');
-  throw new AutoresearchError('E_MISSING_KEY', `missing API key: set ${names} in the environment`, {
-    hint: 'keys are read from the environment only; or try it offline with --provider sim',
-  });
 }
 
 /**

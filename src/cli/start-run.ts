@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { AutoresearchError, type ExitCode } from '../errors.js';
+import type { ExitCode } from '../errors.js';
 import { estimateCost } from '../experiment/estimate-cost.js';
 import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
@@ -29,7 +29,8 @@ import { VERSION } from '../version.js';
 import { terminal } from '../ui/terminal.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote, renderRunHeader } from '../ui/run-renderer.js';
-import { refuseMissingKeys, runSession, simulatedRoles } from './run-session.js';
+import { refuseMissingKeys } from '../experiment/missing-keys.js';
+import { runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
 import { runsDirOf } from './runs-dir-option.js';
 
@@ -159,8 +160,4 @@ async function attachGit(
     base: branch.base,
     ...(branch.baselineCommit ? { baselineCommit: branch.baselineCommit } : {}),
   };
-}
-
-export function usageError(message: string, hint?: string): AutoresearchError {
-  return new AutoresearchError('E_USAGE', message, hint ? { hint } : {});
 }

@@ -36,7 +36,7 @@ import type { EvalReport, ScopeName } from './eval-report.js';
 import { iterationFinished } from '../loop/finish-iteration.js';
 import { openEvalRun } from './open-eval-run.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
-import { EVAL_ROLES, keyVariables } from './require-keys.js';
+import { EVAL_ROLES, keyVariables } from './eval-roles.js';
 
 export interface RunEvalInput {
   /** Loaded, with overrides applied and keys checked. */

@@ -5,10 +5,10 @@
  * which are only warnings here — `run`, `eval` and `validate --ping` refuse instead.
  */
 import type { Problem } from '../errors.js';
-import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
-import { type RoleModel, roleModels } from './judge-panel.js';
-import type { Role } from './roles.js';
+import { roleModels } from './judge-panel.js';
+import { describeMissingKey, findMissingKeyModels, missingKeyHint } from './missing-keys.js';
+import { ROLES, type Role } from './roles.js';
 import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';
 import type { Position } from './yaml-source.js';
@@ -166,22 +166,9 @@ export function findModelWarnings(
     }
   }
 
-  const missing = new Map<string, RoleModel[]>();
-  for (const model of roleModels(resolved)) {
-    const { entry } = model;
-    if (!keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
-    const name = apiKeyEnvName(entry);
-    if (name === undefined) continue;
-    missing.set(name, [...(missing.get(name) ?? []), model]);
-  }
-  for (const [name, needers] of missing) {
+  for (const [name, needers] of findMissingKeyModels(resolved, env, ROLES)) {
     const first = needers.find((m) => models[m.role] !== undefined)?.path ?? ['models', 'generator'];
-    const roles = [...new Set(needers.map((m) => m.role))];
-    warn(
-      first,
-      `${name} is not set (needed by ${roles.join(', ')})`,
-      `set it in the environment before \`run\` or \`eval\`; \`validate --ping\` checks it works`,
-    );
+    warn(first, describeMissingKey(name, [...new Set(needers.map((m) => m.role))]), missingKeyHint(name));
   }
   return problems;
 }

@@ -27,7 +27,6 @@
  *       members' commits (p0: the run start). Idempotent; a ref pointing elsewhere is E_GIT.
  *   listPoolRefs(repo, experiment, runId) / deletePoolRefs(repo, experiment, runId) → refs / count
  *   branchHead({ repo, branch })             → sha | null
- *   readFileAt({ repo, sha, path }) / readPromptAt({ repo, sha, promptPath }) → string | null
  *   readWorkingPrompt(path), checkPromptDrift(path, startSha256), writePromptAtomically(path, text)
  *
  * Identity: the user's user.name/user.email (repo, global, system config), each falling
@@ -68,5 +67,4 @@ export {
   poolRefPrefix,
   syncPoolRefs,
 } from './pool-refs.js';
-export { readFileAt, readPromptAt } from './read-at.js';
 export { branchHead } from './refs.js';

@@ -4,7 +4,7 @@
  * environment with a default model.
  */
 import { AutoresearchError } from '../errors.js';
-import { apiKeyEnvName, keyIsRequired, readApiKey } from '../providers/env.js';
+import { describeMissingKey, missingKeyOf } from '../experiment/missing-keys.js';
 import {
   type ModelSettings,
   parseModelFlag,
@@ -50,11 +50,15 @@ export function resolveStandaloneSettings(input: StandaloneInput): ModelSettings
     );
   }
   const entry = settingsToEntry(settings);
-  if (keyIsRequired(entry, input.env) && readApiKey(entry, input.env) === undefined) {
-    const name = apiKeyEnvName(entry) ?? 'the API key';
-    throw new AutoresearchError('E_MISSING_KEY', `${name} is not set; the ${entry.provider} model needs it`, {
-      hint: `export ${name}=… (keys are read from the environment only), or use --model sim offline`,
-    });
+  const name = missingKeyOf(entry, input.env);
+  if (name !== undefined) {
+    throw new AutoresearchError(
+      'E_MISSING_KEY',
+      describeMissingKey(name, [`autoresearch ${input.command}`]),
+      {
+        hint: `export ${name}=… (keys are read from the environment only), or use --model sim offline`,
+      },
+    );
   }
   return settings;
 }

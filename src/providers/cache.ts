@@ -107,7 +107,7 @@ async function listKeys(dir: string): Promise<Set<string> | undefined> {
 
 export function createFileCache(dir: string): ResponseCache {
   // Every lookup of a stage starts at once; asking the disk about each missing entry kept the
-  // first request of an evaluation waiting ~15 ms for 48 lookups.
+  // first request of an evaluation waiting for all those reads.
   let known: Promise<Set<string> | undefined> | undefined;
   const knownKeys = () => {
     known ??= listKeys(dir);

@@ -10,9 +10,7 @@ export {
   type JudgeSignalInput,
   judgeSignal,
   normaliseCriteria,
-  qualityScore,
 } from './judge-signal.js';
-export { type NoiseMargin, noiseMargin } from './noise-margin.js';
 export { casesInSplit, scoreSplit } from './score-split.js';
 export { declareChecks, toScoringCases } from './scoring-cases.js';
 export * from './types.js';

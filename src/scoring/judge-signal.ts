@@ -69,13 +69,3 @@ export function judgeSignal(input: JudgeSignalInput): JudgeSignal {
     for (const criterion of criteria) averages[criterion.key] = (sums[criterion.key] ?? 0) / count;
   return { value: count > 0 ? total / count : undefined, perCase, criteria: averages };
 }
-
-/**
- * The seed's `quality_score` for `judge-scores.json`: the sum of criterion averages over
- * (number of criteria × 5), unweighted. Note it maps an all-1 output to 0.2, unlike the signal.
- */
-export function qualityScore(criteriaAverages: Record<string, number>): number {
-  const values = Object.values(criteriaAverages);
-  if (values.length === 0) throw new RangeError('quality_score needs at least one criterion');
-  return values.reduce((sum, value) => sum + value, 0) / (values.length * 5);
-}

@@ -1,12 +1,10 @@
 /**
- * Text for the run's progress: one line per iteration and the closing
- * summary. Pure formatters: colours and width come in, a string goes out, and the terminal
- * module prints it. The numbers are never cut (they take 62 columns); only the hypothesis
- * shrinks to fit, and is left out when fewer than 8 columns remain.
+ * The run's closing summary and the one colour per iteration status. Pure formatters: colours
+ * and width come in, a string goes out, and the terminal module prints it. The row of a
+ * finished iteration is event-text.ts's formatIterationLine.
  */
 import type { IterationStatus } from '../run/events.js';
 import { ITERATION_STATUSES } from '../run/events.js';
-import { countChars, cutText, toOneLine } from '../loop/text.js';
 import { formatField, visibleWidth, wrapWords } from './fit-text.js';
 import { describePool, type PoolSummary } from '../run/pool-summary.js';
 
@@ -20,43 +18,6 @@ export interface ProgressColors {
   cyan: Paint;
   dim: Paint;
   bold: Paint;
-}
-
-export interface IterationLine {
-  iteration: number;
-  status: IterationStatus;
-  /** The candidate's train score; null when it has none (error, duplicate). */
-  score: number | null;
-  /** The incumbent's train score after this iteration. */
-  best: number;
-  /** Candidate minus incumbent, train. */
-  delta: number | null;
-  costUsd: number | null;
-  seconds: number;
-  hypothesis: string;
-}
-
-const STATUS_WIDTH = 12;
-const MIN_HYPOTHESIS = 8;
-
-export function formatProgressLine(
-  line: IterationLine,
-  { width, colors }: { width: number; colors: ProgressColors },
-): string {
-  const status = line.status.padEnd(STATUS_WIDTH);
-  const before = String(line.iteration).padStart(4);
-  const after = [
-    score(line.score),
-    `best ${line.best.toFixed(3)}`,
-    signed(line.delta).padStart(6),
-    cost(line.costUsd).padStart(7),
-    `${Math.round(line.seconds)}s`.padStart(6),
-  ].join('  ');
-  const fixedWidth = countChars(`${before}  ${status}  ${after}`);
-  const room = width - fixedWidth - 2;
-  const text = toOneLine(line.hypothesis);
-  const hypothesis = room >= MIN_HYPOTHESIS && text !== '' ? `  ${cutText(text, room)}` : '';
-  return `${before}  ${paintStatus(line.status, colors)(status)}  ${after}${hypothesis}`;
 }
 
 /** One colour per status, for every terminal view (show, watch, the run's progress lines). */
@@ -183,10 +144,6 @@ function scores(baseline: SplitScores, best: SplitScores): string[] {
       ? 'test: no score'
       : `test ${pair(baseline.test, best.test)}`;
   return [test, train, holdout];
-}
-
-function score(value: number | null): string {
-  return value === null ? '    -' : value.toFixed(3);
 }
 
 function signed(value: number | null): string {

@@ -1,78 +1,44 @@
 /**
- * Turns run events into terminal output: one line per finished iteration, the current phase
- * as the terminal's status line (shown only when stderr is a TTY; the next write erases it),
- * and the closing summary.
+ * `run`'s terminal output: the header, then events as they happen, in the words of
+ * event-text.ts — what an iteration is doing on the status line (shown only when stderr is a
+ * TTY; the next write erases it), warnings and spend alerts on stderr, a row per finished
+ * iteration on stdout — and the closing summary.
  */
 import { isAbsolute, relative } from 'node:path';
-import {
-  formatProgressLine,
-  formatRunSummary,
-  type RunSummary,
-  SUMMARY_LABEL_WIDTH,
-} from './progress-line.js';
+import { formatRunSummary, type RunSummary, SUMMARY_LABEL_WIDTH } from './progress-line.js';
 import { callsSavedByScreening } from '../report/overview.js';
 import { summarizePool } from '../run/pool-summary.js';
-import type { RunEvent } from '../run/events.js';
+import type { RunEvent, RunEventType } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
-import { describeSpendAlert, ledgerLines } from './format-ledger.js';
+import { formatEvent, paintEventText } from './event-text.js';
+import { ledgerLines } from './format-ledger.js';
 import type { Terminal } from './terminal.js';
 
 export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunState) => void {
   return (event, state) => {
-    if (event.type === 'phase') {
-      const what =
-        event.phase === 'final'
-          ? 'final check of baseline and best'
-          : `iteration ${event.iteration}: ${event.phase}`;
-      const progress =
-        event.done !== undefined && event.total !== undefined ? ` ${event.done}/${event.total}` : '';
-      term.status(term.colors.dim(`  … ${what}${progress}`));
-      return;
-    }
-    if (event.type === 'batch_submitted') {
-      const where = event.iteration === undefined ? '' : `iteration ${event.iteration}: `;
-      term.status(
-        term.colors.dim(
-          `  … ${where}waiting on ${event.provider} batch ${event.batchId} (${event.requests} requests)`,
-        ),
-      );
-      return;
-    }
-    if (event.type === 'warning') {
-      term.err(term.colors.yellow(wrapWords(`warning: ${event.message}`, errWidth(term), 2)));
-      return;
-    }
-    if (event.type === 'spend_alert') {
-      term.err(term.colors.yellow(wrapWords(describeSpendAlert(event), errWidth(term), 2)));
-      return;
-    }
     if (event.type === 'run_stopped') {
       term.status('');
       return;
     }
-    if (event.type !== 'iteration_finished') return;
-    const record = state.iterations.find((it) => it.iteration === event.iteration);
-    term.out(
-      formatProgressLine(
-        {
-          iteration: event.iteration,
-          status: event.status,
-          score: event.train,
-          best: state.incumbent?.train ?? event.train ?? 0,
-          delta: event.delta,
-          costUsd: event.costUsd,
-          seconds: event.seconds,
-          hypothesis:
-            event.status === 'error' || event.status === 'duplicate'
-              ? (event.message ?? '')
-              : (event.hypothesis ?? record?.message ?? ''),
-        },
-        { width: term.width, colors: term.colors },
-      ),
-    );
+    if (!LIVE.has(event.type)) return;
+    const text = formatEvent(event, { width: term.width, colors: term.colors, state });
+    if (text === undefined) return;
+    if (event.type === 'phase' || event.type === 'batch_submitted')
+      term.status(paintEventText(text, term.colors, `  … ${text.text}`));
+    else if (event.type === 'iteration_finished') term.out(text.text);
+    else term.err(paintEventText(text, term.colors, wrapWords(text.text, errWidth(term), 2)));
   };
 }
+
+/** The kinds `run` shows as they happen. */
+const LIVE: ReadonlySet<RunEventType> = new Set([
+  'phase',
+  'batch_submitted',
+  'iteration_finished',
+  'warning',
+  'spend_alert',
+]);
 
 export function summarizeForTerminal(
   state: RunState,

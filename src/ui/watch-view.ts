@@ -4,24 +4,16 @@
  * Elsewhere: plain lines, one per new phase, finished iteration and stop, so a log or a
  * pipe reads like the run's own progress output.
  */
-import { cutText, toOneLine } from '../loop/text.js';
-import type { EventOf, RunEvent } from '../run/events.js';
+import type { RunEvent } from '../run/events.js';
 import { activeSecondsAt } from '../run/reducer.js';
-import type { IterationRecord, RunState } from '../run/run-state.js';
+import type { RunState } from '../run/run-state.js';
 import { callsSavedByScreening } from '../report/overview.js';
 import { formatUsd } from './format-runs.js';
-import {
-  describePhase,
-  describeRow,
-  describeScreen,
-  formatInterval,
-  formatTally,
-} from './format-decision.js';
+import { describePhase } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
 import { describeMerges } from '../run/pool-summary.js';
-import { paintStatus } from './progress-line.js';
 import { fitLines } from './fit-text.js';
-import { describeDriftCheck, describeJudgeNoise } from './format-anchors.js';
+import { formatEvent, formatIterationLine, paintEventText } from './event-text.js';
 import { describeSpendAlert } from './format-ledger.js';
 import type { Colors } from './terminal.js';
 
@@ -111,33 +103,6 @@ function describeCounts(state: RunState): string {
 }
 
 /**
- * One finished iteration: number, status, score, best, delta, cost, time, then the text —
- * led, for a paired decision, by its interval and per-case tally.
- */
-export function formatIterationLine(record: IterationRecord, { width, colors: c }: ViewOptions): string {
-  const fixed = [
-    String(record.iteration).padStart(4),
-    record.status.padEnd(12),
-    score(record.train).padStart(5),
-    `best ${score(record.best)}`,
-    signed(record.delta).padStart(6),
-    formatUsd(record.costUsd).padStart(6),
-    formatDuration(record.seconds).padStart(7),
-  ];
-  const plain = fixed.join('  ');
-  const decision = record.paired
-    ? `${formatInterval(record)} ${formatTally(record.paired)} · `
-    : record.status === 'screened_out' && record.screen
-      ? `${describeScreen(record.screen)}, `
-      : '';
-  const text = toOneLine(`${decision}${describeRow(record)}`);
-  const room = width - plain.length - 2;
-  fixed[1] = paintStatus(record.status, c)(fixed[1] as string);
-  const tail = room >= 8 && text !== '' ? `  ${cutText(text, room)}` : '';
-  return `${fixed.join('  ')}${tail}`;
-}
-
-/**
  * Plain lines for events the watcher has not shown yet. `history`: the events already in
  * the journal when watching began — summarised (finished iterations, the current phase)
  * rather than replayed phase by phase.
@@ -149,83 +114,22 @@ export function describeEvents(
 ): string[] {
   const c = options.colors;
   const lines: string[] = [];
-  const records = new Map(after.iterations.map((r) => [r.iteration, r]));
   for (const event of events) {
-    switch (event.type) {
-      case 'run_started': {
-        const sim = event.simulated.length > 0 ? c.yellow(` [simulated: ${event.simulated.join(', ')}]`) : '';
-        lines.push(`run started: ${event.experiment} (${event.kind})${sim}`);
-        break;
-      }
-      case 'run_resumed':
-        lines.push(`run resumed${event.rebaseline ? ' with a new baseline' : ''}`);
-        break;
-      case 'phase':
-        if (options.lastPhase.get(event.iteration) === event.phase) break;
-        options.lastPhase.set(event.iteration, event.phase);
-        if (options.history) break;
-        lines.push(
-          c.dim(
-            event.phase === 'final'
-              ? '     final check: baseline and best evaluated again with fresh samples'
-              : `     iteration ${event.iteration}: ${describePhase(event.phase, false)}${progressOf(event)}`,
-          ),
-        );
-        break;
-      case 'iteration_finished': {
-        const record = records.get(event.iteration);
-        if (record) lines.push(formatIterationLine(record, options));
-        break;
-      }
-      case 'warning':
-        lines.push(c.yellow(`warning: ${event.message}`));
-        break;
-      case 'spend_alert':
-        lines.push(c.yellow(describeSpendAlert(event)));
-        break;
-      case 'judge_noise':
-        lines.push(
-          c.dim(
-            `     iteration ${event.iteration}: judge ${describeJudgeNoise({ ...event, anchors: event.anchors.length })}`,
-          ),
-        );
-        break;
-      case 'judge_drift': {
-        const text = `     iteration ${event.iteration}: judge ${describeDriftCheck({ ...event, anchors: event.anchors.length })}`;
-        lines.push(event.beyondNoise ? c.yellow(text) : c.dim(text));
-        break;
-      }
-      case 'final_evaluation': {
-        // The sealed test split, when the experiment has one, leads: no decision saw it.
-        const test =
-          event.baseline.test === undefined && event.best.test === undefined
-            ? ''
-            : `${pair('test', event.baseline.test ?? null, event.best.test ?? null)}, `;
-        lines.push(
-          `final check (fresh): ${test}${pair('train', event.baseline.train, event.best.train)}, ${pair('holdout', event.baseline.holdout, event.best.holdout)}`,
-        );
-        break;
-      }
-      case 'run_stopped':
-        lines.push(c.bold(`run stopped (${event.reason.replaceAll('_', ' ')}): ${event.message}`));
-        lines.push(summarize(after));
-        break;
-      default:
-        break;
+    if (event.type === 'phase') {
+      // One line per phase an iteration enters; a resumed watch does not replay the past ones.
+      if (options.lastPhase.get(event.iteration) === event.phase) continue;
+      options.lastPhase.set(event.iteration, event.phase);
+      if (options.history) continue;
     }
+    const text = formatEvent(event, { width: options.width, colors: c, state: after });
+    if (text === undefined) continue;
+    lines.push(paintEventText(text, c, text.during ? `     ${text.text}` : text.text));
+    if (event.type === 'run_stopped') lines.push(summarize(after));
   }
   if (options.history && after.open && after.stop === null && after.open.phase) {
     lines.push(c.dim(`     iteration ${after.open.iteration}: ${after.open.phase} (in progress)`));
   }
   return lines;
-}
-
-function progressOf(event: EventOf<'phase'>): string {
-  return event.done !== undefined && event.total !== undefined ? ` ${event.done}/${event.total}` : '';
-}
-
-function pair(name: string, from: number | null, to: number | null): string {
-  return `${name} ${score(from)} → ${score(to)}`;
 }
 
 function summarize(state: RunState): string {

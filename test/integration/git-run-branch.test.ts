@@ -8,10 +8,9 @@ import {
   formatKeepMessage,
   type GitRepo,
   openRepo,
-  readFileAt,
-  readPromptAt,
   UnbornHeadError,
 } from '../../src/git/index.js';
+import { readFileAt } from '../helpers/read-at.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const PROMPT = 'experiments/demo/prompt.md';
@@ -93,10 +92,12 @@ describe('createRunBranch', () => {
     const run = await start(git, temp, 'Brand new prompt.\n');
     const tree = await temp.git(['ls-tree', '-r', '--name-only', run.head]);
     expect(tree.split('\n')).toEqual(['README.md', PROMPT]);
-    expect(await readPromptAt({ repo: git, sha: run.head, promptPath: temp.path(PROMPT) })).toBe(
+    expect(await readFileAt({ repo: git, sha: run.head, path: git.relativePath(temp.path(PROMPT)) })).toBe(
       'Brand new prompt.\n',
     );
-    expect(await readPromptAt({ repo: git, sha: run.base, promptPath: temp.path(PROMPT) })).toBeNull();
+    expect(
+      await readFileAt({ repo: git, sha: run.base, path: git.relativePath(temp.path(PROMPT)) }),
+    ).toBeNull();
   });
 
   it('branches from a detached HEAD and leaves it detached', async () => {

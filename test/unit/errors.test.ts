@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AutoresearchError, EXIT, ValidationError, notImplemented } from '../../src/errors.js';
+import { AutoresearchError, EXIT, ValidationError } from '../../src/errors.js';
 
 describe('errors', () => {
   it('maps codes to exit codes', () => {
     expect(new AutoresearchError('E_VALIDATION', 'x').exitCode).toBe(EXIT.usage);
     expect(new AutoresearchError('E_AUTH', 'x').exitCode).toBe(EXIT.failure);
     expect(new AutoresearchError('E_INTERRUPTED', 'x').exitCode).toBe(EXIT.interrupted);
-    expect(notImplemented('run', 'loop').exitCode).toBe(EXIT.usage);
   });
 
   it('counts only errors in a validation summary', () => {

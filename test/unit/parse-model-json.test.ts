@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { extractJsonObject, parseModelJson } from '../../src/parse-model-json.js';
+import { parseModelJson } from '../../src/parse-model-json.js';
 
 describe('parseModelJson', () => {
   const Shape = z.object({ a: z.number() });
 
   it('finds the object in bare, fenced or chatty replies', () => {
-    expect(extractJsonObject('{"a":1}')).toEqual({ a: 1 });
-    expect(extractJsonObject('```json\n{"a":2}\n```')).toEqual({ a: 2 });
-    expect(extractJsonObject('Here it is: {"a":3} — hope it helps')).toEqual({ a: 3 });
-    expect(extractJsonObject('no json')).toBeUndefined();
+    expect(parseModelJson('{"a":1}', Shape)).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseModelJson('```json\n{"a":2}\n```', Shape)).toEqual({ ok: true, value: { a: 2 } });
+    expect(parseModelJson('Here it is: {"a":3} — hope it helps', Shape)).toEqual({
+      ok: true,
+      value: { a: 3 },
+    });
+    expect(parseModelJson('no json', Shape)).toEqual({
+      ok: false,
+      problem: 'the reply holds no JSON object',
+    });
   });
 
   it('reports a reply that does not fit the schema', () => {
@@ -27,6 +33,9 @@ describe('parseModelJson on model habits', () => {
       ok: false,
       problem: /2 JSON objects/,
     });
-    expect(extractJsonObject('the {{topic}} part, then {"a": "z"}')).toEqual({ a: 'z' });
+    expect(parseModelJson('the {{topic}} part, then {"a": "z"}', Shape)).toEqual({
+      ok: true,
+      value: { a: 'z' },
+    });
   });
 });

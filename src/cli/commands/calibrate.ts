@@ -13,7 +13,7 @@ import { type Label, LABELS_FILE, readLabels } from '../../calibrate/labels.js';
 import { judgeKappaGate } from '../../calibrate/kappa-gate.js';
 import { calledRoles, runCalibrate } from '../../calibrate/run-calibrate.js';
 import { EXIT } from '../../errors.js';
-import { refuseMissingEvalKeys } from '../../eval-command/require-keys.js';
+import { refuseMissingKeys } from '../../experiment/missing-keys.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import {
   applyOverrides,
@@ -74,7 +74,7 @@ export default async function calibrateCommand(
   for (const note of notes) term.err(term.colors.yellow(`note: ${note}`));
   const isolation = isolationWarning(experiment);
   if (isolation !== undefined) term.err(term.colors.yellow(`warning: ${isolation}`));
-  refuseMissingEvalKeys(experiment, env, calledRoles(read.labels));
+  refuseMissingKeys(experiment, env, calledRoles(read.labels));
 
   const controller = new AbortController();
   const stopSignals = trapInterrupts(term, controller, 'the calibration');

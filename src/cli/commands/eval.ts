@@ -17,10 +17,11 @@ import {
   countGenerationFailures,
   describeGenerationFailures,
 } from '../../eval-command/generation-failures.js';
-import { refuseMissingEvalKeys } from '../../eval-command/require-keys.js';
+import { EVAL_ROLES } from '../../eval-command/eval-roles.js';
 import { runEval } from '../../eval-command/run-eval.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { loopCases, testCases } from '../../experiment/loop-cases.js';
+import { refuseMissingKeys } from '../../experiment/missing-keys.js';
 import { isolationWarning } from '../../sandbox/run-isolation.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
@@ -71,7 +72,7 @@ export default async function evalCommand(
       ),
     );
   }
-  refuseMissingEvalKeys(experiment, env);
+  refuseMissingKeys(experiment, env, EVAL_ROLES);
   if (split === 'test' && testCases(experiment).length === 0) {
     throw new AutoresearchError('E_USAGE', '--split test: this experiment has no test cases', {
       hint: 'set search.test (a share, e.g. 0.2) or label cases `split: test`, or use --split train|holdout|all',

@@ -16,11 +16,11 @@ import { isolationNote } from '../../sandbox/run-isolation.js';
 import { readMeasuredNoise } from '../../run/measured-noise.js';
 import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
-import { judgeMembers, memberName, roleModels } from '../../experiment/judge-panel.js';
+import { judgeMembers, memberName } from '../../experiment/judge-panel.js';
+import { describeMissingKey, findMissingKeys, missingKeyHint } from '../../experiment/missing-keys.js';
 import { ROLES } from '../../experiment/roles.js';
 import type { JudgeEntry } from '../../experiment/schema.js';
 import type { Experiment } from '../../experiment/types.js';
-import { apiKeyEnvName, keyIsRequired, readApiKey } from '../../providers/env.js';
 import { type PingResult, pingModels } from '../../providers/ping.js';
 import { formatPlan } from '../../ui/format-plan.js';
 import { formatProblems } from '../../ui/format-problems.js';
@@ -90,15 +90,15 @@ export async function runValidate(
     return EXIT.ok;
   }
 
-  const missing = findMissingKeys(experiment, env);
+  const missing = [...findMissingKeys(experiment, env)];
   if (missing.length > 0) {
     const problems = missing.map(
-      (m): Problem => ({
+      ([name, roles]): Problem => ({
         severity: 'error',
         location: { file: experiment.file },
-        keyPath: `models.${m.roles[0]}`,
-        message: `${m.name} is not set (needed by ${m.roles.join(', ')}); --ping needs it`,
-        hint: `export ${m.name}=… in this shell, or set models.<role>.api_key_env to the variable that holds it`,
+        keyPath: `models.${roles[0]}`,
+        message: describeMissingKey(name, roles),
+        hint: missingKeyHint(name),
       }),
     );
     return reportProblems(problems, options, deps, plan);
@@ -144,20 +144,6 @@ function asProblem(error: AutoresearchError, ref: string): Problem {
     message: error.message,
     ...(error.hint ? { hint: error.hint } : {}),
   };
-}
-
-function findMissingKeys(
-  experiment: Experiment,
-  env: NodeJS.ProcessEnv,
-): { name: string; roles: string[] }[] {
-  const missing = new Map<string, string[]>();
-  for (const { role, entry } of roleModels(experiment.models)) {
-    const name = apiKeyEnvName(entry);
-    if (name === undefined || !keyIsRequired(entry, env) || readApiKey(entry, env) !== undefined) continue;
-    const roles = missing.get(name) ?? [];
-    if (!roles.includes(role)) missing.set(name, [...roles, role]);
-  }
-  return [...missing].map(([name, roles]) => ({ name, roles }));
 }
 
 /**

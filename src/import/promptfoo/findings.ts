@@ -35,11 +35,6 @@ export function addNote(findings: Findings, note: string): void {
   if (!findings.notes.includes(note)) findings.notes.push(note);
 }
 
-export function mergeFindings(into: Findings, from: Findings): void {
-  into.unmapped.push(...from.unmapped);
-  for (const note of from.notes) addNote(into, note);
-}
-
 const MAX_PLACES = 4;
 
 /** One line per (subject, reason), naming the first few places it occurs. */

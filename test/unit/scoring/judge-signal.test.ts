@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeSignal, normaliseCriteria, qualityScore } from '../../../src/scoring/judge-signal.js';
+import { judgeSignal, normaliseCriteria } from '../../../src/scoring/judge-signal.js';
 import { sampleEvaluation } from './fixture.js';
 
 function trainInput() {
@@ -57,17 +57,5 @@ describe('judgeSignal', () => {
       perCase: {},
       criteria: {},
     });
-  });
-});
-
-describe('qualityScore', () => {
-  it('is the seed formula: sum of averages over criteria × 5', () => {
-    expect(qualityScore({ clarity: 4, tone: 3 })).toBeCloseTo(0.7, 12);
-    expect(qualityScore({ a: 1 })).toBe(0.2);
-    expect(qualityScore({ a: 5, b: 5, c: 5 })).toBe(1);
-  });
-
-  it('needs at least one criterion', () => {
-    expect(() => qualityScore({})).toThrow(RangeError);
   });
 });

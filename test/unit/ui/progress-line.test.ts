@@ -1,98 +1,11 @@
-import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import {
-  formatProgressLine,
-  formatRunSummary,
-  type IterationLine,
-  type ProgressColors,
-  type RunSummary,
-} from '../../../src/ui/progress-line.js';
-import { countChars } from '../../../src/loop/text.js';
+import { formatRunSummary, type ProgressColors, type RunSummary } from '../../../src/ui/progress-line.js';
 
 const plain: ProgressColors = { green: id, red: id, yellow: id, cyan: id, dim: id, bold: id };
-const tagged: ProgressColors = {
-  green: (t) => `<green>${t}</green>`,
-  red: (t) => `<red>${t}</red>`,
-  yellow: (t) => `<yellow>${t}</yellow>`,
-  cyan: (t) => `<cyan>${t}</cyan>`,
-  dim: (t) => `<dim>${t}</dim>`,
-  bold: (t) => `<bold>${t}</bold>`,
-};
 
 function id(text: string): string {
   return text;
 }
-
-const line: IterationLine = {
-  iteration: 7,
-  status: 'keep',
-  score: 0.7684,
-  best: 0.7684,
-  delta: 0.0561,
-  costUsd: 0.0421,
-  seconds: 38.4,
-  hypothesis: 'A hard word limit in the first line\nmakes the word-count check pass without hurting clarity.',
-};
-
-describe('formatProgressLine', () => {
-  it('shows number, status, score, best, delta, cost, seconds and hypothesis', () => {
-    const text = formatProgressLine(line, { width: 200, colors: plain });
-    expect(text).toBe(
-      '   7  keep          0.768  best 0.768  +0.056   $0.042     38s  A hard word limit in the first line makes the word-count check pass without hurting clarity.',
-    );
-  });
-
-  it('cuts the hypothesis to fit the width, never the numbers', () => {
-    for (const width of [62, 72, 80, 100, 120]) {
-      const text = formatProgressLine(line, { width, colors: plain });
-      expect(countChars(text)).toBeLessThanOrEqual(width);
-      expect(text).toContain('+0.056');
-    }
-    expect(formatProgressLine(line, { width: 80, colors: plain }).endsWith('…')).toBe(true);
-    const narrow = formatProgressLine(line, { width: 40, colors: plain });
-    expect(narrow).toBe('   7  keep          0.768  best 0.768  +0.056   $0.042     38s');
-    expect(formatProgressLine(line, { width: 71, colors: plain })).toBe(narrow);
-    expect(formatProgressLine(line, { width: 72, colors: plain })).toBe(`${narrow}  A hard …`);
-  });
-
-  it('colours the status only, and measures width without the colour codes', () => {
-    const text = formatProgressLine(line, { width: 80, colors: tagged });
-    expect(text).toContain('<green>keep        </green>');
-    expect(countChars(text.replace(/<\/?green>/g, ''))).toBeLessThanOrEqual(80);
-    const statuses = {
-      gate_fail: 'red',
-      error: 'red',
-      holdout_fail: 'yellow',
-      discard: 'dim',
-      baseline: 'cyan',
-    };
-    for (const [status, colour] of Object.entries(statuses))
-      expect(
-        formatProgressLine(
-          { ...line, status: status as IterationLine['status'] },
-          { width: 80, colors: tagged },
-        ),
-      ).toContain(`<${colour}>${status}`);
-  });
-
-  it('takes the terminal colours as they are', () => {
-    const colors: ProgressColors = pc.createColors(false);
-    expect(formatProgressLine(line, { width: 90, colors })).toBe(
-      formatProgressLine(line, { width: 90, colors: plain }),
-    );
-  });
-
-  it('shows missing scores, deltas and prices as such', () => {
-    const text = formatProgressLine(
-      { ...line, status: 'error', score: null, delta: null, costUsd: null, hypothesis: '' },
-      { width: 100, colors: plain },
-    );
-    expect(text).toBe('   7  error             -  best 0.768       -       $?     38s');
-    expect(formatProgressLine({ ...line, delta: -0.0123 }, { width: 100, colors: plain })).toContain(
-      '-0.012',
-    );
-  });
-});
 
 describe('formatRunSummary', () => {
   const summary: RunSummary = {
