@@ -123,7 +123,7 @@ export type Acceptance = (typeof ACCEPTANCES)[number];
 
 /** SPEC 14: a pool of prompts searched from its Pareto front (version 2), or version 1's single incumbent. */
 export const SEARCH_STRATEGIES = ['pareto', 'greedy'] as const;
-export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
+export type SearchName = (typeof SEARCH_STRATEGIES)[number];
 
 export const Search = z.strictObject({
   /** pareto: proposals per iteration, each from its own parent; greedy: proposals against the incumbent. */

@@ -1,6 +1,6 @@
 /** Small readings of the run state the loop needs: margins, the attempt history, tried prompts. */
 import { acceptanceOf, searchStrategyOf } from '../experiment/acceptance.js';
-import type { Acceptance, SearchStrategy } from '../experiment/schema.js';
+import type { Acceptance, SearchName } from '../experiment/schema.js';
 import type { RunEvent } from '../run/events.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
@@ -28,7 +28,7 @@ export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): 
  * The search of this run (SPEC 14): the experiment's, except that a run started under record
  * version 4 or earlier keeps the greedy search to its end (its journal has no pool).
  */
-export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
+export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchName {
   if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';
   return searchStrategyOf(deps.experiment.config.search);
 }

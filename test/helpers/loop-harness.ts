@@ -32,6 +32,7 @@ import {
   type ScriptedHandler,
   type ScriptedProviders,
 } from './scripted-provider.js';
+import { strategyFor } from '../../src/search/choose-strategy.js';
 
 export const RUN_ID = '20261129-2300-scripted-abcd';
 export const TOKENS = ['alpha', 'bravo', 'charlie', 'delta'] as const;
@@ -184,6 +185,7 @@ export async function runScripted(options: ScriptedRunOptions): Promise<Scripted
       runId: RUN_ID,
       runDir,
       recorder,
+      strategy: strategyFor({ experiment, recorder }),
       pool,
       git: null,
       now: clock.now,
