@@ -104,6 +104,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
     acceptance === 'paired'
       ? [...seed, ...anchors]
       : [
+          ...seed,
           ...anchors,
           {
             type: 'noise_margin',
