@@ -12,7 +12,7 @@ import { evaluate } from '../evaluate/evaluate.js';
 import { candidateDeps, candidateRequest } from './candidate-request.js';
 import { finishIteration } from './finish-iteration.js';
 import type { LoopRun } from './loop-deps.js';
-import { hashPrompt } from './prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 import { measureJudgeNoise } from './judge-anchors.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
 import { acceptanceFor, modeField } from './loop-state.js';

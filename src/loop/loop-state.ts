@@ -7,7 +7,7 @@ import type { RunState } from '../run/run-state.js';
 import type { AttemptSummary } from './build-feedback.js';
 import type { Strategy } from './strategy.js';
 import { type Margin, MIN_AUTO_MARGIN } from './decide.js';
-import { hashPrompt } from './prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 
 export function currentMargin(state: RunState, minImprovement: number | 'auto'): Margin {
   if (minImprovement !== 'auto') return { train: minImprovement, holdout: minImprovement };

@@ -13,7 +13,8 @@ import { compareWithBest, pairedLook, settleBest } from './best-comparison.js';
 import { memberById } from './member-view.js';
 import type { DecidedCandidate } from './pareto-candidate.js';
 import { type CandidateVerdict, verdictOf } from './pareto-outcome.js';
-import { liveMembers, memberNumber, nextMemberId } from './pool.js';
+import { memberNumber, nextMemberId } from '../run/member-id.js';
+import { liveMembers } from './pool.js';
 
 /**
  * Admission: every candidate SPEC 13 kept against its parent becomes the next member (in

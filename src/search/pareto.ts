@@ -28,7 +28,7 @@ import {
 import { type CandidateVerdict, candidateDecided, iterationOutcome } from './pareto-outcome.js';
 import { parentChosen, planCandidates } from './pareto-plan.js';
 import { poolMemberEvent, seedMemberEvent } from './pool-member.js';
-import { nextMemberId } from './pool.js';
+import { nextMemberId } from '../run/member-id.js';
 import type { SearchStrategy } from './strategy.js';
 
 interface Planned {
