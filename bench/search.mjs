@@ -182,7 +182,7 @@ async function testScoreAt(landscape, { project, runDir }, point) {
   const { iteration, candidate, sha256 } = point.bestRef;
   const iterationDir = join(runDir, 'iterations', String(iteration).padStart(4, '0'));
   const text = readFileSync(join(iterationDir, 'candidates', String(candidate), 'prompt.md'), 'utf8');
-  if (sha256 !== null && (await import(distModule('loop/prompt-hash.js'))).hashPrompt(text) !== sha256)
+  if (sha256 !== null && (await import(distModule('prompt-hash.js'))).hashPrompt(text) !== sha256)
     throw new Error(
       `${runDir}: iteration ${iteration} candidate ${candidate}'s prompt.md is not the prompt it journaled`,
     );

@@ -31,6 +31,7 @@ import { clearStopRequest, isStopRequested } from './stop-request.js';
 import { finishSummary, runOnFinish } from './on-finish.js';
 import { attachRunRenderer, renderNote, renderRunSummary } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
+import { strategyFor } from '../search/choose-strategy.js';
 
 /** The events after which the report has something new to show. */
 const REPORT_EVENTS: ReadonlySet<RunEvent['type']> = new Set([
@@ -193,6 +194,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       runId: input.runId,
       runDir,
       recorder,
+      strategy: strategyFor({ experiment, recorder }),
       pool,
       git: input.git,
       now: () => new Date(),

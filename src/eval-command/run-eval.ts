@@ -17,7 +17,7 @@ import type { Role } from '../experiment/roles.js';
 import type { JudgeConfig } from '../experiment/schema.js';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
 import type { Experiment } from '../experiment/types.js';
-import { hashPrompt } from '../loop/prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 import type { EventListener, RunRecorder } from '../loop/run-recorder.js';
 import { spendSince } from '../loop/spend.js';
 import { emptyTotals } from '../providers/ledger.js';

@@ -4,7 +4,7 @@
  * `auto` (the default) means paired statistics, a number means version 1's margin rule with that
  * margin.
  */
-import type { Acceptance, Search, SearchStrategy } from './schema.js';
+import type { Acceptance, Search, SearchName } from './schema.js';
 
 export function acceptanceOf(search: Pick<Search, 'acceptance' | 'min_improvement'>): Acceptance {
   if (search.acceptance !== undefined) return search.acceptance;
@@ -40,7 +40,7 @@ export function minibatchSize(search: Pick<Search, 'minibatch'>, trainCases: num
  */
 export function searchStrategyOf(
   search: Pick<Search, 'strategy' | 'acceptance' | 'min_improvement'>,
-): SearchStrategy {
+): SearchName {
   if (search.strategy !== undefined) return search.strategy;
   return acceptanceOf(search) === 'paired' ? 'pareto' : 'greedy';
 }

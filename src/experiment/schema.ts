@@ -139,7 +139,7 @@ export type Acceptance = (typeof ACCEPTANCES)[number];
  * single incumbent.
  */
 export const SEARCH_STRATEGIES = ['pareto', 'greedy'] as const;
-export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
+export type SearchName = (typeof SEARCH_STRATEGIES)[number];
 
 export const Search = z.strictObject({
   /** pareto: proposals per iteration, each from its own parent; greedy: proposals against the incumbent. */

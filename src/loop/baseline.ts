@@ -12,12 +12,10 @@ import { evaluate } from '../evaluate/evaluate.js';
 import { candidateDeps, candidateRequest } from './candidate-request.js';
 import { finishIteration } from './finish-iteration.js';
 import type { LoopRun } from './loop-deps.js';
-import { hashPrompt } from './prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 import { measureJudgeNoise } from './judge-anchors.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor, modeField, searchFor } from './loop-state.js';
-import { seedMemberEvent } from '../search/pool-member.js';
-import { nextMemberId } from '../search/pool.js';
+import { acceptanceFor, modeField } from './loop-state.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
@@ -79,18 +77,10 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   };
   const margin = marginFrom(search.min_improvement, noise);
   const mean = baselineFrom(noise);
-  // The pareto search (docs/design/pareto-search.md): the baseline is the pool's seed, p0 (a rebaseline's
-  // seed takes the next id).
+  // What the search keeps of the starting prompt (pareto: the pool's seed), journaled with the baseline.
   const seed =
-    searchFor(deps) === 'pareto' && first?.ok === true
-      ? [
-          seedMemberEvent({
-            member: nextMemberId(recorder.state().pool?.members ?? []),
-            iteration,
-            promptSha256: hashPrompt(prompt),
-            evaluated: first,
-          }),
-        ]
+    first?.ok === true
+      ? deps.strategy.seed({ deps, iteration, promptSha256: hashPrompt(prompt), evaluated: first })
       : [];
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
   await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
@@ -115,6 +105,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
     acceptance === 'paired'
       ? [...seed, ...anchors]
       : [
+          ...seed,
           ...anchors,
           {
             type: 'noise_margin',

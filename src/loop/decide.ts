@@ -5,7 +5,7 @@
  * the margin with the holdout held is kept only for a shorter prompt. Any eligible candidate beats
  * an ineligible incumbent. Without holdout cases the holdout condition holds vacuously.
  */
-import type { IterationStatus } from './status.js';
+import type { IterationStatus } from '../run/events.js';
 
 /** Scores are means of floats: differences within this are equal, so "equal to the margin" is never a gain. */
 export const SCORE_EPSILON = 1e-9;

@@ -16,7 +16,7 @@
  */
 import type { RunEvent } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
-import { isNonImproving } from './status.js';
+import { isNonImproving } from '../run/streaks.js';
 
 /** Where in an append the recorder is: before it, after it, after its derived files. */
 export type JournalMoment = 'appending' | 'appended' | 'derived';

@@ -10,6 +10,7 @@ import type { Grader } from '../grader/grader.js';
 import type { Judge } from '../judge/judge.js';
 import type { BatchRunner } from '../providers/batch/batch-runner.js';
 import type { ModelPool } from '../providers/model-pool.js';
+import type { SearchStrategy } from '../search/strategy.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { SpendMeter } from './spend.js';
 
@@ -25,6 +26,8 @@ export interface LoopDeps {
   runId: string;
   runDir: string;
   recorder: RunRecorder;
+  /** The search (src/search/strategy.ts): greedy, pareto, or a test's own. */
+  strategy: SearchStrategy;
   pool: ModelPool;
   git: GitBinding | null;
   now: () => Date;

@@ -1,13 +1,13 @@
 /** Small readings of the run state the loop needs: margins, the attempt history, tried prompts. */
 import { acceptanceOf, searchStrategyOf } from '../experiment/acceptance.js';
-import type { Acceptance, SearchStrategy } from '../experiment/schema.js';
+import type { Acceptance, SearchName } from '../experiment/schema.js';
 import type { RunEvent } from '../run/events.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunState } from '../run/run-state.js';
 import type { AttemptSummary } from './build-feedback.js';
 import type { Strategy } from './strategy.js';
 import { type Margin, MIN_AUTO_MARGIN } from './decide.js';
-import { hashPrompt } from './prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 
 export function currentMargin(state: RunState, minImprovement: number | 'auto'): Margin {
   if (minImprovement !== 'auto') return { train: minImprovement, holdout: minImprovement };
@@ -29,7 +29,7 @@ export function acceptanceFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): 
  * started under record version 4 or earlier keeps the greedy search to its end (its journal has no
  * pool).
  */
-export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchStrategy {
+export function searchFor(deps: Pick<LoopDeps, 'experiment' | 'recorder'>): SearchName {
   if (deps.recorder.version < 5 || acceptanceFor(deps) !== 'paired') return 'greedy';
   return searchStrategyOf(deps.experiment.config.search);
 }

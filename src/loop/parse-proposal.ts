@@ -16,7 +16,7 @@ import { MutatorEditsReply, MutatorReply } from '../protocol/mutation.js';
 import { maxCharsFor } from './build-feedback.js';
 import { findJsonObjects } from '../find-json.js';
 import { PROMPT_LABEL } from './mutator-prompt.js';
-import { hashPrompt } from './prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 import { countChars, cutText, toOneLine } from './text.js';
 
 export interface ParseProposalOptions {

@@ -26,9 +26,7 @@ import { createSpendMeter } from './spend.js';
 import { watchSpendAlerts } from './spend-alerts.js';
 import { reconcileLastKeep } from './record-keep.js';
 import { baselineRepeats } from '../experiment/acceptance.js';
-import { acceptanceFor, searchFor } from './loop-state.js';
-import { runParetoIteration } from '../search/pareto-iteration.js';
-import { syncPoolRefs } from '../git/index.js';
+import { acceptanceFor } from './loop-state.js';
 
 export interface LoopEnd {
   reason: StopReason;
@@ -74,9 +72,8 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   }
   let incumbent = await loadIncumbent(deps.runDir, recorder.state());
   await reconcileLastKeep(deps, incumbent.prompt);
-  // The pareto search's pool refs (docs/design/pareto-search.md): idempotent, so a crash before a
-  // sync loses none.
-  await syncPoolRefs(deps, recorder.state());
+  // What the search derives from the journal (pareto: its pool refs): idempotent, so a crash before a sync loses none.
+  await deps.strategy.sync(deps);
 
   for (;;) {
     if (deps.signal.aborted) throw deps.signal.reason ?? new Error('aborted');
@@ -92,10 +89,7 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
         exitCode: verdict.reason === 'errors' ? 1 : 0,
       };
     }
-    incumbent =
-      recorder.state().pool !== null && searchFor(deps) === 'pareto'
-        ? await runParetoIteration(deps, incumbent)
-        : await runIteration(deps, incumbent);
+    incumbent = await runIteration(deps, incumbent);
   }
 }
 

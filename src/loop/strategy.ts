@@ -1,11 +1,12 @@
 /**
  * Focused ↔ bold (docs/design/experiment-format.md `bold_after`): after `bold_after` non-improving
- * iterations in a row (discard, gate_fail, holdout_fail) the mutator is asked for a bolder change;
- * a keep brings it back to focused changes. `duplicate`, `error` and `interrupted` tell nothing
- * about the strategy, so they neither count nor reset the streak (the same rule as `patience`).
+ * iterations in a row the mutator is asked for a bolder change; a keep (or a candidate entering the
+ * pareto pool) brings it back to focused changes. Which status counts, resets or leaves the streak
+ * alone is the one streak rule, src/run/streaks.ts.
  */
 import type { MutatorFeedback } from '../protocol/mutation.js';
-import { type IterationStatus, isNonImproving } from './status.js';
+import type { IterationStatus } from '../run/events.js';
+import { advanceStreak, effectsOf } from '../run/streaks.js';
 
 export type Strategy = MutatorFeedback['strategy'];
 
@@ -22,11 +23,10 @@ export function advanceStrategy(
   status: IterationStatus,
   boldAfter: number,
 ): StrategyState {
-  // docs/design/pareto-search.md: a candidate entering the pool is progress for the mode, like a
-  // keep.
-  if (status === 'keep' || status === 'pooled' || status === 'baseline') return INITIAL_STRATEGY;
-  if (!isNonImproving(status)) return state;
-  const discardStreak = state.discardStreak + 1;
+  const effect = effectsOf(status).mode;
+  if (effect === 'reset') return INITIAL_STRATEGY;
+  if (effect === 'neutral') return state;
+  const discardStreak = advanceStreak(state.discardStreak, effect);
   return { strategy: discardStreak >= boldAfter ? 'bold' : 'focused', discardStreak };
 }
 

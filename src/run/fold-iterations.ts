@@ -1,17 +1,11 @@
 /**
  * The iteration half of the run-state fold: attempts as they progress, the record each
  * finished iteration leaves, the incumbent and baseline, and the in-a-row counters behind
- * patience, the error stop and bold mode.
+ * patience, the error stop and bold mode (each moved by the one streak rule, streaks.ts).
  */
-import { type EventOf, type IterationStatus, modeOf } from './events.js';
-import type {
-  Counters,
-  EvaluationRecord,
-  IterationRecord,
-  OpenIteration,
-  RunState,
-  Signals,
-} from './run-state.js';
+import { type EventOf, modeOf } from './events.js';
+import { advanceCounters } from './streaks.js';
+import type { EvaluationRecord, IterationRecord, OpenIteration, RunState, Signals } from './run-state.js';
 
 /** The part of the draft state this fold reads and writes. */
 export type IterationDraft = Pick<
@@ -49,7 +43,7 @@ export function finishIteration(draft: IterationDraft, event: EventOf<'iteration
   const commit =
     attempt.commit ?? draft.commits.findLast((c) => c.iteration === event.iteration)?.sha ?? null;
   updateIncumbent(draft, event, chosen, commit);
-  updateCounters(draft.counters, event.status);
+  draft.counters = advanceCounters(draft.counters, event.status);
   recordIteration(draft, {
     iteration: event.iteration,
     status: event.status,
@@ -102,42 +96,6 @@ function updateIncumbent(
       promptSha256: event.promptSha256,
     };
     draft.pendingRebaseline = false;
-  }
-}
-
-function updateCounters(counters: Counters, status: IterationStatus): void {
-  switch (status) {
-    case 'baseline':
-    case 'keep':
-      counters.nonImproving = 0;
-      counters.consecutiveErrors = 0;
-      counters.discardsInARow = 0;
-      return;
-    case 'discard':
-    case 'gate_fail':
-    case 'holdout_fail':
-    case 'inconclusive':
-    case 'screened_out':
-      counters.nonImproving += 1;
-      counters.consecutiveErrors = 0;
-      counters.discardsInARow += 1;
-      return;
-    case 'duplicate':
-      counters.consecutiveErrors = 0;
-      counters.discardsInARow += 1;
-      return;
-    case 'pooled':
-      // docs/design/pareto-search.md: a member entered the pool but the best did not move. Progress
-      // for the mode (some lineage improved), neutral for patience (which waits for the best to
-      // move).
-      counters.consecutiveErrors = 0;
-      counters.discardsInARow = 0;
-      return;
-    case 'error':
-      counters.consecutiveErrors += 1;
-      return;
-    case 'interrupted':
-      return;
   }
 }
 

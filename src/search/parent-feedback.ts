@@ -19,7 +19,8 @@ import {
 import type { Strategy } from '../loop/strategy.js';
 import type { MutatorFeedback } from '../protocol/mutation.js';
 import type { PoolState } from '../run/run-state.js';
-import { ancestorsOf, memberNumber } from './pool.js';
+import { memberNumber } from '../run/member-id.js';
+import { ancestorsOf } from './pool.js';
 
 /** Outputs, reasons, reasoning and evidence are shown whole up to this many characters each. */
 export const TRACE_CHARS = 4000;

@@ -5,6 +5,7 @@
  * on resume, so the same journal always makes the same choices.
  */
 import { sha256Hex } from '../sha256.js';
+import { memberNumber } from '../run/member-id.js';
 
 /** What the pool arithmetic reads of a member (a PoolMemberRecord satisfies it). */
 export interface PoolMemberView {
@@ -206,16 +207,6 @@ export function chooseMergePair(
 /** How a tried merge is remembered: the two ids, lower first. */
 export function mergeKey(a: string, b: string): string {
   return memberNumber(a) <= memberNumber(b) ? `${a}+${b}` : `${b}+${a}`;
-}
-
-/** `p12` → 12. */
-export function memberNumber(id: string): number {
-  return Number.parseInt(id.slice(1), 10);
-}
-
-/** The id the next member takes. */
-export function nextMemberId(members: readonly { id: string }[]): string {
-  return `p${members.reduce((max, m) => Math.max(max, memberNumber(m.id) + 1), 0)}`;
 }
 
 /**

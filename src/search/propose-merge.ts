@@ -12,7 +12,7 @@ import { findJsonObjects } from '../find-json.js';
 import { keepBlocksOf, maxCharsFor } from '../loop/build-feedback.js';
 import type { RejectedReply } from '../loop/mutator-prompt.js';
 import { checkChangedText, type ParseProposalOptions } from '../loop/parse-proposal.js';
-import { hashPrompt } from '../loop/prompt-hash.js';
+import { hashPrompt } from '../prompt-hash.js';
 import { askMutator, MUTATOR_ATTEMPTS } from '../loop/propose.js';
 import { countChars, cutText } from '../loop/text.js';
 import {

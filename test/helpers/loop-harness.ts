@@ -32,6 +32,8 @@ import {
   type ScriptedHandler,
   type ScriptedProviders,
 } from './scripted-provider.js';
+import { strategyFor } from '../../src/search/choose-strategy.js';
+import type { SearchStrategy } from '../../src/search/strategy.js';
 
 export const RUN_ID = '20261129-2300-scripted-abcd';
 export const TOKENS = ['alpha', 'bravo', 'charlie', 'delta'] as const;
@@ -78,6 +80,8 @@ export interface ScriptedRunOptions {
   grader?: Grader;
   /** The experiment's `judging:` settings (docs/design/prompt-shapes.md), e.g. drift anchors. */
   judging?: Record<string, unknown>;
+  /** The search the loop is handed (default: the experiment's, as a run would pick it). */
+  strategy?: SearchStrategy;
 }
 
 export interface ScriptedRun {
@@ -184,6 +188,7 @@ export async function runScripted(options: ScriptedRunOptions): Promise<Scripted
       runId: RUN_ID,
       runDir,
       recorder,
+      strategy: options.strategy ?? strategyFor({ experiment, recorder }),
       pool,
       git: null,
       now: clock.now,

@@ -14,7 +14,7 @@ import { joinPartTexts } from '../../src/experiment/part-texts.js';
 import type { PromptShape } from '../../src/experiment/types.js';
 import { createRunBranch, type GitRepo, openRepo, type RunBranch } from '../../src/git/index.js';
 import type { PoolRefsDeps } from '../../src/git/pool-refs.js';
-import { hashPrompt } from '../../src/loop/prompt-hash.js';
+import { hashPrompt } from '../../src/prompt-hash.js';
 import { createRunRecorder, type RunRecorder } from '../../src/loop/run-recorder.js';
 import type { RunEventBody } from '../../src/run/events.js';
 import { writeManifest } from '../../src/run/manifest.js';

@@ -19,6 +19,7 @@ import { sha256Json } from '../../src/sha256.js';
 import { createTestClock, RUN_ID } from '../helpers/loop-harness.js';
 import { createScriptedProviders, mutatorScript } from '../helpers/scripted-provider.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { strategyFor } from '../../src/search/choose-strategy.js';
 
 const DIR = 'experiments/parts';
 const SYSTEM = `${DIR}/system.md`;
@@ -137,6 +138,7 @@ describe('a run with two optimisable parts', () => {
         runId: RUN_ID,
         runDir,
         recorder,
+        strategy: strategyFor({ experiment, recorder }),
         pool,
         git: { repo: git, branch: branch.branch, promptPath: experiment.promptPath },
         now: clock.now,

@@ -19,7 +19,7 @@ import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import type { RunState } from '../../run/run-state.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { readMemberPrompt } from '../../search/member-prompt.js';
+import { readMemberPrompt } from '../../run/member-prompt.js';
 import { terminal } from '../../ui/terminal.js';
 import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
 import { runsDirOf } from '../runs-dir-option.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinPartTexts, splitPromptText } from '../../../src/experiment/part-texts.js';
 import { parseProposal } from '../../../src/loop/parse-proposal.js';
-import { hashPrompt } from '../../../src/loop/prompt-hash.js';
+import { hashPrompt } from '../../../src/prompt-hash.js';
 
 const SYSTEM = 'You answer billing questions.\n<!-- keep -->\nNever promise refunds.\n<!-- /keep -->\n';
 const USER = 'Customer {{name}} asks: {{question}}\n';

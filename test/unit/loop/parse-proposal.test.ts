@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fence } from '../../../src/protocol/delimit.js';
 import { parseProposal } from '../../../src/loop/parse-proposal.js';
-import { hashPrompt } from '../../../src/loop/prompt-hash.js';
+import { hashPrompt } from '../../../src/prompt-hash.js';
 import { INCUMBENT_PROMPT } from './feedback-fixtures.js';
 
 const better = INCUMBENT_PROMPT.replace('Write a cold email', 'Write a short, specific cold email');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countErrorStreak, countNonImprovingStreak, type IterationStatus } from '../../../src/loop/status.js';
+import type { IterationStatus } from '../../../src/run/events.js';
 import { advanceStrategy, INITIAL_STRATEGY, replayStrategy } from '../../../src/loop/strategy.js';
 
 describe('strategy', () => {
@@ -31,21 +31,5 @@ describe('strategy', () => {
 
   it('bold_after 1 switches after the first discard', () => {
     expect(advanceStrategy(INITIAL_STRATEGY, 'discard', 1).strategy).toBe('bold');
-  });
-});
-
-describe('streaks', () => {
-  it('counts non-improving iterations at the end, skipping error and duplicate', () => {
-    expect(countNonImprovingStreak([])).toBe(0);
-    expect(countNonImprovingStreak(['baseline', 'discard', 'error', 'gate_fail', 'duplicate'])).toBe(2);
-    expect(countNonImprovingStreak(['discard', 'keep', 'holdout_fail'])).toBe(1);
-    expect(countNonImprovingStreak(['discard', 'keep'])).toBe(0);
-  });
-
-  it('counts errors in a row; any other outcome breaks it, interrupted is skipped', () => {
-    expect(countErrorStreak(['error', 'error', 'error'])).toBe(3);
-    expect(countErrorStreak(['error', 'duplicate', 'error', 'error'])).toBe(2);
-    expect(countErrorStreak(['error', 'interrupted', 'error'])).toBe(2);
-    expect(countErrorStreak(['error', 'keep'])).toBe(0);
   });
 });

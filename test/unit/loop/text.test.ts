@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findJsonObjects } from '../../../src/find-json.js';
-import { hashPrompt, normalisePromptForHash } from '../../../src/loop/prompt-hash.js';
+import { hashPrompt, normalisePromptForHash } from '../../../src/prompt-hash.js';
 import { countChars, cutText, toOneLine } from '../../../src/loop/text.js';
 
 describe('text helpers', () => {

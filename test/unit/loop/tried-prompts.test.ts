@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTriedPrompts } from '../../../src/loop/loop-state.js';
-import { hashPrompt } from '../../../src/loop/prompt-hash.js';
+import { hashPrompt } from '../../../src/prompt-hash.js';
 import { type RunEvent, type RunEventBody, stampEvent } from '../../../src/run/events.js';
 
 const AT = new Date('2026-11-30T05:00:00Z');

@@ -7,13 +7,12 @@ import {
   frontWeights,
   liveMembers,
   mergeKey,
-  memberNumber,
   nearestCommonAncestor,
-  nextMemberId,
   type PoolMemberView,
   pickWeighted,
   seededUniform,
 } from '../../../src/search/pool.js';
+import { memberNumber, nextMemberId } from '../../../src/run/member-id.js';
 
 const CASES = ['a', 'b', 'c', 'd'];
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { joinPartTexts } from '../../../src/experiment/part-texts.js';
-import { hashPrompt } from '../../../src/loop/prompt-hash.js';
+import { hashPrompt } from '../../../src/prompt-hash.js';
 import { extractMergeBlock, MERGE_REQUEST_FORMAT } from '../../../src/protocol/merge-request.js';
 import { createModelPool, type ModelPool } from '../../../src/providers/model-pool.js';
 import { ProviderError } from '../../../src/providers/types.js';

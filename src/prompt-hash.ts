@@ -5,7 +5,7 @@
  * and tabs removed from every line, trailing blank lines removed. The prompt itself is kept
  * exactly as proposed; only its hash is normalised.
  */
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from './sha256.js';
 
 export function normalisePromptForHash(prompt: string): string {
   return prompt

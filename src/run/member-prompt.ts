@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AutoresearchError } from '../errors.js';
-import { hashPrompt } from '../loop/prompt-hash.js';
-import { isErrno } from '../run/errno.js';
-import { candidatePaths } from '../run/paths.js';
+import { hashPrompt } from '../prompt-hash.js';
+import { isErrno } from './errno.js';
+import { candidatePaths } from './paths.js';
 
 export async function readMemberPrompt(
   runDir: string,
