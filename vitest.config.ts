@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowTiersFirst } from './test/slow-tiers-first.js';
 
 // CI asks for a JSON report (read by .ci/run for its closing line) through this variable.
 const jsonReport = process.env['AUTORESEARCH_TEST_JSON'];
@@ -16,6 +17,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers: WORKERS,
+    sequence: { sequencer: SlowTiersFirst },
     projects: [
       {
         extends: true,
