@@ -270,9 +270,11 @@ function classifyStop(error: unknown, signal: AbortSignal): Stop {
       reason: auth ? 'auth' : 'credit',
       message: error.message,
       error: new AutoresearchError(auth ? 'E_AUTH' : 'E_CREDIT', error.message, {
-        hint: auth
-          ? "check that the judge's and grader's API key is valid for this endpoint"
-          : 'add credit to the account behind the API key, then run calibrate again',
+        hint:
+          error.hint ??
+          (auth
+            ? "check that the judge's and grader's API key is valid for this endpoint"
+            : 'add credit to the account behind the API key, then run calibrate again'),
         cause: error,
       }),
     };

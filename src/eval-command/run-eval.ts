@@ -247,11 +247,14 @@ function classifyStop(error: unknown, signal: AbortSignal, experiment: Experimen
   const names = keyVariables(experiment);
   const named = names.some((name) => error.message.includes(name));
   const message =
-    named || names.length === 0 ? error.message : `${error.message} (API key: ${names.join(', ')})`;
+    named || names.length === 0 || error.hint !== undefined
+      ? error.message
+      : `${error.message} (API key: ${names.join(', ')})`;
   const hint =
-    error.kind === 'auth'
+    error.hint ??
+    (error.kind === 'auth'
       ? `check that ${names.join(' / ') || 'the API key'} holds a valid key for this endpoint`
-      : `add credit to the account behind ${names.join(' / ') || 'the API key'}, then run eval again`;
+      : `add credit to the account behind ${names.join(' / ') || 'the API key'}, then run eval again`);
   return {
     reason: error.kind === 'auth' ? 'auth' : 'credit',
     message,

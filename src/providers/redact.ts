@@ -17,3 +17,10 @@ export function clip(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+/** The values of an environment's variables that hold secrets by their names (keys, tokens, passwords). */
+export function secretValues(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).flatMap(([name, value]) =>
+    value !== undefined && /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i.test(name) ? [value] : [],
+  );
+}

@@ -156,11 +156,19 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** What the failed call was billed, when the provider says (a CLI's reported cost): spend too. */
   readonly costUsd: number | undefined;
+  /** What the user can do about it, when the adapter knows better than "check the API key". */
+  readonly hint: string | undefined;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    options: { status?: number; retryAfterMs?: number; costUsd?: number; cause?: unknown } = {},
+    options: {
+      status?: number;
+      retryAfterMs?: number;
+      costUsd?: number;
+      hint?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
@@ -168,6 +176,7 @@ export class ProviderError extends Error {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.costUsd = options.costUsd;
+    this.hint = options.hint;
   }
 
   get retryable(): boolean {

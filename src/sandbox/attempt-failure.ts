@@ -1,13 +1,27 @@
 /** Why one judge or grader attempt produced nothing usable, in words for the run record. */
-import { clip } from '../providers/redact.js';
+import { clip, redactSecrets } from '../providers/redact.js';
+import { textTail } from './cli-agent-failure.js';
 import { ProviderError } from '../providers/types.js';
 import type { ProcessResult } from '../process/run-process.js';
 
-/** The process-level failure of an attempt, or undefined when it exited 0 in time. */
+/**
+ * What a failed program said, secrets scrubbed: its last lines on stderr, or on stdout when it
+ * printed nothing on stderr (both the claude and codex CLIs print their errors there).
+ */
+export function excerptOf(outcome: ProcessResult, secrets: readonly (string | undefined)[]): string {
+  const stderr = textTail(outcome.stderr);
+  return clip(redactSecrets(stderr === '' ? textTail(outcome.stdout, true) : stderr, secrets));
+}
+
+/**
+ * The process-level failure of an attempt, or undefined when it exited 0 in time; `said` is why
+ * the program says it failed (excerptOf, or what a CLI agent reported).
+ */
 export function describeProcessFailure(
   outcome: ProcessResult,
   who: string,
   timeoutMs: number,
+  said = '',
 ): string | undefined {
   if (outcome.startError !== undefined)
     return `the ${who} program could not be started (${outcome.startError.message})`;
@@ -19,14 +33,7 @@ export function describeProcessFailure(
       outcome.exitCode === null
         ? `was killed by ${outcome.signal ?? 'a signal'}`
         : `exited with code ${outcome.exitCode}`;
-    const tail = clip(
-      outcome.stderr
-        .split(/\r?\n/)
-        .filter((l) => l.trim() !== '')
-        .slice(-3)
-        .join(' | '),
-    );
-    return `the ${who} ${how}${tail === '' ? '' : `: ${tail}`}`;
+    return `the ${who} ${how}${said === '' ? '' : `: ${said}`}`;
   }
   return undefined;
 }

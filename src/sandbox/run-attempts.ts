@@ -2,10 +2,18 @@
  * The retry discipline shared by the judge and the grader: run the program in a fresh
  * sandbox, accept its result file only when it exited 0 in time and the file passes the
  * caller's check, otherwise try again, up to `attempts`, with the model's cache bypassed (and
- * refreshed). Credit, auth and abort failures behind it are final at once.
+ * refreshed). Credit, auth and abort failures behind it are final at once, and so is a
+ * claude/codex program that says its login was refused or its plan is spent (cli-agent-failure.ts).
  */
 import type { ProviderError } from '../providers/types.js';
-import { describeProcessFailure, findFinalProviderError, parseJsonText } from './attempt-failure.js';
+import { secretValues } from '../providers/redact.js';
+import {
+  describeProcessFailure,
+  excerptOf,
+  findFinalProviderError,
+  parseJsonText,
+} from './attempt-failure.js';
+import { cliAgentFailure } from './cli-agent-failure.js';
 import {
   runSandboxedProgram,
   type SandboxedProgramOutcome,
@@ -29,12 +37,21 @@ export type AttemptsResult<T> =
   | { ok: true; value: T; raw: unknown; attempts: number }
   | { ok: false; message: string; attempts: number; providerError?: ProviderError };
 
+/** Why a claude/codex program failed, in its own words, when it exited non-zero and said. */
+function cliAgentSaid(outcome: SandboxedProgramOutcome, run: SandboxedProgramRun): ProviderError | undefined {
+  const { exitCode } = outcome.process;
+  if (run.cliAgent !== true || exitCode === null || exitCode === 0) return undefined;
+  return cliAgentFailure(run.argv, outcome.process.stdout, secretValues(run.env ?? process.env));
+}
+
 function examine<T>(
   outcome: SandboxedProgramOutcome,
   options: AttemptsOptions<T>,
+  said: ProviderError | undefined,
 ): Acceptance<{ value: T; raw: unknown }> {
   const { who, run } = options;
-  const failed = describeProcessFailure(outcome.process, who, run.timeoutMs);
+  const excerpt = said?.message ?? excerptOf(outcome.process, secretValues(run.env ?? process.env));
+  const failed = describeProcessFailure(outcome.process, who, run.timeoutMs, excerpt);
   if (failed !== undefined) return { ok: false, problem: failed };
   if (outcome.resultText === undefined)
     return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
@@ -82,7 +99,13 @@ async function runAttempts<T>(
       const message = `the ${who}'s model call failed: ${final.message}`;
       return { ok: false, message, attempts: attempt, providerError: final };
     }
-    const examined = examine(outcome, options);
+    const said = cliAgentSaid(outcome, run);
+    // A CLI that refuses its login, or whose plan is spent, would refuse it again.
+    if (said?.stopsRun === true) {
+      const message = `the ${who} exited with code ${outcome.process.exitCode}: ${said.message}`;
+      return { ok: false, message, attempts: attempt, providerError: said };
+    }
+    const examined = examine(outcome, options, said);
     if (examined.ok) return { ok: true, ...examined.value, attempts: attempt };
     problem = examined.problem;
   }

@@ -109,6 +109,9 @@ describe('eval with the CLI providers', () => {
     });
     expect(code).not.toBe(0);
     expect(stderr).toContain('Failed to authenticate');
+    // Claude Code keeps its own login: the hint names it, not "the API key".
+    expect(stderr).toContain('claude auth login');
+    expect(stderr).not.toContain('holds a valid key');
     const cases = readFileSync(join(experiment, 'cases.yaml'), 'utf8').match(/^- /gm)?.length ?? 0;
     // Each case's generation is tried at most once: auth failures are never retried.
     expect(loggedCalls(log).length).toBeLessThanOrEqual(Math.max(cases, 1));

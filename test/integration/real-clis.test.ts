@@ -119,6 +119,8 @@ describe('Claude Code 2.1.332 through the claude-cli adapter', () => {
     const error = await failure(claude('sk-wrong'));
     expect(error.kind).toBe('auth');
     expect(server.log).toHaveLength(1);
+    // The CLI keeps its own login: the hint points there, not at a key of ours.
+    expect(error.hint).toMatch(/`claude auth login`.*ANTHROPIC_API_KEY/);
   }, 60_000);
 });
 
@@ -166,6 +168,7 @@ describe('Codex 0.171.0 through the codex-cli adapter', () => {
   it('fails a missing key (the API refuses the call) as auth after one request', async () => {
     const error = await failure(codex({}));
     expect(error.kind).toBe('auth');
+    expect(error.hint).toMatch(/`codex login`.*CODEX_API_KEY/);
     expect(server.log.filter((entry) => entry.path === '/v1/responses')).toHaveLength(1);
   }, 60_000);
 });

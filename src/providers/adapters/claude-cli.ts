@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { costOf, costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
+import { CLAUDE_LOGIN_HINT, rethrowWithLoginHint } from '../process/cli-login-hint.js';
 import { refuseTools, renderConversation } from '../process/render-prompt.js';
 import { callProcess, processFailure, tailOf } from '../process/call-process.js';
 import { clip } from '../redact.js';
@@ -196,33 +197,34 @@ export function createClaudeCliProvider(entry: ModelEntry, deps: ProcessProvider
   return {
     name: 'claude-cli',
     model,
-    async complete(request) {
-      refuseTools(request, label);
-      const started = now();
-      const file = claudeBinary(entry, deps.env);
-      const cwd = await claudeWorkingFolder();
-      const outcome = await callProcess({
-        file,
-        ...(cwd === undefined ? {} : { cwd }),
-        args: buildClaudeArgs(entry, request.system ?? entry.system, request.params, request.output),
-        input: renderConversation(request.messages),
-        env: buildClaudeEnv(deps.env),
-        timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
-        signal: request.signal,
-        label,
-        notFoundHint: 'install Claude Code, or set `binary:` or AUTORESEARCH_CLAUDE_BIN',
-      });
-      const parsed = parseClaudeResult(outcome.stdout, entry, label, request.output !== undefined);
-      if (parsed instanceof ProviderError) {
-        // Without a result object on stdout, the exit code and stderr say what happened.
-        if (findResultObject(outcome.stdout) !== undefined || outcome.exitCode === 0) throw parsed;
-        const tail = tailOf(outcome.stderr, deps.env);
-        const kind = classifyCliFailure(tail);
-        throw kind === 'process'
-          ? processFailure(label, outcome, deps.env)
-          : new ProviderError(kind, `${label} exited with code ${outcome.exitCode}: ${tail}`);
-      }
-      return { ...parsed, latencyMs: now() - started };
-    },
+    complete: (request) =>
+      rethrowWithLoginHint(CLAUDE_LOGIN_HINT, async () => {
+        refuseTools(request, label);
+        const started = now();
+        const file = claudeBinary(entry, deps.env);
+        const cwd = await claudeWorkingFolder();
+        const outcome = await callProcess({
+          file,
+          ...(cwd === undefined ? {} : { cwd }),
+          args: buildClaudeArgs(entry, request.system ?? entry.system, request.params, request.output),
+          input: renderConversation(request.messages),
+          env: buildClaudeEnv(deps.env),
+          timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
+          signal: request.signal,
+          label,
+          notFoundHint: 'install Claude Code, or set `binary:` or AUTORESEARCH_CLAUDE_BIN',
+        });
+        const parsed = parseClaudeResult(outcome.stdout, entry, label, request.output !== undefined);
+        if (parsed instanceof ProviderError) {
+          // Without a result object on stdout, the exit code and stderr say what happened.
+          if (findResultObject(outcome.stdout) !== undefined || outcome.exitCode === 0) throw parsed;
+          const tail = tailOf(outcome.stderr, deps.env);
+          const kind = classifyCliFailure(tail);
+          throw kind === 'process'
+            ? processFailure(label, outcome, deps.env)
+            : new ProviderError(kind, `${label} exited with code ${outcome.exitCode}: ${tail}`);
+        }
+        return { ...parsed, latencyMs: now() - started };
+      }),
   };
 }

@@ -29,6 +29,7 @@ import type { ModelEntry } from '../../experiment/schema.js';
 import { tempRoot } from '../../temp-root.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { classifyCliFailure } from '../process/classify-cli-failure.js';
+import { CODEX_LOGIN_HINT, rethrowWithLoginHint } from '../process/cli-login-hint.js';
 import { refuseTools, renderConversation } from '../process/render-prompt.js';
 import { callProcess, type ProcessOutcome, processFailure } from '../process/call-process.js';
 import { clip } from '../redact.js';
@@ -199,44 +200,47 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
   return {
     name: 'codex-cli',
     model,
-    async complete(request) {
-      refuseTools(request, label);
-      const started = now();
-      // Its own folder, not the call's working folder, which Codex sees as its workspace.
-      const dir = await mkdtemp(join(await tempRoot(), 'codex-'));
-      let outcome: ProcessOutcome;
-      try {
-        const instructionsFile = join(dir, 'instructions.md');
-        await writeFile(instructionsFile, codexInstructions(request.system ?? entry.system), { mode: 0o600 });
-        let schemaFile: string | undefined;
-        if (request.output !== undefined) {
-          schemaFile = join(dir, 'output-schema.json');
-          await writeFile(schemaFile, JSON.stringify(request.output.schema), { mode: 0o600 });
+    complete: (request) =>
+      rethrowWithLoginHint(CODEX_LOGIN_HINT, async () => {
+        refuseTools(request, label);
+        const started = now();
+        // Its own folder, not the call's working folder, which Codex sees as its workspace.
+        const dir = await mkdtemp(join(await tempRoot(), 'codex-'));
+        let outcome: ProcessOutcome;
+        try {
+          const instructionsFile = join(dir, 'instructions.md');
+          await writeFile(instructionsFile, codexInstructions(request.system ?? entry.system), {
+            mode: 0o600,
+          });
+          let schemaFile: string | undefined;
+          if (request.output !== undefined) {
+            schemaFile = join(dir, 'output-schema.json');
+            await writeFile(schemaFile, JSON.stringify(request.output.schema), { mode: 0o600 });
+          }
+          outcome = await callProcess({
+            file: codexBinary(entry, deps.env),
+            args: buildCodexArgs(entry, instructionsFile, request.params, schemaFile),
+            input: renderConversation(request.messages),
+            env: deps.env,
+            timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
+            signal: request.signal,
+            label,
+            notFoundHint: 'install the Codex CLI, or set `binary:` or AUTORESEARCH_CODEX_BIN',
+          });
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-        outcome = await callProcess({
-          file: codexBinary(entry, deps.env),
-          args: buildCodexArgs(entry, instructionsFile, request.params, schemaFile),
-          input: renderConversation(request.messages),
-          env: deps.env,
-          timeoutMs: timeoutMsOf(entry, DEFAULT_PROCESS_TIMEOUT_S),
-          signal: request.signal,
-          label,
-          notFoundHint: 'install the Codex CLI, or set `binary:` or AUTORESEARCH_CODEX_BIN',
-        });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-      for (const warning of findCodexWarnings(outcome.stdout, outcome.stderr)) {
-        deps.onWarning?.(`${label}: ${warning}`);
-      }
-      const parsed = parseCodexEvents(outcome.stdout, entry, label);
-      if (parsed instanceof ProviderError) {
-        if (parsed.kind === 'malformed' && outcome.exitCode !== 0)
-          throw processFailure(label, outcome, deps.env);
-        throw parsed;
-      }
-      return { ...parsed, latencyMs: now() - started };
-    },
+        for (const warning of findCodexWarnings(outcome.stdout, outcome.stderr)) {
+          deps.onWarning?.(`${label}: ${warning}`);
+        }
+        const parsed = parseCodexEvents(outcome.stdout, entry, label);
+        if (parsed instanceof ProviderError) {
+          if (parsed.kind === 'malformed' && outcome.exitCode !== 0)
+            throw processFailure(label, outcome, deps.env);
+          throw parsed;
+        }
+        return { ...parsed, latencyMs: now() - started };
+      }),
   };
 }
 
