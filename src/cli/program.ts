@@ -4,6 +4,7 @@
  * load none of what `run` needs.
  */
 import { Command, Option } from 'commander';
+import { PROVIDERS } from '../providers/registry.js';
 import { handleFatal } from './handle-fatal.js';
 import { VERSION } from '../version.js';
 
@@ -65,7 +66,7 @@ function addOverrides(command: Command, { relative = false } = {}): Command {
     .option('--seed <N>', 'seed for splits and sampling order')
     .addOption(
       new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)').choices(
-        ['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim'],
+        PROVIDERS,
       ),
     );
 }
@@ -137,7 +138,7 @@ export function buildProgram(): Command {
       new Option(
         '--provider <name>',
         'use this provider for the judge and grader (sim = offline simulation)',
-      ).choices(['anthropic', 'openai', 'claude-cli', 'codex-cli', 'command', 'sim']),
+      ).choices(PROVIDERS),
     )
     .option('--json', 'print calibration.json')
     .action(lazy('calibrate'));

@@ -32,6 +32,7 @@ import type { PartialConfig } from './partial-config.js';
 import { resolveExperimentFile } from './resolve-ref.js';
 import { validateModelEntries, findModelWarnings, resolveModels } from './resolve-models.js';
 import { parseRubric } from './rubric.js';
+import { apiProviderList, providerRecord } from '../providers/registry.js';
 import { ExperimentFile, type ModelEntry } from './schema.js';
 import { placeCases } from './place-cases.js';
 import type { Experiment, Rubric } from './types.js';
@@ -256,13 +257,13 @@ function validateGeneratorForShape(
     });
   }
   const provider = generator?.provider;
-  if (partial.tools !== undefined && (provider === 'claude-cli' || provider === 'codex-cli')) {
+  if (partial.tools !== undefined && provider !== undefined && providerRecord(provider).agentCli) {
     problems.push({
       severity: 'error',
       location: at(['tools']),
       keyPath: 'tools',
       message: `\`tools:\` cannot be offered through the ${provider} generator: it runs with its own tools off`,
-      hint: 'use an API provider (anthropic, openai) or `command` for a generator with tools',
+      hint: `use an API provider (${apiProviderList()}) or \`command\` for a generator with tools`,
     });
   }
   return problems;

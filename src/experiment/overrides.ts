@@ -7,6 +7,7 @@
 import type { Problem } from '../errors.js';
 import { AutoresearchError } from '../errors.js';
 import { apiKeyEnvName } from '../providers/env.js';
+import { providerRecord } from '../providers/registry.js';
 import { isPanel, judgeMembers, roleModels } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
@@ -111,7 +112,7 @@ export function applyOverrides(experiment: Experiment, flags: OverrideFlags): Ov
   }
   if (flags.provider !== undefined) {
     const provider = flags.provider as ProviderName;
-    if (experiment.shape.tools && (provider === 'claude-cli' || provider === 'codex-cli'))
+    if (experiment.shape.tools && providerRecord(provider).agentCli)
       throw new AutoresearchError(
         'E_USAGE',
         `--provider ${provider} cannot offer the experiment's tools (${experiment.config.tools}): it runs with its own tools off`,

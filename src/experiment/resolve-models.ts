@@ -5,6 +5,7 @@
  * which are only warnings here — `run`, `eval` and `validate --ping` refuse instead.
  */
 import type { Problem } from '../errors.js';
+import { apiProviderList, providerRecord, providersWhere } from '../providers/registry.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
 import { roleModels } from './judge-panel.js';
 import { describeMissingKey, findMissingKeyModels, missingKeyHint } from './missing-keys.js';
@@ -31,11 +32,8 @@ interface Where {
 const ONLY_FOR: Partial<Record<keyof ModelEntry, readonly string[]>> = {
   command: ['command'],
   input: ['command'],
-  binary: ['claude-cli', 'codex-cli'],
+  binary: providersWhere((record) => record.agentCli === true),
 };
-
-/** Providers that run the user's CLI, which takes no sampling settings. */
-const CLI_PROVIDERS: ReadonlySet<string> = new Set(['claude-cli', 'codex-cli']);
 
 export function validateModelEntries(models: ConfiguredModels, where: Where): Problem[] {
   const problems: Problem[] = [];
@@ -49,8 +47,8 @@ export function validateModelEntries(models: ConfiguredModels, where: Where): Pr
     });
   };
   for (const { role, entry, path: base } of roleModels(models)) {
-    if ((entry.provider === 'anthropic' || entry.provider === 'openai') && entry.model === undefined) {
-      const example = entry.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini';
+    const example = providerRecord(entry.provider).modelExample;
+    if (example !== undefined && entry.model === undefined) {
       error(base, `provider \`${entry.provider}\` needs \`model\``, `e.g. model: ${example}`);
     }
     if (entry.provider === 'command' && entry.command === undefined) {
@@ -155,13 +153,14 @@ export function findModelWarnings(
   }
 
   for (const { entry, path } of roleModels(models)) {
-    if (!CLI_PROVIDERS.has(entry.provider)) continue;
+    // The user's CLI takes no sampling settings.
+    if (providerRecord(entry.provider).agentCli !== true) continue;
     for (const key of ['temperature', 'max_tokens'] as const) {
       if (entry[key] === undefined) continue;
       warn(
         [...path, key],
         `\`${key}\` is ignored by provider \`${entry.provider}\`: the CLI has no such setting`,
-        'remove it: only the API providers (anthropic, openai) take it',
+        `remove it: only the API providers (${apiProviderList()}) take it`,
       );
     }
   }

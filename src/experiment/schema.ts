@@ -4,10 +4,10 @@
  * unknown key is an error, reported with a "did you mean" by the loader.
  */
 import * as z from 'zod';
-import { PROVIDERS } from './provider-names.js';
+import { PROVIDERS } from '../providers/registry.js';
 
 export { isProgramEntry } from './program-entry.js';
-export { PROVIDERS } from './provider-names.js';
+export { PROVIDERS } from '../providers/registry.js';
 export { ROLES, type Role } from './roles.js';
 
 export const ProviderName = z.enum(PROVIDERS);

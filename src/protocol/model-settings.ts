@@ -5,7 +5,7 @@
  * programs, so neither's folder holds it.
  */
 import * as z from 'zod';
-import { PROVIDERS } from '../experiment/provider-names.js';
+import { PROVIDERS, providerRecord } from '../providers/registry.js';
 import type { ModelEntry, ProviderName } from '../experiment/schema.js';
 
 const wholeAtLeast = (min: number) => {
@@ -77,7 +77,7 @@ export function parseModelFlag(flag: string): SettingsParse {
     const usable = PROVIDERS.filter((p) => p !== 'command').join(', ');
     return { ok: false, message: `--model ${flag}: the provider must be one of ${usable}` };
   }
-  if (model === '' && (provider === 'anthropic' || provider === 'openai')) {
+  if (model === '' && providerRecord(provider).modelExample !== undefined) {
     return { ok: false, message: `--model ${flag}: name the model too, e.g. ${provider}:model-name` };
   }
   return { ok: true, settings: { provider, ...(model === '' ? {} : { model }) } };

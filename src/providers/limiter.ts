@@ -7,22 +7,11 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ModelEntry } from '../experiment/schema.js';
 import { resolveBaseUrl } from './env.js';
-import { claudeBinary, codexBinary } from './adapters/cli-binaries.js';
+import { providerRecord } from './registry.js';
 
+/** One server, as the provider's registry row names it (base URL, binary or argv). */
 export function endpointKey(entry: ModelEntry, env: NodeJS.ProcessEnv): string {
-  switch (entry.provider) {
-    case 'anthropic':
-    case 'openai':
-      return `${entry.provider} ${resolveBaseUrl(entry, env)}`;
-    case 'claude-cli':
-      return `claude-cli ${claudeBinary(entry, env)}`;
-    case 'codex-cli':
-      return `codex-cli ${codexBinary(entry, env)}`;
-    case 'command':
-      return `command ${JSON.stringify(entry.command ?? [])}`;
-    case 'sim':
-      return 'sim';
-  }
+  return providerRecord(entry.provider).endpoint(entry, env, resolveBaseUrl(entry, env));
 }
 
 export interface EndpointLimiter {

@@ -1,7 +1,8 @@
 /**
  * What a call cost. A built-in table covers well-known models (USD per million tokens, as
- * published on the Anthropic and OpenAI pricing pages; checked late 2025); an entry's own
- * `price:` always wins, and an unknown model costs null rather than a guess.
+ * published on the Anthropic and OpenAI pricing pages; checked late 2025); which providers
+ * read it is their registry row's `prices` (registry.ts); an entry's own `price:` always wins,
+ * and an unknown model costs null rather than a guess.
  *
  * Input served by the provider's prompt cache is priced at its own rates: Anthropic bills a
  * 5-minute cache write at 1.25× the input price and a read at 0.1×; OpenAI caches on its own,
@@ -9,6 +10,7 @@
  * without cache rates bills cached input at the input price.
  */
 import type { ModelEntry, Price } from '../experiment/schema.js';
+import { providerRecord } from './registry.js';
 import type { Usage } from './types.js';
 
 export type { Price } from '../experiment/schema.js';
@@ -79,48 +81,37 @@ export function lookUpBuiltInPrice(model: string): Price | undefined {
   return BUILT_IN_PRICES[normaliseModelName(model)];
 }
 
-/** Claude Code's model aliases (`--model sonnet`), as the models they named late 2025. */
-const CLAUDE_CLI_ALIASES: Readonly<Record<string, string>> = {
-  sonnet: 'claude-sonnet-4-5',
-  opus: 'claude-opus-4-5',
-  haiku: 'claude-haiku-4-5',
-};
-
-/** What Claude Code runs without `--model` on an API key; a subscription's default may differ. */
-export const CLAUDE_CLI_DEFAULT_MODEL = 'claude-sonnet-4-5';
-
-/** The entry's own price, else the table's; the simulator is free; unknown → undefined. */
+/** The entry's own price, else its registry row's source (registry.ts `prices`); unknown → undefined. */
 export function resolvePrice(entry: ModelEntry): Price | undefined {
   if (entry.price !== undefined) return entry.price;
-  if (entry.provider === 'sim') return price(0, 0);
-  if (entry.model === undefined) return undefined;
-  // A `command` program or a local server reusing a well-known name is not billed by that vendor.
-  if (entry.provider === 'command') return undefined;
-  if (entry.provider === 'claude-cli') {
-    return lookUpBuiltInPrice(CLAUDE_CLI_ALIASES[entry.model.trim().toLowerCase()] ?? entry.model);
-  }
-  return lookUpBuiltInPrice(entry.model);
+  const source = providerRecord(entry.provider).prices;
+  if (source.from === 'free') return price(0, 0);
+  if (source.from === 'entry' || entry.model === undefined) return undefined;
+  return lookUpBuiltInPrice(source.aliases?.[entry.model.trim().toLowerCase()] ?? entry.model);
 }
 
 /**
- * The price to plan with before a run. Claude Code reports each call's cost and the run counts
- * that, so a claude-cli entry without a known model is estimated at its default model's price
- * instead of leaving the estimate unknown; the note says so.
+ * The price to plan with before a run. A provider whose CLI reports each call's cost (Claude
+ * Code) has the run count that, so an entry without a known model is estimated at its default
+ * model's price instead of leaving the estimate unknown; the note says so.
  */
 export function estimatePrice(entry: ModelEntry): { price: Price; note?: string } | undefined {
+  const source = providerRecord(entry.provider).prices;
+  const reports = source.from === 'table' ? source.reportsCost : undefined;
   const known = resolvePrice(entry);
+  const counted = `the run counts the cost ${reports?.by ?? ''} reports for each call`;
   if (known !== undefined) {
-    return entry.provider === 'claude-cli' && entry.price === undefined
-      ? { price: known, note: 'claude-cli: the run counts the cost Claude Code reports for each call' }
+    return reports !== undefined && entry.price === undefined
+      ? { price: known, note: `${entry.provider}: ${counted}` }
       : { price: known };
   }
-  if (entry.provider !== 'claude-cli') return undefined;
-  const assumed = lookUpBuiltInPrice(CLAUDE_CLI_DEFAULT_MODEL);
+  if (reports === undefined) return undefined;
+  const assumed = lookUpBuiltInPrice(reports.defaultModel);
   if (assumed === undefined) return undefined;
   const what = entry.model === undefined ? 'its default model' : `\`${entry.model}\``;
   return {
     price: assumed,
-    note: `claude-cli: ${what} estimated at ${CLAUDE_CLI_DEFAULT_MODEL} prices; the run counts the cost Claude Code reports for each call`,
+    note: `${entry.provider}: ${what} estimated at ${reports.defaultModel} prices; ${counted}`,
   };
 }
 

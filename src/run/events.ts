@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { ROLES } from '../experiment/roles.js';
+import { PROVIDERS } from '../providers/registry.js';
 import { RECORD_VERSION } from './record-version.js';
 import { ITERATION_STATUSES, PHASES } from './vocabulary.js';
 
@@ -345,7 +346,7 @@ export const BatchSubmitted = z.strictObject({
   ...envelope,
   type: z.literal('batch_submitted'),
   batchId: z.string().min(1),
-  provider: z.enum(['anthropic', 'openai']),
+  provider: z.enum(PROVIDERS),
   model: z.string(),
   requests: z.number().int().min(1),
   iteration: iteration.optional(),

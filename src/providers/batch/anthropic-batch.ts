@@ -8,6 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ModelEntry } from '../../experiment/schema.js';
 import {
   anthropicErrorBodyText,
+  buildAnthropicBody,
   createAnthropicClient,
   parseAnthropicResponse,
 } from '../adapters/anthropic.js';
@@ -15,7 +16,7 @@ import { DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from '../adapters/defau
 import { apiKeyEnvName, readApiKey, resolveBaseUrl } from '../env.js';
 import { callSdk } from '../http/sdk-call.js';
 import { ProviderError } from '../types.js';
-import type { BatchApi, BatchEntryOutcome, BatchLimits } from './batch-api.js';
+import type { BatchApi, BatchEntryOutcome, BatchLimits, BatchSupport } from './batch-api.js';
 
 /** Anthropic's limits for one batch: 100,000 requests or 256 MB. */
 export const ANTHROPIC_BATCH_LIMITS: BatchLimits = { requests: 100_000, bytes: 256 * 1024 * 1024 };
@@ -87,3 +88,10 @@ function outcomeOf(result: Anthropic.Messages.MessageBatchResult, label: string)
   }
   return { kind: result.type };
 }
+
+/** The anthropic registry row's batch support. */
+export const anthropicBatch: BatchSupport = {
+  limits: ANTHROPIC_BATCH_LIMITS,
+  open: async (entry, env, limits) => createAnthropicBatchApi(entry, env, limits),
+  body: buildAnthropicBody,
+};

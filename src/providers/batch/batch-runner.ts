@@ -16,16 +16,13 @@ import { roleModels } from '../../experiment/judge-panel.js';
 import type { Role } from '../../experiment/roles.js';
 import type { JudgeConfig, ModelEntry } from '../../experiment/schema.js';
 import type { EventOf, Phase, RunEvent } from '../../run/events.js';
-import { buildAnthropicBody } from '../adapters/anthropic.js';
-import { buildOpenAiBody } from '../adapters/openai.js';
 import { resolveBaseUrl } from '../env.js';
 import type { BatchCache } from '../model-pool.js';
 import { costOrNull, resolvePrice } from '../prices.js';
 import { withRetries } from '../retry.js';
 import { type CompletionRequest, ProviderError } from '../types.js';
-import { ANTHROPIC_BATCH_LIMITS, createAnthropicBatchApi } from './anthropic-batch.js';
-import type { BatchApi, BatchEntryOutcome, BatchLimits, BatchLine } from './batch-api.js';
-import { createOpenAiBatchApi, OPENAI_BATCH_LIMITS } from './openai-batch.js';
+import { type ProviderName, providerRecord } from '../registry.js';
+import type { BatchApi, BatchEntryOutcome, BatchLimits, BatchLine, BatchSupport } from './batch-api.js';
 import { splitBatch } from './split-batch.js';
 import { BATCH_PRICE_FACTOR } from '../discounts.js';
 
@@ -99,7 +96,7 @@ export interface BatchRunnerOptions {
   pending?: readonly Submitted[];
   polling?: BatchPolling;
   /** Lower limits than the providers' (tests). */
-  limits?: Partial<Record<'anthropic' | 'openai', BatchLimits>>;
+  limits?: Partial<Record<ProviderName, BatchLimits>>;
   /** Asked before each submission and while waiting: a cut-off ends the wait by throwing it. */
   cutoff?: () => BatchWaitCutOff | undefined;
 }
@@ -122,6 +119,7 @@ export function pendingBatches(events: readonly RunEvent[]): Submitted[] {
 interface Endpoint {
   entry: ModelEntry;
   api: BatchApi;
+  body: BatchSupport['body'];
 }
 
 export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
@@ -159,20 +157,18 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
 
   async function openEndpoint(entry: ModelEntry, signal: AbortSignal): Promise<Endpoint | undefined> {
     const where = `${entry.provider}${entry.model === undefined ? '' : ` (${entry.model})`}`;
-    if (entry.provider === 'anthropic') {
-      const limits = options.limits?.anthropic ?? ANTHROPIC_BATCH_LIMITS;
-      return { entry, api: createAnthropicBatchApi(entry, options.env, limits) };
-    }
-    if (entry.provider === 'openai') {
-      const api = createOpenAiBatchApi(entry, options.env, options.limits?.openai ?? OPENAI_BATCH_LIMITS);
-      if (await api.supportsBatches(signal)) return { entry, api };
-      options.journal.warn(
-        `--batch: ${resolveBaseUrl(entry, options.env)} does not answer /batches; ${where} calls are made one by one`,
-      );
+    const support = await providerRecord(entry.provider).batch?.();
+    if (support === undefined) {
+      options.journal.warn(`--batch: ${where} has no batch API; its calls are made one by one`);
       return undefined;
     }
-    options.journal.warn(`--batch: ${where} has no batch API; its calls are made one by one`);
-    return undefined;
+    const limits = options.limits?.[entry.provider] ?? support.limits;
+    const api = await support.open(entry, options.env, limits, signal);
+    if ('none' in api) {
+      options.journal.warn(`--batch: ${api.none}; ${where} calls are made one by one`);
+      return undefined;
+    }
+    return { entry, api, body: support.body };
   }
 
   /** Polls a batch until it ends, puts its answers into the cache and journals the counts. */
@@ -309,10 +305,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           const entry = entryOf(options.models, call.role, call.member);
           const endpoint = await endpointOf(entry, signal);
           if (endpoint === undefined) continue;
-          const body =
-            entry.provider === 'anthropic'
-              ? buildAnthropicBody(entry, call.request)
-              : buildOpenAiBody(entry, call.request);
+          const body = endpoint.body(entry, call.request);
           const group = endpointKey(entry);
           const lines = groups.get(group)?.lines ?? [];
           lines.push({ customId: key, body });

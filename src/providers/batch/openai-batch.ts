@@ -8,11 +8,16 @@
 import OpenAI, { toFile } from 'openai';
 import type { ModelEntry } from '../../experiment/schema.js';
 import { DEFAULT_HTTP_TIMEOUT_S, isRecord, timeoutMsOf } from '../adapters/defaults.js';
-import { createOpenAiClient, openAiErrorBodyText, parseOpenAiResponse } from '../adapters/openai.js';
+import {
+  buildOpenAiBody,
+  createOpenAiClient,
+  openAiErrorBodyText,
+  parseOpenAiResponse,
+} from '../adapters/openai.js';
 import { apiKeyEnvName, keyIsRequired, readApiKey, resolveBaseUrl } from '../env.js';
 import { callSdk } from '../http/sdk-call.js';
 import { ProviderError } from '../types.js';
-import type { BatchApi, BatchEntryOutcome, BatchLimits, BatchLine } from './batch-api.js';
+import type { BatchApi, BatchEntryOutcome, BatchLimits, BatchLine, BatchSupport } from './batch-api.js';
 
 /** OpenAI's limits for one batch file: 50,000 requests or 200 MB. */
 export const OPENAI_BATCH_LIMITS: BatchLimits = { requests: 50_000, bytes: 200 * 1024 * 1024 };
@@ -135,3 +140,14 @@ function outcomeOf(line: Record<string, unknown>, label: string): BatchEntryOutc
     return { kind: 'errored', message: String(failure) };
   }
 }
+
+/** The openai registry row's batch support: a compatible server only if it answers `/batches`. */
+export const openAiBatch: BatchSupport = {
+  limits: OPENAI_BATCH_LIMITS,
+  async open(entry, env, limits, signal) {
+    const api = createOpenAiBatchApi(entry, env, limits);
+    if (await api.supportsBatches(signal)) return api;
+    return { none: `${resolveBaseUrl(entry, env)} does not answer /batches` };
+  },
+  body: buildOpenAiBody,
+};
