@@ -192,7 +192,8 @@ function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefin
   if (error instanceof ProviderError && error.stopsRun) {
     return {
       reason: error.kind === 'auth' ? 'auth' : 'credit',
-      message: `${error.message} — fix it, then \`autoresearch resume\` continues`,
+      // The provider's hint (e.g. a CLI's own login command) says how to fix it.
+      message: `${error.message}${error.hint === undefined ? '' : ` (${error.hint})`} — fix it, then \`autoresearch resume\` continues`,
       exitCode: 1,
     };
   }

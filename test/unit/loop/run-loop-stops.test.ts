@@ -263,6 +263,16 @@ describe('runLoop: every stop reason', () => {
     expect(bravoCalls).toHaveLength(4);
   });
 
+  it("an auth failure's hint (a CLI provider's login) reaches the run's closing message", async () => {
+    const hint = 'log in again with `claude auth login`';
+    const mutator = mutatorScript([new ProviderError('auth', 'Claude Code is not logged in', { hint })]);
+    const run = await runScripted({ mutator });
+    expect(run.end.reason).toBe('auth');
+    expect(run.end.message).toBe(
+      `Claude Code is not logged in (${hint}) — fix it, then \`autoresearch resume\` continues`,
+    );
+  });
+
   it('credit exhausted at the mutator: the run stops as resumable, exit 1', async () => {
     const mutator = mutatorScript([new ProviderError('credit', 'credit balance is too low')]);
     const run = await runScripted({ mutator });
