@@ -1,6 +1,7 @@
 /**
  * What a call cost. A built-in table covers well-known models (USD per million tokens, as
- * published on the Anthropic and OpenAI pricing pages; checked late 2025); which providers
+ * published on the Anthropic and OpenAI pricing pages; checked late 2025, the Claude 5 and 5.5
+ * rows from Anthropic's model pages in December 2026 — docs/providers.md names them); which providers
  * read it is their registry row's `prices` (registry.ts); an entry's own `price:` always wins,
  * and an unknown model costs null rather than a guess.
  *
@@ -32,6 +33,11 @@ function gpt(input: number, cachedInput: number, output: number): Price {
 /** Keyed by the model name without any date suffix. */
 export const BUILT_IN_PRICES: Readonly<Record<string, Price>> = {
   // Anthropic
+  // Opus 5.5 reads its cache at 0.05× its input price ($0.20), not the usual 0.1×.
+  'claude-opus-5-5': { ...claude(4, 20), cache_read_per_mtok: 0.2 },
+  'claude-sonnet-5-5': claude(2, 10),
+  'claude-opus-5': claude(5, 25),
+  'claude-sonnet-5': claude(2, 10),
   'claude-opus-4-5': claude(5, 25),
   'claude-opus-4-1': claude(15, 75),
   'claude-opus-4-0': claude(15, 75),

@@ -108,10 +108,12 @@ export const PROVIDER_REGISTRY: Readonly<Record<ProviderName, ProviderRecord>> =
     agentCli: true,
     prices: {
       from: 'table',
-      // Claude Code's model aliases (`--model sonnet`), as the models they named late 2025.
-      aliases: { sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-5', haiku: 'claude-haiku-4-5' },
-      // What Claude Code runs without `--model` on an API key; a subscription's default may differ.
-      reportsCost: { defaultModel: 'claude-sonnet-4-5', by: 'Claude Code' },
+      // Claude Code's model aliases (`--model sonnet`): the models Claude Code 2.1.332 sends for
+      // them, read off its requests. Haiku 5.5 has no single published price, so it stays unpriced
+      // (Claude Code reports each call's cost anyway).
+      aliases: { sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5', haiku: 'claude-haiku-5-5' },
+      // What Claude Code 2.1.332 runs without `--model` on an API key; a subscription's may differ.
+      reportsCost: { defaultModel: 'claude-opus-5-5', by: 'Claude Code' },
     },
     endpoint: (entry, env) => `claude-cli ${claudeBinary(entry, env)}`,
     create: async (entry, deps) =>

@@ -169,7 +169,7 @@ describe('autoresearch validate with the CLI providers', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/Cost +~\$\d+\.\d+ per iteration/);
     expect(stdout).not.toMatch(/Cost +unknown/);
-    expect(stdout).toContain('estimated at claude-sonnet-4-5 prices');
+    expect(stdout).toContain('estimated at claude-opus-5-5 prices');
     expect(stdout).toContain('the run counts the cost Claude Code reports');
     expect(stdout).toMatch(
       /models\.generator\.temperature +warning: `temperature` is ignored by provider `claude-cli`/,

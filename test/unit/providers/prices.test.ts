@@ -69,13 +69,21 @@ describe('costOf', () => {
   });
 
   it('prices Claude Code aliases, and plans a claude-cli entry without a model at its default', () => {
-    expect(resolvePrice({ provider: 'claude-cli', model: 'opus' })?.input_per_mtok).toBe(5);
-    expect(resolvePrice({ provider: 'claude-cli', model: 'haiku' })?.input_per_mtok).toBe(1);
+    // The aliases name what Claude Code 2.1.332 sends: claude-sonnet-5-5, claude-opus-5-5, claude-haiku-5-5.
+    expect(resolvePrice({ provider: 'claude-cli', model: 'opus' })).toMatchObject({
+      input_per_mtok: 4,
+      output_per_mtok: 20,
+      cache_write_per_mtok: 5,
+      cache_read_per_mtok: 0.2,
+    });
+    expect(resolvePrice({ provider: 'claude-cli', model: 'sonnet' })?.input_per_mtok).toBe(2);
+    // Haiku 5.5 has no single published price: unpriced, never a guess.
+    expect(resolvePrice({ provider: 'claude-cli', model: 'haiku' })).toBeUndefined();
     expect(resolvePrice({ provider: 'anthropic', model: 'haiku' })).toBeUndefined();
     expect(resolvePrice({ provider: 'claude-cli' })).toBeUndefined();
     expect(estimatePrice({ provider: 'claude-cli' })).toEqual({
-      price: expect.objectContaining({ input_per_mtok: 3, output_per_mtok: 15 }),
-      note: expect.stringContaining('estimated at claude-sonnet-4-5 prices'),
+      price: expect.objectContaining({ input_per_mtok: 4, output_per_mtok: 20 }),
+      note: expect.stringContaining('estimated at claude-opus-5-5 prices'),
     });
     expect(estimatePrice({ provider: 'claude-cli', model: 'sonnet' })?.note).toContain('Claude Code reports');
     expect(
