@@ -5,7 +5,7 @@
  * own decision functions from dist/ get only the drawn per-case scores:
  *
  *   paired (version 2): src/loop/paired.ts in the order src/loop/accept-paired.ts calls it:
- *     screen on drawMinibatch → the rest only when passesScreen → first look at lookConfidence
+ *     screen on drawMinibatch (src/experiment/iteration-plan.ts) → the rest only when passesScreen → first look at lookConfidence
  *     → on `retest` both sides get `retest` more samples per case, poolCaseMeans → last look.
  *   margin (version 1): src/loop/decide.ts: the baseline's `noise_repeats` evaluations give
  *     baselineFrom (the incumbent) and marginFrom (min_improvement auto), then decide.
@@ -39,7 +39,7 @@ const MINIBATCH_SIZES = [8, 12, 16];
 async function loadProduct() {
   const paired = await import(distModule('loop/paired.js'));
   const { decide, marginFrom, baselineFrom } = await import(distModule('loop/decide.js'));
-  const { drawMinibatch } = await import(distModule('loop/accept-paired.js'));
+  const { drawMinibatch } = await import(distModule('experiment/iteration-plan.js'));
   const { Search } = await import(distModule('experiment/schema.js'));
   const { acceptanceOf, baselineRepeats, DEFAULT_MINIBATCH, minibatchSize } = await import(
     distModule('experiment/acceptance.js')

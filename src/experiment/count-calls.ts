@@ -1,27 +1,35 @@
 /**
  * Model calls an experiment makes (docs/design/paired-acceptance.md): per evaluation of one
  * candidate, per iteration, for the baseline and for the final check. The plan and the cost
- * estimate both use these.
+ * estimate both use these, and an iteration is counted from the plan the loop itself runs
+ * (iteration-plan.ts): its proposals, screening minibatch, retests and drift checks.
  *
  * Under paired acceptance an iteration's calls depend on what the evidence says: a proposal
  * screened out on its minibatch costs only the minibatch, and an unclear first look costs a
- * retest of both sides. `perIteration` counts the most (every proposal passes its screen and
- * the leader is retested), so the estimate leans high like the rest of the cost estimate;
- * `screening.screenedOut` is the least.
+ * retest of both sides. `perIteration` is an upper bound on the generator, judge and grader
+ * calls of any iteration (every proposal passes its screen and every retest the search can run
+ * runs; a pareto merge is one candidate, so within it), and counts one mutator reply per
+ * proposal: a proposal re-asked after a duplicate or unusable reply (up to MUTATOR_ATTEMPTS
+ * asks, src/loop/propose.ts) adds mutator calls beyond it. The baseline and the final check
+ * are counted exactly (the final check at its most: two evaluations). Calls a provider retries
+ * are not counted. `screening.screenedOut` is the least a mutation iteration calls.
+ * test/integration/estimate-vs-run.test.ts holds a sim run's calls to these claims.
  */
-import { acceptanceOf, baselineRepeats, minibatchSize } from './acceptance.js';
+import { acceptanceOf, baselineRepeats, minibatchSize, searchStrategyOf } from './acceptance.js';
 import { anchorSettings } from './anchors.js';
+import { type IterationPlan, planIteration } from './iteration-plan.js';
 import { loopCases } from './loop-cases.js';
 import { judgeMembers, roleModels } from './judge-panel.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
-import type { Acceptance } from './schema.js';
+import type { Acceptance, SearchName } from './schema.js';
 import type { Case, Experiment } from './types.js';
 
 export type RoleCounts = Record<Role, number>;
 
 export interface CallCounts {
   acceptance: Acceptance;
+  strategy: SearchName;
   /** One evaluation of one prompt on the loop's cases (train and holdout; the sealed test cases are not among them). */
   perEvaluation: RoleCounts;
   /**
@@ -38,8 +46,12 @@ export interface CallCounts {
     /** The least an iteration calls: every proposal stops after its minibatch. */
     screenedOut: RoleCounts;
   } | null;
-  /** Paired with `retest` > 0: one retest, both sides with `retest` samples per case (in perIteration). */
-  retest: { samples: number; calls: RoleCounts } | null;
+  /**
+   * Paired with `retest` > 0: the retests an iteration can run (greedy one, pareto one per
+   * candidate), each of both sides with `retest` samples per case; `calls` is all of them (in
+   * perIteration).
+   */
+  retest: { samples: number; retests: number; calls: RoleCounts } | null;
   /** Margin with `min_improvement: auto` repeats the baseline `noise_repeats` times; paired evaluates it once. */
   baselineEvaluations: number;
   /** The run ends with baseline and best once more, on every case (sealed test cases too). */
@@ -53,6 +65,8 @@ export interface CallCounts {
    * when off.
    */
   anchors: { outputs: number; every: number; perReading: RoleCounts } | null;
+  /** Over `budget.iterations`: the iterations where a pareto merge is due, and the drift checks. */
+  schedule: { iterations: number; mergesDue: number; driftChecks: number };
 }
 
 export const FINAL_EVALUATIONS = 2;
@@ -82,7 +96,15 @@ export function callsOnCases(
 export function countCalls(experiment: Experiment): CallCounts {
   const { search } = experiment.config;
   const acceptance = acceptanceOf(search);
+  const strategy = searchStrategyOf(search);
   const cases = loopCases(experiment);
+  const anchorEvery = anchorSettings(experiment)?.every ?? null;
+  const planOf = (iteration: number): IterationPlan =>
+    planIteration({ search, strategy, acceptance, cases, iteration, anchorEvery });
+  const iterations = experiment.config.budget.iterations;
+  const plans = Array.from({ length: iterations }, (_, i) => planOf(i + 1));
+  // Every iteration has the same bound (a due merge is one candidate, within it): the first's.
+  const plan = planOf(1);
   const train = cases.filter((c) => c.split === 'train');
   const { judge, grader } = experiment.models;
   const perEvaluation = callsOnCases(experiment, cases, search.samples);
@@ -91,13 +113,16 @@ export function countCalls(experiment: Experiment): CallCounts {
   if (judgePrograms > 0) programRuns.judge = judgePrograms;
   if (grader && isProgramEntry(grader))
     programRuns.grader = cases.filter((c) => c.expectations.length > 0).length;
-  const mutator = { ...zero(), mutator: search.candidates };
+  const mutator = { ...zero(), mutator: plan.candidates };
 
-  const paired = acceptance === 'paired';
-  const evaluationsPerIteration = search.candidates + (!paired && search.confirm ? 1 : 0);
+  const evaluationsPerIteration = plan.candidates + (plan.confirm ? 1 : 0);
   const retest =
-    paired && search.retest > 0
-      ? { samples: search.retest, calls: times(callsOnCases(experiment, cases, search.retest), 2) }
+    plan.retests > 0
+      ? {
+          samples: plan.retestSamples,
+          retests: plan.retests,
+          calls: times(callsOnCases(experiment, cases, plan.retestSamples), 2 * plan.retests),
+        }
       : null;
   const perIteration = add(mutator, times(perEvaluation, evaluationsPerIteration), retest?.calls ?? zero());
 
@@ -107,18 +132,19 @@ export function countCalls(experiment: Experiment): CallCounts {
     .sort((a, b) => a.expectations.length - b.expectations.length)
     .slice(0, size);
   const screening =
-    paired && size < train.length
+    plan.screening !== null
       ? {
           minibatch: size,
           train: train.length,
           screenedOut: add(
             mutator,
-            times(callsOnCases(experiment, fewestGraded, search.samples), search.candidates),
+            times(callsOnCases(experiment, fewestGraded, search.samples), plan.candidates),
           ),
         }
       : null;
   return {
     acceptance,
+    strategy,
     perEvaluation,
     evaluationsPerIteration,
     perIteration,
@@ -129,6 +155,11 @@ export function countCalls(experiment: Experiment): CallCounts {
     perFinalEvaluation: callsOnCases(experiment, experiment.cases, search.samples),
     programRuns,
     anchors: anchorCalls(experiment, train.length * search.samples),
+    schedule: {
+      iterations,
+      mergesDue: plans.filter((p) => p.mergeDue).length,
+      driftChecks: plans.filter((p) => p.driftCheck).length,
+    },
   };
 }
 

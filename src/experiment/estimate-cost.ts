@@ -173,12 +173,12 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     );
     return parts.some((p) => p === null) ? null : parts.reduce<number>((a, p) => a + (p ?? 0), 0);
   };
-  const night = wholeRun(experiment, calls, usdOf);
+  const night = wholeRun(calls, usdOf);
   const perIterationUsd = roles.some((r) => r.perIterationUsd === null)
     ? null
     : roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
   const interactive = night?.interactive ?? null;
-  const parts = wholeRunParts(experiment, calls, (counts) => usdOf(counts));
+  const parts = wholeRunParts(calls, (counts) => usdOf(counts));
   const knownPerIterationUsd = roles.reduce((a, r) => a + (r.perIterationUsd ?? 0), 0);
   return {
     roles,
@@ -194,13 +194,13 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
 type UsdOf = (counts: RoleCounts) => number | null;
 
 /** Baseline (with its anchor reading), the final check and the whole run, priced by `usdOf`. */
-function wholeRunParts(experiment: Experiment, calls: CallCounts, usdOf: UsdOf) {
-  const iterations = experiment.config.budget.iterations;
-  // Drift anchors (docs/design/judge-reliability.md): one reading with the baseline, one every
-  // `every` iterations.
+function wholeRunParts(calls: CallCounts, usdOf: UsdOf) {
+  const { iterations, driftChecks } = calls.schedule;
+  // Drift anchors (docs/design/judge-reliability.md): one reading with the baseline, one at each
+  // drift check the iterations' plans hold.
   const anchors = calls.anchors;
   const readingUsd = anchors === null ? 0 : usdOf(anchors.perReading);
-  const checks = anchors === null ? 0 : Math.floor(iterations / anchors.every);
+  const checks = anchors === null ? 0 : driftChecks;
   const evaluationsUsd = usdOf(times(calls.perEvaluation, calls.baselineEvaluations));
   const baselineUsd = evaluationsUsd === null || readingUsd === null ? null : evaluationsUsd + readingUsd;
   const finalUsd = usdOf(times(calls.perFinalEvaluation, calls.finalEvaluations));
@@ -214,12 +214,11 @@ function wholeRunParts(experiment: Experiment, calls: CallCounts, usdOf: UsdOf) 
 
 /** The whole run each way (docs/design/cost-engine.md); null when some role's price is unknown. */
 function wholeRun(
-  experiment: Experiment,
   calls: CallCounts,
   usdOf: (counts: RoleCounts, way: NightWay) => number | null,
 ): NightEstimate {
   const ways = NIGHT_WAYS.map(
-    (way) => [way, wholeRunParts(experiment, calls, (counts) => usdOf(counts, way)).totalUsd] as const,
+    (way) => [way, wholeRunParts(calls, (counts) => usdOf(counts, way)).totalUsd] as const,
   );
   if (ways.some(([, usd]) => usd === null)) return null;
   return Object.fromEntries(ways) as Record<NightWay, number>;

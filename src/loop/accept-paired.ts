@@ -14,13 +14,11 @@ import { join } from 'node:path';
 import type { CandidateScores } from '../evaluate/candidate-result.js';
 import { standingOf } from '../evaluate/candidate-result.js';
 import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-types.js';
-import { minibatchSize } from '../experiment/acceptance.js';
 import { callsOnCases } from '../experiment/count-calls.js';
-import { loopCases } from '../experiment/loop-cases.js';
+import type { Screening } from '../experiment/iteration-plan.js';
 import type { Case } from '../experiment/types.js';
 import type { IterationStatus, PairedDecisionRecord, PairedInterval, ScreenRecord } from '../run/events.js';
 import { candidatePaths, candidatePathsAt, iterationPaths } from '../run/paths.js';
-import { sha256Hex } from '../sha256.js';
 import { signed } from './decide.js';
 import { evaluate } from '../evaluate/evaluate.js';
 import { type CandidateSlot, candidateDeps, candidateRequest } from './candidate-request.js';
@@ -69,6 +67,8 @@ export interface PairedIterationInput {
   iteration: number;
   incumbent: IncumbentView;
   proposals: readonly Proposal[];
+  /** The iteration's screening (src/experiment/iteration-plan.ts), or null: screening is off. */
+  screening: Screening | null;
   /**
    * Where the incumbent's retest goes (default: the iteration's `incumbent-retest/`). The pareto
    * search decides each candidate against its own parent, concurrently: each gets its own folder.
@@ -83,17 +83,16 @@ export async function evaluateAndDecidePaired(
   const { experiment } = deps;
   const { search } = experiment.config;
   const { iteration, incumbent } = input;
-  const cases = loopCases(experiment);
+  // The loop's cases only: the run hands the loop an experiment without the sealed test cases.
+  const { cases } = experiment;
   const train = cases.filter((c) => c.split === 'train');
   const holdout = cases.filter((c) => c.split === 'holdout');
   const incumbentMeans = caseMeansOf(incumbent.scores, incumbent.evaluation.samples);
 
-  const size = minibatchSize(search, train.length);
   // Any eligible candidate beats an ineligible incumbent: no screen may turn one away then.
-  const minibatch =
-    size < train.length && incumbent.eligible ? drawMinibatch(train, size, search.seed, iteration) : null;
-  const inBatch = new Set(minibatch?.map((c) => c.id));
-  const rest = cases.filter((c) => !inBatch.has(c.id));
+  const screening = incumbent.eligible ? input.screening : null;
+  const minibatch = screening?.minibatch ?? null;
+  const rest = screening?.rest ?? cases;
   const restCalls = sumCalls(callsOnCases(experiment, rest, search.samples));
   const batchIds = (minibatch ?? []).map((c) => c.id);
 
@@ -328,19 +327,6 @@ export function caseMeansOf(
   for (const c of [...scores.train.cases, ...scores.holdout.cases])
     if (c.total !== null) means.set(c.caseId, { mean: c.total, samples });
   return means;
-}
-
-/**
- * The minibatch of one iteration: train cases ranked by sha256("minibatch:" + seed + ":" +
- * iteration + ":" + id), the first `size`. Seeded, so a resumed iteration draws the same one;
- * different per iteration, so no case escapes screening for the whole run.
- */
-export function drawMinibatch(train: readonly Case[], size: number, seed: number, iteration: number): Case[] {
-  return train
-    .map((c) => ({ c, key: sha256Hex(`minibatch:${seed}:${iteration}:${c.id}`) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .slice(0, size)
-    .map(({ c }) => c);
 }
 
 function differences(

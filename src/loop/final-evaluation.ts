@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { standingOf } from '../evaluate/candidate-result.js';
 import { evaluate } from '../evaluate/evaluate.js';
+import { finalEvaluationCount } from '../experiment/iteration-plan.js';
 import { type CandidatePaths, candidatePathsAt } from '../run/paths.js';
 import { evaluationDeps, type LoopRun } from './loop-deps.js';
 
@@ -46,7 +47,7 @@ export async function runFinalEvaluation(
       ...(tested ? { test: outcome.scores.test?.total ?? null } : {}),
     };
   };
-  const same = prompts.baseline === prompts.best;
+  const same = finalEvaluationCount(prompts.baseline, prompts.best) === 1;
   const [baseline, best] = await Promise.all([
     evaluateFinal('baseline', prompts.baseline),
     same ? undefined : evaluateFinal('best', prompts.best),

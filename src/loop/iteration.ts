@@ -7,6 +7,8 @@
  * parents, asks the mutator, evaluates and decides; this body owns the events around them,
  * the review files, the one `iteration_finished` and the commit of a keep.
  */
+import { anchorSettings } from '../experiment/anchors.js';
+import { planIteration } from '../experiment/iteration-plan.js';
 import type { RunEventBody } from '../run/events.js';
 import { iterationPaths } from '../run/paths.js';
 import { writeReviewJson } from '../run/records.js';
@@ -15,7 +17,7 @@ import { finishIteration } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
 import { checkJudgeDrift } from './judge-anchors.js';
 import type { LoopRun } from './loop-deps.js';
-import { modeField } from './loop-state.js';
+import { acceptanceFor, modeField } from './loop-state.js';
 import { recordKeep } from './record-keep.js';
 import { replayStrategy } from './strategy.js';
 
@@ -30,7 +32,15 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     state.iterations.map((it) => it.status),
     deps.experiment.config.search.bold_after,
   ).strategy;
-  const start: IterationStart = { deps, iteration, mode, incumbent, state };
+  const schedule = planIteration({
+    search: deps.experiment.config.search,
+    strategy: strategy.name,
+    acceptance: acceptanceFor(deps),
+    cases: deps.experiment.cases,
+    iteration,
+    anchorEvery: anchorSettings(deps.experiment)?.every ?? null,
+  });
+  const start: IterationStart = { deps, iteration, mode, incumbent, state, schedule };
 
   await recorder.emit({ type: 'iteration_started', iteration, ...modeField(deps, mode) });
   const planned = await strategy.plan(start);
@@ -72,7 +82,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   await writeReviewJson(paths.decision, admission.decision);
   // A drift check when one is due (docs/design/judge-reliability.md), journaled with the
   // iteration's end.
-  const anchors = await checkJudgeDrift(deps, iteration);
+  const anchors = schedule.driftCheck ? await checkJudgeDrift(deps, iteration) : [];
   await finishIteration(
     recorder,
     {

@@ -102,7 +102,8 @@ export async function checkJudgeDrift(deps: LoopRun, iteration: number): Promise
   const baselineIteration = state.baseline?.iteration;
   if (settings === null || deps.judge === undefined || baselineIteration === undefined) return [];
   if (noise === null || noise.iteration !== baselineIteration) return [];
-  if (iteration <= baselineIteration || iteration % settings.every !== 0) return [];
+  // Whether one is due at all is the iteration's plan (src/experiment/iteration-plan.ts `driftCheck`).
+  if (iteration <= baselineIteration) return [];
   const { evaluation } = await loadCandidateEvaluation(deps.runDir, baselineIteration, 0);
   const anchors = pickAnchors(evaluation, settings.anchors, deps.experiment.config.search.seed, outputText);
   if (anchors.length === 0) return [];

@@ -8,6 +8,7 @@
  * always leaving a run that `resume` continues.
  */
 import { readFile } from 'node:fs/promises';
+import { finalEvaluationCount } from '../experiment/iteration-plan.js';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
 import { BatchWaitCutOff } from '../providers/batch/batch-runner.js';
 import { ProviderError } from '../providers/types.js';
@@ -139,7 +140,7 @@ async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentVi
     // The final evaluation scores the test cases as well as the loop's.
     const cases = deps.experiment.cases.length;
     const perEvaluation = (baselineCost / repeats) * ((cases + deps.testCases.length) / Math.max(1, cases));
-    const needed = perEvaluation * (baselinePrompt === incumbent.prompt ? 1 : 2);
+    const needed = perEvaluation * finalEvaluationCount(baselinePrompt, incumbent.prompt);
     if (state.spend.usd + needed > usd) {
       await deps.recorder.emit({
         type: 'warning',

@@ -50,14 +50,14 @@ export const greedySearch: SearchStrategy<MutatorFeedback, Proposed, Evaluated> 
     return { events: [], phase: 'mutating', plan: feedback };
   },
 
-  async propose({ deps, incumbent, mode }, feedback) {
+  async propose({ deps, incumbent, mode, schedule }, feedback) {
     const { search } = deps.experiment.config;
     const parts = proposalPartsOf(deps.experiment);
     const attempts = await proposeCandidates({
       feedback,
       incumbent: incumbent.prompt,
       triedHashes: deps.recorder.triedPrompts(incumbent.prompt),
-      count: search.candidates,
+      count: schedule.candidates,
       maxGrowth: search.max_growth,
       ...(parts ? { parts } : {}),
       client: deps.pool.client('mutator'),
@@ -71,10 +71,15 @@ export const greedySearch: SearchStrategy<MutatorFeedback, Proposed, Evaluated> 
     };
   },
 
-  async evaluate({ deps, iteration, incumbent }, { attempts, proposals }) {
+  async evaluate({ deps, iteration, incumbent, schedule }, { attempts, proposals }) {
     if (proposals.length === 0) return { deciding: null, evaluated: { kind: 'unproposed', attempts } };
     if (acceptanceFor(deps) === 'paired') {
-      const result = await evaluateAndDecidePaired(deps, { iteration, incumbent, proposals });
+      const result = await evaluateAndDecidePaired(deps, {
+        iteration,
+        incumbent,
+        proposals,
+        screening: schedule.screening,
+      });
       if (!result.ok)
         return { deciding: null, evaluated: { kind: 'failed', failure: result.failure, proposals } };
       return {

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CandidateOutcome } from '../evaluate/evaluate-types.js';
+import type { Screening } from '../experiment/iteration-plan.js';
 import type { CandidateKind } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
 import type { PoolState } from '../run/run-state.js';
@@ -191,7 +192,7 @@ function signalScores(view: IncumbentView): SignalScores {
  */
 export async function decideAgainstParent(
   deps: LoopRun,
-  iteration: number,
+  { iteration, screening }: { iteration: number; screening: Screening | null },
   proposed: ProposedCandidate,
 ): Promise<DecidedCandidate> {
   const { plan, parent, attempt } = proposed;
@@ -201,6 +202,7 @@ export async function decideAgainstParent(
     iteration,
     incumbent: parent,
     proposals: [attempt.proposal],
+    screening,
     incumbentRetestDir: join(candidatePaths(deps.runDir, iteration, plan.candidate).dir, 'parent-retest'),
   });
   return { plan, parent, proposal: attempt.proposal, result, ...merge };

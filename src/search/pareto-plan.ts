@@ -6,6 +6,7 @@
  * same pool. Every `merge_every` iterations, when two front members each lead cases the other does
  * not and were never merged before, the iteration is that one merge instead.
  */
+import type { IterationPlan } from '../experiment/iteration-plan.js';
 import type { Search } from '../experiment/schema.js';
 import type { RunEventBody } from '../run/events.js';
 import type { PoolState } from '../run/run-state.js';
@@ -15,13 +16,14 @@ import { chooseMergePair, chooseParents, frontOf, frontWeights, liveMembers, mer
 export function planCandidates(
   pool: PoolState,
   trainIds: readonly string[],
-  search: Pick<Search, 'candidates' | 'seed' | 'min_effect' | 'merge_every'>,
-  iteration: number,
+  search: Pick<Search, 'seed' | 'min_effect'>,
+  schedule: Pick<IterationPlan, 'iteration' | 'candidates' | 'mergeDue'>,
 ): CandidatePlan[] {
+  const { iteration } = schedule;
   const live = liveMembers(pool.members);
   const front = frontOf(live, trainIds, search.min_effect);
   const weights = frontWeights(front);
-  if (iteration % search.merge_every === 0) {
+  if (schedule.mergeDue) {
     const tried = new Set(
       pool.decisions.flatMap((d) =>
         d.kind === 'merge' && d.parents.length === 2
@@ -42,7 +44,7 @@ export function planCandidates(
         },
       ];
   }
-  return chooseParents(front, search.candidates, search.seed, iteration).map((draw) => ({
+  return chooseParents(front, schedule.candidates, search.seed, iteration).map((draw) => ({
     candidate: draw.candidate,
     kind: 'mutation',
     parents: [draw.parent],

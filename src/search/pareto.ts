@@ -12,9 +12,8 @@
  */
 import { standingOf } from '../evaluate/candidate-result.js';
 import type { EvaluatedCandidate } from '../evaluate/evaluate-types.js';
-import { minibatchSize } from '../experiment/acceptance.js';
 import { syncPoolRefs } from '../git/index.js';
-import { drawMinibatch } from '../loop/accept-paired.js';
+import type { Screening } from '../experiment/iteration-plan.js';
 import type { PoolState } from '../run/run-state.js';
 import { admitToPool, evaluatedOf } from './pareto-admit.js';
 import {
@@ -35,13 +34,14 @@ interface Planned {
   pool: PoolState & { best: string };
   plans: CandidatePlan[];
   trainIds: string[];
-  /** The minibatch each candidate is screened on (train case ids), or null: its parent's failures come from it. */
-  minibatch: string[] | null;
+  /** The iteration's screening, or null: its minibatch is where each parent's failures come from. */
+  screening: Screening | null;
 }
 
 interface Proposed {
   pool: PoolState & { best: string };
   trainIds: string[];
+  screening: Screening | null;
   proposed: ProposedCandidate[];
 }
 
@@ -70,25 +70,20 @@ export const paretoSearch: SearchStrategy<Planned, Proposed, Decided> = {
     await syncPoolRefs(deps, deps.recorder.state());
   },
 
-  async plan({ deps, iteration, state }) {
-    const { search } = deps.experiment.config;
+  async plan({ deps, iteration, state, schedule }) {
     const pool = state.pool;
     if (pool === null || pool.best === null) throw new Error('the pareto search: the run has no pool');
-    const train = deps.experiment.cases.filter((c) => c.split === 'train');
-    const trainIds = train.map((c) => c.id);
-    // accept-paired.ts draws the same minibatch.
-    const size = minibatchSize(search, train.length);
-    const minibatch =
-      size < train.length ? drawMinibatch(train, size, search.seed, iteration).map((c) => c.id) : null;
-    const plans = planCandidates(pool, trainIds, search, iteration);
+    const trainIds = deps.experiment.cases.filter((c) => c.split === 'train').map((c) => c.id);
+    const plans = planCandidates(pool, trainIds, deps.experiment.config.search, schedule);
     return {
       events: plans.map((plan) => parentChosen(iteration, plan)),
       phase: plans.some((plan) => plan.kind === 'merge') ? 'merging' : 'mutating',
-      plan: { pool: { ...pool, best: pool.best }, plans, trainIds, minibatch },
+      plan: { pool: { ...pool, best: pool.best }, plans, trainIds, screening: schedule.screening },
     };
   },
 
-  async propose({ deps, mode }, { pool, plans, trainIds, minibatch }) {
+  async propose({ deps, mode }, { pool, plans, trainIds, screening }) {
+    const minibatch = screening?.minibatch.map((c) => c.id) ?? null;
     // One set of claimed hashes: two candidates of one iteration never evaluate the same prompt.
     const claimed = new Set<string>();
     const proposed = await Promise.all(
@@ -112,12 +107,14 @@ export const paretoSearch: SearchStrategy<Planned, Proposed, Decided> = {
           ...(p.merge ? { conflicts: p.merge.conflicts, resolved: p.merge.resolved } : {}),
         })),
       },
-      proposed: { pool, trainIds, proposed },
+      proposed: { pool, trainIds, screening, proposed },
     };
   },
 
-  async evaluate({ deps, iteration }, { pool, trainIds, proposed }) {
-    const decided = await Promise.all(proposed.map((p) => decideAgainstParent(deps, iteration, p)));
+  async evaluate({ deps, iteration }, { pool, trainIds, screening, proposed }) {
+    const decided = await Promise.all(
+      proposed.map((p) => decideAgainstParent(deps, { iteration, screening }, p)),
+    );
     return { deciding: {}, evaluated: { pool, trainIds, decided } };
   },
 

@@ -11,6 +11,7 @@
  * unfinished iteration from the same state.
  */
 import type { EvaluatedCandidate } from '../evaluate/evaluate-types.js';
+import type { IterationPlan } from '../experiment/iteration-plan.js';
 import type { IterationEnd } from '../loop/finish-iteration.js';
 import type { IncumbentView } from '../loop/incumbent.js';
 import type { LoopRun } from '../loop/loop-deps.js';
@@ -29,6 +30,11 @@ export interface IterationStart {
   incumbent: IncumbentView;
   /** The run state as the iteration began (before its `iteration_started`). */
   state: RunState;
+  /**
+   * What the iteration is made of (proposals, screening minibatch, a due merge, retests): the
+   * plan the call estimate counts too (src/experiment/iteration-plan.ts).
+   */
+  schedule: IterationPlan;
 }
 
 export interface PlannedIteration<Plan> {

@@ -80,11 +80,15 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   const shape = `${plural(search.candidates, 'candidate')} × ${loopCases} cases × ${plural(search.samples, 'sample')}`;
   if (calls.acceptance === 'paired') {
     const retest = calls.retest
-      ? `, + a retest of both sides × ${plural(calls.retest.samples, 'sample')}`
+      ? `, + ${calls.retest.retests === 1 ? 'a retest' : `${calls.retest.retests} retests (one per candidate)`} of both sides × ${plural(calls.retest.samples, 'sample')}`
       : '';
     row('Calls', `per iteration: at most ${formatCounts(calls.perIteration)}  (${shape}${retest})`);
     if (calls.screening)
       more(`every proposal screened out on its minibatch: ${formatCounts(calls.screening.screenedOut)}`);
+    if (calls.schedule.mergesDue > 0)
+      more(
+        `a merge of two front members tried ${plural(calls.schedule.mergesDue, 'time')} (one candidate each, within the above)`,
+      );
   } else {
     row(
       'Calls',

@@ -31,18 +31,20 @@ const casesOf = (n: number, graded: number[] = []) =>
   ).join('');
 
 describe('countCalls', () => {
-  it('under paired (the default): the baseline once, each proposal on every case at most, plus a retest of both sides', async () => {
+  it('under paired (the default, with the pareto search): the baseline once, each proposal on every case at most, plus a retest of both sides per candidate', async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
     // 5 cases × 2 samples; 2 candidates; judge samples 2; one case with expectations.
     // 4 train cases: the default minibatch min(8, 4) is all of them, so no screening.
-    // A retest: both sides × 5 cases × 1 sample = generator 10, judge 20, grader 2.
+    // A retest: both sides × 5 cases × 1 sample = generator 10, judge 20, grader 2; pareto decides
+    // each of the 2 candidates against its own parent, so each may be retested.
     expect(countCalls(experiment)).toEqual({
       acceptance: 'paired',
+      strategy: 'pareto',
       perEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
       evaluationsPerIteration: 2,
-      perIteration: { generator: 30, mutator: 2, judge: 60, grader: 4 },
+      perIteration: { generator: 40, mutator: 2, judge: 80, grader: 6 },
       screening: null,
-      retest: { samples: 1, calls: { generator: 10, mutator: 0, judge: 20, grader: 2 } },
+      retest: { samples: 1, retests: 2, calls: { generator: 20, mutator: 0, judge: 40, grader: 4 } },
       baselineEvaluations: 1,
       finalEvaluations: 2,
       perFinalEvaluation: { generator: 10, mutator: 0, judge: 20, grader: 1 },
@@ -50,6 +52,8 @@ describe('countCalls', () => {
       // Drift anchors at their defaults (docs/design/judge-reliability.md): 4 outputs × judge
       // samples 2 per reading.
       anchors: { outputs: 4, every: 5, perReading: { generator: 0, mutator: 0, judge: 8, grader: 0 } },
+      // 10 iterations: merges due (merge_every 5) and drift checks (anchor_every 5) at 5 and 10.
+      schedule: { iterations: 10, mergesDue: 2, driftChecks: 2 },
     });
   });
 
@@ -86,8 +90,27 @@ describe('countCalls', () => {
       // The fewest graded cases a minibatch can hold: none.
       screenedOut: { generator: 8, mutator: 2, judge: 0, grader: 0 },
     });
-    expect(calls.retest).toEqual({ samples: 2, calls: { generator: 48, mutator: 0, judge: 0, grader: 4 } });
-    expect(calls.perIteration).toEqual({ generator: 24 + 48, mutator: 2, judge: 0, grader: 4 + 4 });
+    // The pareto search (the default under paired): each candidate may be retested against its parent.
+    expect(calls.retest).toEqual({
+      samples: 2,
+      retests: 2,
+      calls: { generator: 96, mutator: 0, judge: 0, grader: 8 },
+    });
+    expect(calls.perIteration).toEqual({ generator: 24 + 96, mutator: 2, judge: 0, grader: 4 + 8 });
+    // The greedy search retests only its leading proposal.
+    const greedy = countCalls(
+      await loadWith(
+        `${SIM}search: { strategy: greedy, candidates: 2, minibatch: 4, retest: 2 }\n`,
+        casesOf(12, [0, 1]),
+      ),
+    );
+    expect(greedy.screening).toEqual(calls.screening);
+    expect(greedy.retest).toEqual({
+      samples: 2,
+      retests: 1,
+      calls: { generator: 48, mutator: 0, judge: 0, grader: 4 },
+    });
+    expect(greedy.perIteration).toEqual({ generator: 24 + 48, mutator: 2, judge: 0, grader: 4 + 4 });
   });
 
   it('under margin: the baseline noise_repeats times, and one more evaluation when confirm re-checks a would-be keep', async () => {
