@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildFunctionBody, runExpression } from '../../../../src/checks/javascript/run-expression.js';
 
-const run = (code: string, output = 'Hello', timeoutMs = 200) =>
+// Code that ends runs with a limit no busy machine reaches (at 200 ms, a fresh context under a
+// load of 20 timed out before `process.exit` could throw); code that never ends, with a short one.
+const run = (code: string, output = 'Hello', timeoutMs = 10_000) =>
   runExpression({ code, output, vars: { topic: 'tea' }, toolCalls: [], timeoutMs });
+const runForever = (code: string) => run(code, 'Hello', 200);
 
 describe('isolation', () => {
   it.each([
@@ -40,26 +43,26 @@ describe('isolation', () => {
   });
 
   it('times out an infinite loop, in code and in a promise chain', () => {
-    expect(run('while (true) {}')).toMatchObject({
+    expect(runForever('while (true) {}')).toMatchObject({
       pass: false,
       error: true,
       reason: 'timed out after 0.2s',
     });
-    expect(run('Promise.resolve().then(() => { for (;;) {} })')).toMatchObject({
+    expect(runForever('Promise.resolve().then(() => { for (;;) {} })')).toMatchObject({
       error: true,
       reason: 'timed out after 0.2s',
     });
   });
 
   it('runs a getter on the returned object inside the timeout', () => {
-    expect(run('({ get pass() { for (;;) {} } })')).toMatchObject({
+    expect(runForever('({ get pass() { for (;;) {} } })')).toMatchObject({
       error: true,
       reason: 'timed out after 0.2s',
     });
   });
 
   it('reports a thrown non-Error without reading it in the runner', () => {
-    expect(run('throw { get message() { for (;;) {} } }')).toMatchObject({ error: true });
+    expect(runForever('throw { get message() { for (;;) {} } }')).toMatchObject({ error: true });
   });
 });
 
