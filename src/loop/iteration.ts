@@ -8,8 +8,7 @@
  * the review files, the one `iteration_finished` and the commit of a keep.
  */
 import type { RunEventBody } from '../run/events.js';
-import { iterationPaths } from '../run/paths.js';
-import { writeReviewJson } from '../run/records.js';
+import { writeDecision, writeMutation } from '../run/records.js';
 import type { IterationStart, SearchStrategy } from '../search/strategy.js';
 import { finishIteration } from './finish-iteration.js';
 import type { IncumbentView } from './incumbent.js';
@@ -25,7 +24,6 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const state = recorder.state();
   const iteration = state.nextIteration;
   const startedAt = deps.now();
-  const paths = iterationPaths(deps.runDir, iteration);
   const mode = replayStrategy(
     state.iterations.map((it) => it.status),
     deps.experiment.config.search.bold_after,
@@ -38,7 +36,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   await recorder.emit({ type: 'phase', iteration, phase: planned.phase });
 
   const proposed = await strategy.propose(start, planned.plan);
-  await writeReviewJson(paths.mutation, proposed.mutation);
+  await writeMutation(deps.runDir, iteration, proposed.mutation);
   await recorder.emit(
     ...proposed.attempts.flatMap((a): RunEventBody[] =>
       a.ok
@@ -69,7 +67,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const admission = await strategy.admit(start, evaluated.evaluated);
 
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
-  await writeReviewJson(paths.decision, admission.decision);
+  await writeDecision(deps.runDir, iteration, admission.decision);
   // A drift check when one is due (docs/design/judge-reliability.md), journaled with the
   // iteration's end.
   const anchors = await checkJudgeDrift(deps, iteration);
