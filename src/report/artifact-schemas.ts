@@ -11,9 +11,9 @@ import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
 import type { JudgeScoresFile as JudgeScoresShape } from '../judge/judge-scores.js';
 import { ChecklistAnswers } from '../scoring/types.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
-import { DecisionRecord, PairedCase, PairedGreedyDecision, ParetoDecision } from '../run/decision-record.js';
+import { KnownDecision, PairedCase, PairedGreedyDecision, ParetoDecision } from '../run/decision-record.js';
 import { ScreenRecord } from '../run/events.js';
-import { MutationRecord, proposalsOf } from '../run/mutation-record.js';
+import { KnownMutation, proposalsOf } from '../run/mutation-record.js';
 
 export interface SampleChecks {
   caseId: string;
@@ -165,18 +165,18 @@ export interface DecisionNote {
 
 /** `decision.json`: only the parts a person reads (why, against which margin or per case, what failed). */
 export function parseDecision(value: unknown): DecisionNote | null {
-  const current = DecisionRecord.safeParse(value);
+  const current = KnownDecision.safeParse(value);
   return current.success ? noteOf(current.data) : parseOlderDecision(value);
 }
 
 /** A decision in the shape this version writes. */
-function noteOf(d: DecisionRecord): DecisionNote {
-  const candidates = 'candidates' in d && Array.isArray(d.candidates) ? d.candidates : [];
+function noteOf(d: KnownDecision): DecisionNote {
+  const candidates: readonly unknown[] = 'candidates' in d ? d.candidates : [];
   return {
-    reason: 'reason' in d && typeof d.reason === 'string' ? d.reason : null,
-    margin: 'margin' in d && typeof d.margin === 'object' ? (d.margin as DecisionNote['margin']) : null,
-    errorKind: 'errorKind' in d && typeof d.errorKind === 'string' ? d.errorKind : null,
-    message: 'message' in d && typeof d.message === 'string' ? d.message : null,
+    reason: 'reason' in d ? d.reason : null,
+    margin: 'margin' in d ? d.margin : null,
+    errorKind: 'errorKind' in d ? (d.errorKind ?? null) : null,
+    message: 'message' in d ? d.message : null,
     cases: casesOf(d),
     screens: candidates.flatMap((c) => {
       const screen = CandidateScreen.safeParse(c);
@@ -186,7 +186,7 @@ function noteOf(d: DecisionRecord): DecisionNote {
 }
 
 /** Greedy: the decision's own; pareto: those of the candidate the status is about, against its parent. */
-function casesOf(d: DecisionRecord): PairedCase[] | null {
+function casesOf(d: KnownDecision): PairedCase[] | null {
   const pareto = ParetoDecision.safeParse(d);
   if (pareto.success)
     return (
@@ -196,7 +196,7 @@ function casesOf(d: DecisionRecord): PairedCase[] | null {
   return greedy.success ? (greedy.data.paired?.cases ?? null) : null;
 }
 
-/** decision.json as earlier versions (and hand-made fixtures) wrote it. */
+/** decision.json as earlier versions (and hand-made fixtures) wrote it, or another search's own (its status and reason). */
 function parseOlderDecision(value: unknown): DecisionNote | null {
   const parsed = Decision.safeParse(value);
   if (!parsed.success) return null;
@@ -241,8 +241,8 @@ export interface ProposalNote {
 
 /** `mutation.json` as this version writes it (its usable attempts), else `{proposals: [...]}` or the list itself. */
 export function parseMutation(value: unknown): ProposalNote[] | null {
-  const current = MutationRecord.safeParse(value);
-  if (current.success && !('search' in current.data))
+  const current = KnownMutation.safeParse(value);
+  if (current.success)
     return proposalsOf(current.data).map((p) => ({
       candidate: p.candidate,
       hypothesis: p.hypothesis,

@@ -162,14 +162,8 @@ export const ParetoDecision = z.object({
   ),
 });
 
-/**
- * A search strategy beyond these (src/search/strategy.ts) records what it decided in its own
- * shape; the loop and the report rely on its status and reason only.
- */
-export const OtherSearchDecision = z.looseObject({ status: IterationStatus, reason: z.string() });
-
-/** Most specific first: a reader takes the first shape that fits. */
-export const DecisionRecord = z.union([
+/** The shapes greedy, pareto, the baseline and `eval` write; most specific first (a reader takes the first that fits). */
+export const KnownDecision = z.union([
   ParetoDecision,
   PairedGreedyDecision,
   MarginDecision,
@@ -177,6 +171,14 @@ export const DecisionRecord = z.union([
   EvalDecision,
   EvalFailure,
   FailedDecision,
-  OtherSearchDecision,
 ]);
+export type KnownDecision = z.infer<typeof KnownDecision>;
+
+/**
+ * A search strategy beyond these (src/search/strategy.ts) records what it decided in its own
+ * shape; the loop and the report rely on its status and reason only.
+ */
+export const OtherSearchDecision = z.looseObject({ status: IterationStatus, reason: z.string() });
+
+export const DecisionRecord = z.union([KnownDecision, OtherSearchDecision]);
 export type DecisionRecord = z.infer<typeof DecisionRecord>;

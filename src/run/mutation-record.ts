@@ -79,12 +79,14 @@ export const ParetoMutation = z.object({
  */
 export const OtherSearchMutation = z.looseObject({ search: z.string() });
 
-export const MutationRecord = z.union([GreedyMutation, ParetoMutation, OtherSearchMutation]);
+export const KnownMutation = z.union([GreedyMutation, ParetoMutation]);
+export type KnownMutation = z.infer<typeof KnownMutation>;
+
+export const MutationRecord = z.union([KnownMutation, OtherSearchMutation]);
 export type MutationRecord = z.infer<typeof MutationRecord>;
 
-/** The usable proposals of a mutation record, in candidate order. */
-export function proposalsOf(record: MutationRecord): Proposal[] {
-  if ('search' in record) return [];
+/** The usable proposals of a greedy or pareto mutation record, in candidate order. */
+export function proposalsOf(record: KnownMutation): Proposal[] {
   const attempts = 'attempts' in record ? record.attempts : record.candidates.map((c) => c.attempt);
   return attempts.flatMap((a) => (a.ok ? [a.proposal] : []));
 }

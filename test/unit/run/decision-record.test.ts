@@ -6,30 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { parseDecision, parseMutation } from '../../../src/report/artifact-schemas.js';
-import {
-  BaselineDecision,
-  FailedDecision,
-  MarginDecision,
-  PairedGreedyDecision,
-  ParetoDecision,
-} from '../../../src/run/decision-record.js';
-import { GreedyMutation, ParetoMutation } from '../../../src/run/mutation-record.js';
+import { KnownDecision } from '../../../src/run/decision-record.js';
+import { KnownMutation } from '../../../src/run/mutation-record.js';
 import { iterationPaths } from '../../../src/run/paths.js';
 import { cleanUpScriptedRuns, promptWith, runScripted, statusesOf } from '../../helpers/loop-harness.js';
 import { mutatorScript } from '../../helpers/scripted-provider.js';
 
 afterAll(cleanUpScriptedRuns);
-
-const KnownDecision = z.union([
-  ParetoDecision,
-  PairedGreedyDecision,
-  MarginDecision,
-  BaselineDecision,
-  FailedDecision,
-]);
-const KnownMutation = z.union([GreedyMutation, ParetoMutation]);
 
 async function readJson(file: string): Promise<unknown> {
   return JSON.parse(await readFile(file, 'utf8'));
