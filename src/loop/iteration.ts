@@ -11,7 +11,7 @@ import type { RunEventBody } from '../run/events.js';
 import { writeDecision, writeMutation } from '../run/records.js';
 import type { IterationStart, SearchStrategy } from '../search/strategy.js';
 import { finishIteration } from './finish-iteration.js';
-import type { IncumbentView } from './incumbent.js';
+import { type IncumbentView, incumbentView } from './incumbent.js';
 import { checkJudgeDrift } from './judge-anchors.js';
 import type { LoopRun } from './loop-deps.js';
 import { modeField } from './loop-state.js';
@@ -96,15 +96,14 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     hypothesis: keep.hypothesis,
     ...(keep.member === undefined ? {} : { member: keep.member }),
   });
-  return {
-    iteration,
-    candidate: keep.candidate,
-    prompt: keep.prompt,
-    train: keep.standing.train,
-    holdout: keep.standing.holdout,
-    eligible: keep.standing.eligible,
-    evaluation: keep.evaluated.evaluation,
-    trainScore: keep.evaluated.scores.train,
-    scores: keep.evaluated.scores,
-  };
+  return incumbentView(
+    {
+      iteration,
+      candidate: keep.candidate,
+      prompt: keep.prompt,
+      evaluation: keep.evaluated.evaluation,
+      scores: keep.evaluated.scores,
+    },
+    keep.standing,
+  );
 }
