@@ -24,9 +24,9 @@ import { emptyTotals } from '../providers/ledger.js';
 import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
 import { ProviderError } from '../providers/types.js';
 import type { SpendRole } from '../run/events.js';
-import { candidatePaths, iterationPaths, runPaths } from '../run/paths.js';
+import { candidatePaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
-import { writeBest, writeReviewJson } from '../run/records.js';
+import { writeBest, writeDecision } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
 import { timeGenerations } from './case-timing.js';
 import type { CandidateScores } from '../evaluate/candidate-result.js';
@@ -214,8 +214,9 @@ async function journalEnd(
   });
   await recorder.emit(finished, ...spend);
   if (outcome) {
-    await writeReviewJson(
-      iterationPaths(runDir, ITERATION).decision,
+    await writeDecision(
+      runDir,
+      ITERATION,
       scored
         ? {
             status: 'baseline',

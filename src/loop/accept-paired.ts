@@ -17,6 +17,7 @@ import type { CandidateOutcome, EvaluatedCandidate } from '../evaluate/evaluate-
 import { callsOnCases } from '../experiment/count-calls.js';
 import type { Screening } from '../experiment/iteration-plan.js';
 import type { Case } from '../experiment/types.js';
+import type { PairedDetail } from '../run/decision-record.js';
 import type { IterationStatus, PairedDecisionRecord, PairedInterval, ScreenRecord } from '../run/events.js';
 import { candidatePaths, candidatePathsAt, iterationPaths } from '../run/paths.js';
 import { signed } from './decide.js';
@@ -60,7 +61,7 @@ export type PairedResult =
       /** Absent for a screened-out iteration: no decision was taken on the whole set. */
       paired?: PairedDecisionRecord;
       /** What decision.json records beyond status and reason. */
-      detail: Record<string, unknown>;
+      detail: PairedDetail;
     };
 
 export interface PairedIterationInput {
@@ -255,8 +256,8 @@ export async function evaluateAndDecidePaired(
       paired: {
         ...paired,
         cases: [
-          ...current.trainPairs.map((p) => ({ split: 'train', ...p })),
-          ...current.holdoutPairs.map((p) => ({ split: 'holdout', ...p })),
+          ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p })),
+          ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p })),
         ],
       },
       ...(minibatch ? { minibatch: batchIds } : {}),

@@ -5,8 +5,7 @@
  * noise per decision, so it needs one evaluation.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
-import { writeBest, writeReviewJson } from '../run/records.js';
-import { iterationPaths } from '../run/paths.js';
+import { writeBest, writeDecision } from '../run/records.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluate } from '../evaluate/evaluate.js';
 import { candidateDeps, candidateRequest } from './candidate-request.js';
@@ -52,7 +51,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   const spend = deps.spend.take({ iteration });
   const seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   if (failed && !failed.ok) {
-    await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
+    await writeDecision(deps.runDir, iteration, {
       status: 'error',
       errorKind: failed.errorKind,
       reason: failed.message,
@@ -83,7 +82,7 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
       ? deps.strategy.seed({ deps, iteration, promptSha256: hashPrompt(prompt), evaluated: first })
       : [];
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
-  await writeReviewJson(iterationPaths(deps.runDir, iteration).decision, {
+  await writeDecision(deps.runDir, iteration, {
     status: 'baseline',
     repeats: noise,
     margin,

@@ -10,19 +10,9 @@ import type { IterationStatus } from '../run/events.js';
 /** Scores are means of floats: differences within this are equal, so "equal to the margin" is never a gain. */
 export const SCORE_EPSILON = 1e-9;
 
-export interface DecisionSide {
-  train: number;
-  /** null when the experiment has no holdout cases. */
-  holdout: number | null;
-  /** No gate failure. */
-  eligible: boolean;
-  chars: number;
-}
+import type { DecisionSide, Margin } from '../run/decision-record.js';
 
-export interface Margin {
-  train: number;
-  holdout: number;
-}
+export type { DecisionSide, Margin };
 
 export interface DecideInput {
   candidate: DecisionSide;

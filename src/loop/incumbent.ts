@@ -35,23 +35,52 @@ export async function loadCandidateEvaluation(
   return StoredResult.parse(JSON.parse(await readFile(paths.evaluation, 'utf8')));
 }
 
+/** A recorded candidate: where it is (iteration, candidate), its prompt and its stored result. */
+export interface StoredCandidate extends z.infer<typeof StoredResult> {
+  iteration: number;
+  candidate: number;
+  prompt: string;
+}
+
+/** The one loader of a recorded candidate: its prompt.md and evaluation.json. */
+export async function loadCandidate(
+  runDir: string,
+  iteration: number,
+  candidate: number,
+): Promise<StoredCandidate> {
+  const [prompt, stored] = await Promise.all([
+    readFile(candidatePaths(runDir, iteration, candidate).prompt, 'utf8'),
+    loadCandidateEvaluation(runDir, iteration, candidate),
+  ]);
+  return { iteration, candidate, prompt, ...stored };
+}
+
+/** The one IncumbentView builder: a candidate with the standing it is compared with. */
+export function incumbentView(
+  candidate: StoredCandidate,
+  standing: Pick<IncumbentView, 'train' | 'holdout' | 'eligible'>,
+): IncumbentView {
+  return {
+    iteration: candidate.iteration,
+    candidate: candidate.candidate,
+    prompt: candidate.prompt,
+    train: standing.train,
+    holdout: standing.holdout,
+    eligible: standing.eligible,
+    evaluation: candidate.evaluation,
+    trainScore: candidate.scores.train,
+    scores: candidate.scores,
+  };
+}
+
 export async function loadIncumbent(runDir: string, state: RunState): Promise<IncumbentView> {
   const incumbent = state.incumbent;
   if (!incumbent || incumbent.train === null) throw new Error('the run has no scored incumbent yet');
   const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
-  const candidate = record?.candidate ?? 0;
-  const paths = candidatePaths(runDir, incumbent.iteration, candidate);
-  const prompt = await readFile(paths.prompt, 'utf8');
-  const stored = await loadCandidateEvaluation(runDir, incumbent.iteration, candidate);
-  return {
-    iteration: incumbent.iteration,
-    candidate,
-    prompt,
+  const stored = await loadCandidate(runDir, incumbent.iteration, record?.candidate ?? 0);
+  return incumbentView(stored, {
     train: incumbent.train,
     holdout: incumbent.holdout,
     eligible: incumbent.eligible,
-    evaluation: stored.evaluation,
-    trainScore: stored.scores.train,
-    scores: stored.scores,
-  };
+  });
 }

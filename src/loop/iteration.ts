@@ -10,11 +10,10 @@
 import { anchorSettings } from '../experiment/anchors.js';
 import { planIteration } from '../experiment/iteration-plan.js';
 import type { RunEventBody } from '../run/events.js';
-import { iterationPaths } from '../run/paths.js';
-import { writeReviewJson } from '../run/records.js';
+import { writeDecision, writeMutation } from '../run/records.js';
 import type { IterationStart, SearchStrategy } from '../search/strategy.js';
 import { finishIteration } from './finish-iteration.js';
-import type { IncumbentView } from './incumbent.js';
+import { type IncumbentView, incumbentView } from './incumbent.js';
 import { checkJudgeDrift } from './judge-anchors.js';
 import type { LoopRun } from './loop-deps.js';
 import { acceptanceFor, modeField } from './loop-state.js';
@@ -27,7 +26,6 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const state = recorder.state();
   const iteration = state.nextIteration;
   const startedAt = deps.now();
-  const paths = iterationPaths(deps.runDir, iteration);
   const mode = replayStrategy(
     state.iterations.map((it) => it.status),
     deps.experiment.config.search.bold_after,
@@ -48,7 +46,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   await recorder.emit({ type: 'phase', iteration, phase: planned.phase });
 
   const proposed = await strategy.propose(start, planned.plan);
-  await writeReviewJson(paths.mutation, proposed.mutation);
+  await writeMutation(deps.runDir, iteration, proposed.mutation);
   await recorder.emit(
     ...proposed.attempts.flatMap((a): RunEventBody[] =>
       a.ok
@@ -79,7 +77,7 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
   const admission = await strategy.admit(start, evaluated.evaluated);
 
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
-  await writeReviewJson(paths.decision, admission.decision);
+  await writeDecision(deps.runDir, iteration, admission.decision);
   // A drift check when one is due (docs/design/judge-reliability.md), journaled with the
   // iteration's end.
   const anchors = schedule.driftCheck ? await checkJudgeDrift(deps, iteration) : [];
@@ -108,15 +106,14 @@ export async function runIteration(deps: LoopRun, incumbent: IncumbentView): Pro
     hypothesis: keep.hypothesis,
     ...(keep.member === undefined ? {} : { member: keep.member }),
   });
-  return {
-    iteration,
-    candidate: keep.candidate,
-    prompt: keep.prompt,
-    train: keep.standing.train,
-    holdout: keep.standing.holdout,
-    eligible: keep.standing.eligible,
-    evaluation: keep.evaluated.evaluation,
-    trainScore: keep.evaluated.scores.train,
-    scores: keep.evaluated.scores,
-  };
+  return incumbentView(
+    {
+      iteration,
+      candidate: keep.candidate,
+      prompt: keep.prompt,
+      evaluation: keep.evaluated.evaluation,
+      scores: keep.evaluated.scores,
+    },
+    keep.standing,
+  );
 }

@@ -10,22 +10,9 @@ import { type ParseProposalOptions, parseProposal } from './parse-proposal.js';
 
 export const MUTATOR_ATTEMPTS = 3;
 
-export interface Proposal {
-  candidate: number;
-  hypothesis: string;
-  prompt: string;
-  hash: string;
-}
+import type { Proposal, ProposalAttempt } from '../run/mutation-record.js';
 
-export type ProposalAttempt =
-  | { ok: true; proposal: Proposal; attempts: number }
-  | {
-      ok: false;
-      candidate: number;
-      reason: 'duplicate' | 'invalid' | 'provider';
-      message: string;
-      attempts: number;
-    };
+export type { Proposal, ProposalAttempt };
 
 export interface ProposeInput {
   feedback: MutatorFeedback;

@@ -2,13 +2,18 @@
  * Tolerant readers for an iteration's artifacts. The strict shapes belong to their writers
  * (checks, judge, grader, loop); review only needs to show what is there, so each reader
  * accepts the current shape and the obvious variants, and returns null for anything else.
+ * decision.json and mutation.json are read with their writers' own schemas
+ * (src/run/decision-record.ts, src/run/mutation-record.ts) first, and with the older, looser
+ * shapes only when those do not fit.
  */
 import * as z from 'zod';
 import { CheckOutcome, ChecksFile } from '../checks/check-result.js';
 import type { JudgeScoresFile as JudgeScoresShape } from '../judge/judge-scores.js';
 import { ChecklistAnswers } from '../scoring/types.js';
 import { GradedExpectation, GradingFile } from '../protocol/grading.js';
+import { KnownDecision, PairedCase, PairedGreedyDecision, ParetoDecision } from '../run/decision-record.js';
 import { ScreenRecord } from '../run/events.js';
+import { KnownMutation, proposalsOf } from '../run/mutation-record.js';
 
 export interface SampleChecks {
   caseId: string;
@@ -114,18 +119,7 @@ const Margin = z.union([
   })),
 ]);
 
-/**
- * One case of a paired decision (docs/design/paired-acceptance.md): each side's mean score and d =
- * candidate − incumbent.
- */
-const PairedCase = z.object({
-  split: z.enum(['train', 'holdout']),
-  caseId: z.string(),
-  candidate: z.number(),
-  incumbent: z.number(),
-  d: z.number(),
-});
-export type PairedCase = z.infer<typeof PairedCase>;
+export type { PairedCase };
 
 const CandidateScreen = z.object({
   candidate: z.number().int().min(0),
@@ -171,6 +165,39 @@ export interface DecisionNote {
 
 /** `decision.json`: only the parts a person reads (why, against which margin or per case, what failed). */
 export function parseDecision(value: unknown): DecisionNote | null {
+  const current = KnownDecision.safeParse(value);
+  return current.success ? noteOf(current.data) : parseOlderDecision(value);
+}
+
+/** A decision in the shape this version writes. */
+function noteOf(d: KnownDecision): DecisionNote {
+  const candidates: readonly unknown[] = 'candidates' in d ? d.candidates : [];
+  return {
+    reason: 'reason' in d ? d.reason : null,
+    margin: 'margin' in d ? d.margin : null,
+    errorKind: 'errorKind' in d ? (d.errorKind ?? null) : null,
+    message: 'message' in d ? d.message : null,
+    cases: casesOf(d),
+    screens: candidates.flatMap((c) => {
+      const screen = CandidateScreen.safeParse(c);
+      return screen.success ? [screen.data] : [];
+    }),
+  };
+}
+
+/** Greedy: the decision's own; pareto: those of the candidate the status is about, against its parent. */
+function casesOf(d: KnownDecision): PairedCase[] | null {
+  const pareto = ParetoDecision.safeParse(d);
+  if (pareto.success)
+    return (
+      pareto.data.candidates.find((c) => c.candidate === pareto.data.candidate)?.detail?.paired?.cases ?? null
+    );
+  const greedy = PairedGreedyDecision.safeParse(d);
+  return greedy.success ? (greedy.data.paired?.cases ?? null) : null;
+}
+
+/** decision.json as earlier versions (and hand-made fixtures) wrote it, or another search's own (its status and reason). */
+function parseOlderDecision(value: unknown): DecisionNote | null {
   const parsed = Decision.safeParse(value);
   if (!parsed.success) return null;
   const d = parsed.data;
@@ -212,8 +239,15 @@ export interface ProposalNote {
   duplicate: boolean;
 }
 
-/** `mutation.json`: `{proposals: [...]}` or the list itself. */
+/** `mutation.json` as this version writes it (its usable attempts), else `{proposals: [...]}` or the list itself. */
 export function parseMutation(value: unknown): ProposalNote[] | null {
+  const current = KnownMutation.safeParse(value);
+  if (current.success)
+    return proposalsOf(current.data).map((p) => ({
+      candidate: p.candidate,
+      hypothesis: p.hypothesis,
+      duplicate: false,
+    }));
   const list = Array.isArray(value) ? value : (value as { proposals?: unknown } | null)?.proposals;
   const parsed = z.array(MutationProposal).safeParse(list);
   if (!parsed.success) return null;

@@ -4,7 +4,9 @@
  * never half of either. Files derived from the journal skip the fsync: resume rewrites them.
  */
 import { type AtomicWriteOptions, writeFileAtomic } from '../atomic-file.js';
-import { runPaths } from './paths.js';
+import type { DecisionRecord } from './decision-record.js';
+import type { MutationRecord } from './mutation-record.js';
+import { iterationPaths, runPaths } from './paths.js';
 import { formatResultsTsv } from './results-tsv.js';
 import type { RunState } from './run-state.js';
 
@@ -42,4 +44,20 @@ export async function writeResultsTsv(runDir: string, state: RunState): Promise<
 
 export async function writeBest(runDir: string, prompt: string): Promise<void> {
   await writeTextAtomic(runPaths(runDir).best, prompt);
+}
+
+export async function writeDecision(
+  runDir: string,
+  iteration: number,
+  decision: DecisionRecord,
+): Promise<void> {
+  await writeReviewJson(iterationPaths(runDir, iteration).decision, decision);
+}
+
+export async function writeMutation(
+  runDir: string,
+  iteration: number,
+  mutation: MutationRecord,
+): Promise<void> {
+  await writeReviewJson(iterationPaths(runDir, iteration).mutation, mutation);
 }

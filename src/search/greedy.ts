@@ -16,6 +16,7 @@ import { acceptanceFor, currentMargin, historyOf } from '../loop/loop-state.js';
 import { type Proposal, type ProposalAttempt, proposeCandidates } from '../loop/propose.js';
 import { countChars } from '../loop/text.js';
 import type { MutatorFeedback } from '../protocol/mutation.js';
+import type { DecisionRecord } from '../run/decision-record.js';
 import type { ErrorKind } from '../run/events.js';
 import type { Admission, IterationStart, SearchStrategy } from './strategy.js';
 
@@ -144,7 +145,7 @@ export const greedySearch: SearchStrategy<MutatorFeedback, Proposed, Evaluated> 
 function unproposed(attempts: readonly ProposalAttempt[]): Admission {
   const allDuplicates = attempts.every((a) => !a.ok && a.reason === 'duplicate');
   const messages = attempts.flatMap((a) => (a.ok ? [] : [a.message])).join('; ');
-  const decision = { status: allDuplicates ? 'duplicate' : 'error', reason: messages };
+  const decision: DecisionRecord = { status: allDuplicates ? 'duplicate' : 'error', reason: messages };
   if (allDuplicates)
     return { status: 'duplicate', fields: { message: messages }, events: [], decision, keep: null };
   const provider = attempts.some((a) => !a.ok && a.reason === 'provider');

@@ -5,25 +5,16 @@
  * members are live: a rebaseline journals a new seed, and only members from the latest seed on
  * share its scale (the ones before it were scored under another setup).
  */
-import { readFile } from 'node:fs/promises';
-import { type IncumbentView, loadCandidateEvaluation } from '../loop/incumbent.js';
-import { candidatePaths } from '../run/paths.js';
+import { type IncumbentView, incumbentView, loadCandidate } from '../loop/incumbent.js';
 import type { PoolMemberRecord, PoolState } from '../run/run-state.js';
 
 export async function loadMemberView(runDir: string, member: PoolMemberRecord): Promise<IncumbentView> {
-  const prompt = await readFile(candidatePaths(runDir, member.iteration, member.candidate).prompt, 'utf8');
-  const stored = await loadCandidateEvaluation(runDir, member.iteration, member.candidate);
-  return {
-    iteration: member.iteration,
-    candidate: member.candidate,
-    prompt,
+  const stored = await loadCandidate(runDir, member.iteration, member.candidate);
+  return incumbentView(stored, {
     train: member.train ?? stored.scores.train.total ?? 0,
     holdout: member.holdout,
     eligible: member.eligible,
-    evaluation: stored.evaluation,
-    trainScore: stored.scores.train,
-    scores: stored.scores,
-  };
+  });
 }
 
 /** The member with this id; a pool read from its own journal always has it. */

@@ -14,16 +14,9 @@
 import { diffArrays } from 'diff';
 import { joinPartTexts, splitPromptText } from '../experiment/part-texts.js';
 
-/** An overlap the merge cannot decide: the region's lines in the ancestor and on each side. */
-export interface MergeConflict {
-  /** 1, 2, … in document order over every part: how the mutator's reply names it. */
-  id: number;
-  /** The part it is in (the one part's name for a single-part prompt). */
-  part: string;
-  ancestor: string;
-  ours: string;
-  theirs: string;
-}
+import type { MergeConflict } from '../run/mutation-record.js';
+
+export type { MergeConflict };
 
 export type MergeChunk = { kind: 'lines'; lines: string[] } | { kind: 'conflict'; conflict: MergeConflict };
 

@@ -4,39 +4,12 @@
  * `keep` when the best moved, `pooled` when a member entered but the best stayed, otherwise the
  * lead candidate's status — with the candidate that status is about.
  */
+import type { CandidateVerdict } from '../run/decision-record.js';
 import { standingOf } from '../evaluate/candidate-result.js';
-import type {
-  BestComparison,
-  ErrorKind,
-  IterationStatus,
-  PairedDecisionRecord,
-  RunEventBody,
-  ScreenRecord,
-} from '../run/events.js';
+import type { IterationStatus, RunEventBody } from '../run/events.js';
 import type { DecidedCandidate } from './pareto-candidate.js';
 
-export interface CandidateVerdict {
-  candidate: number;
-  status: IterationStatus;
-  /** The member it became, once admitted. */
-  member: string | null;
-  train: number | null;
-  holdout: number | null;
-  eligible: boolean;
-  /** Mean train difference against its parent. */
-  delta: number | null;
-  paired?: PairedDecisionRecord;
-  /** A merge: against its second member. */
-  pairedOther?: PairedDecisionRecord;
-  /** A merge: overlapping hunks the mutator resolved. */
-  conflicts?: number;
-  screen?: ScreenRecord;
-  best?: BestComparison;
-  errorKind?: ErrorKind;
-  message: string;
-  hypothesis: string | null;
-  promptSha256: string | null;
-}
+export type { CandidateVerdict };
 
 /**
  * A candidate's verdict against its parent (`pooled` for docs/design/paired-acceptance.md's keep),

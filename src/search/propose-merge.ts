@@ -23,13 +23,7 @@ import {
 } from '../protocol/merge-request.js';
 import type { ModelClient } from '../providers/types.js';
 import { buildMergeRequest } from './merge-prompt.js';
-import {
-  type MergeConflict,
-  mergedWithSlots,
-  mergePrompts,
-  type PromptMerge,
-  resolveMerge,
-} from './merge-parts.js';
+import { mergedWithSlots, mergePrompts, type PromptMerge, resolveMerge } from './merge-parts.js';
 
 export interface MergeSide {
   /** The pool member, `p3`. */
@@ -56,10 +50,9 @@ export interface ProposeMergeInput {
   signal?: AbortSignal;
 }
 
-/** A conflict and the text the mutator gave it (for the iteration's review file). */
-export interface ResolvedConflict extends MergeConflict {
-  resolution: string;
-}
+import type { ResolvedConflict } from '../run/mutation-record.js';
+
+export type { ResolvedConflict };
 
 export type MergeAttempt =
   | {

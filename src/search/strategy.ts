@@ -17,7 +17,9 @@ import type { IncumbentView } from '../loop/incumbent.js';
 import type { LoopRun } from '../loop/loop-deps.js';
 import type { ProposalAttempt } from '../loop/propose.js';
 import type { Strategy as Mode } from '../loop/strategy.js';
+import type { DecisionRecord } from '../run/decision-record.js';
 import type { IterationStatus, RunEventBody } from '../run/events.js';
+import type { MutationRecord } from '../run/mutation-record.js';
 import type { RunState } from '../run/run-state.js';
 
 /** What every step of one iteration reads. */
@@ -48,7 +50,7 @@ export interface ProposedIteration<Proposed> {
   /** One per candidate, in candidate order: the usable ones become `proposal` events. */
   attempts: readonly ProposalAttempt[];
   /** mutation.json. */
-  mutation: unknown;
+  mutation: MutationRecord;
   proposed: Proposed;
 }
 
@@ -65,7 +67,7 @@ export interface Admission {
   /** Journaled with the end, ahead of it (pareto: `candidate_decided`, `pool_member`). */
   events: RunEventBody[];
   /** decision.json: written before the end is journaled. */
-  decision: unknown;
+  decision: DecisionRecord;
   /** The candidate that becomes the incumbent, or null. */
   keep: Keep | null;
 }
