@@ -256,6 +256,8 @@ const FOREIGN_FLAGS: Record<string, string> = {
   '--color': 'codex exec',
   '--max-tokens': 'the example my_model.py in docs/providers.md',
   '--prompt': 'the example run-model.sh in docs/providers.md',
+  '--console': 'claude auth login: API billing instead of a subscription',
+  '--with-api-key': 'codex login: an API key read from stdin',
 };
 
 /**

@@ -28,9 +28,12 @@ describe('formatPlan', () => {
     expect(text).toContain(
       'warning: with 4 train cases this can only detect gains of about 0.18, above min_effect 0.01: add cases or samples',
     );
+    // Pareto decides each candidate against its own parent: one retest per candidate at most
+    // (test/integration/estimate-vs-run.test.ts holds the bound against real runs).
     expect(text).toContain(
-      'per iteration: at most generator 30, mutator 2, judge 60, grader 4  (2 candidates × 5 cases × 2 samples, + a retest of both sides × 1 sample)',
+      'per iteration: at most generator 40, mutator 2, judge 80, grader 6  (2 candidates × 5 cases × 2 samples, + 2 retests (one per candidate) of both sides × 1 sample)',
     );
+    expect(text).toContain('a merge of two front members tried 2 times (one candidate each, within the above)');
     expect(text).toContain('baseline: 1 evaluation (generator 10, judge 20, grader 1)');
     expect(text).toContain(
       'drift anchors: 4 baseline outputs judged again after the baseline and every 5 iterations (judge 8 each)',
