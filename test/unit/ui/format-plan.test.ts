@@ -33,7 +33,9 @@ describe('formatPlan', () => {
     expect(text).toContain(
       'per iteration: at most generator 40, mutator 2, judge 80, grader 6  (2 candidates × 5 cases × 2 samples, + 2 retests (one per candidate) of both sides × 1 sample)',
     );
-    expect(text).toContain('a merge of two front members tried 2 times (one candidate each, within the above)');
+    expect(text).toContain(
+      'a merge of two front members tried 2 times (one candidate each, within the above)',
+    );
     expect(text).toContain('baseline: 1 evaluation (generator 10, judge 20, grader 1)');
     expect(text).toContain(
       'drift anchors: 4 baseline outputs judged again after the baseline and every 5 iterations (judge 8 each)',
