@@ -31,6 +31,11 @@ export interface CallRecord {
   batch?: boolean;
   /** What this run paid: 0 for a cache hit, null when the price is unknown. */
   costUsd: number | null;
+  /**
+   * When `costUsd` is null: what the attempts that failed before the answer were billed
+   * (CompletionResult.failedCostUsd). Spent, so counted in `usd`; the call stays unpriced.
+   */
+  failedCostUsd?: number;
   cached: boolean;
   /** For a cache hit: what the call cost when it was first made. */
   originalCostUsd?: number | null;
@@ -46,7 +51,10 @@ export interface SpendTotals {
   calls: number;
   failedCalls: number;
   cachedCalls: number;
-  /** Successful, uncached calls whose price is unknown (their USD is not in `usd`). */
+  /**
+   * Successful, uncached calls whose price is unknown: their answer's USD is not in `usd`; what
+   * their failed attempts were billed is.
+   */
   unpricedCalls: number;
   /** Tokens of uncached calls (a response-cache hit costs none): all input, the cache's shares of it, output. */
   inputTokens: number;
@@ -92,6 +100,11 @@ export function emptyTotals(): SpendTotals {
   };
 }
 
+/** What the run is known to have paid for the call: its price, else its billed failed attempts. */
+function spentUsd(call: CallRecord): number {
+  return call.costUsd ?? call.failedCostUsd ?? 0;
+}
+
 export function addCall(totals: SpendTotals, call: CallRecord): SpendTotals {
   const paid = (tokens: number | undefined) => (call.cached ? 0 : (tokens ?? 0));
   return {
@@ -104,7 +117,7 @@ export function addCall(totals: SpendTotals, call: CallRecord): SpendTotals {
     cacheReadTokens: totals.cacheReadTokens + paid(call.cacheReadTokens),
     outputTokens: totals.outputTokens + paid(call.outputTokens),
     batchCalls: totals.batchCalls + (call.batch === true ? 1 : 0),
-    usd: totals.usd + (call.costUsd ?? 0),
+    usd: totals.usd + spentUsd(call),
     cachedUsd: totals.cachedUsd + (call.cached ? (call.originalCostUsd ?? 0) : 0),
   };
 }
@@ -123,7 +136,7 @@ export function createCostLedger(): CostLedger {
       byRole[call.role] = addCall(byRole[call.role] ?? emptyTotals(), call);
       total = addCall(total, call);
       if (call.account !== undefined)
-        accounts.set(call.account, (accounts.get(call.account) ?? 0) + (call.costUsd ?? 0));
+        accounts.set(call.account, (accounts.get(call.account) ?? 0) + spentUsd(call));
       if (listeners.size === 0) return;
       const snap = snapshot();
       for (const listener of listeners) listener(call, snap);

@@ -151,6 +151,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         ? {}
         : { cacheReadTokens: result.usage.cacheReadTokens }),
       costUsd: result.costUsd,
+      ...(result.failedCostUsd === undefined ? {} : { failedCostUsd: result.failedCostUsd }),
       cached: result.cached === true,
       ...(result.cached === true ? { originalCostUsd: result.originalCostUsd ?? null } : {}),
       ...(result.batch === true ? { batch: true } : {}),
@@ -195,11 +196,16 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         onRetry: (event) => options.onRetry?.(role, event),
       },
     );
-    // Billed failed attempts before it count with the call; an unpriced call stays unpriced.
-    const costUsd = value.costUsd === null ? null : value.costUsd + (failedCostUsd ?? 0);
+    // Billed failed attempts before it count with the call; an unpriced call stays unpriced and
+    // carries them apart, so the ledger still counts what they cost.
+    const failed = failedCostUsd ?? 0;
     return {
       ...value,
-      costUsd,
+      ...(value.costUsd === null
+        ? failed > 0
+          ? { failedCostUsd: failed }
+          : {}
+        : { costUsd: value.costUsd + failed }),
       attempts,
       cached: false,
       ...(entry.provider === 'sim' ? { simulated: true } : {}),

@@ -97,6 +97,11 @@ export interface CompletionResult {
   usage: Usage;
   /** USD; null when the price is unknown. */
   costUsd: number | null;
+  /**
+   * When `costUsd` is null: what the attempts that failed before this answer were billed (a
+   * CLI reports it, ProviderError.costUsd). A priced answer's `costUsd` already includes them.
+   */
+  failedCostUsd?: number;
   latencyMs: number;
   /** Why the model stopped, as the API said it (end_turn, stop, max_tokens, length, …). */
   stopReason?: string;

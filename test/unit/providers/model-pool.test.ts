@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedCompletion, ResponseCache } from '../../../src/providers/cache.js';
+import { spendSince } from '../../../src/loop/spend.js';
+import { emptyTotals } from '../../../src/providers/ledger.js';
 import { createModelPool } from '../../../src/providers/model-pool.js';
 import { type CompletionRequest, type Provider, ProviderError } from '../../../src/providers/types.js';
 
@@ -94,5 +96,61 @@ describe('createModelPool', () => {
     });
     expect((await ask(1)).text).toBe('two');
     expect(provider.requests).toHaveLength(2);
+  });
+
+  // A CLI bills a failed attempt (ProviderError.costUsd); the answer after it may be unpriced.
+  function billedThenAnswered(answerUsd: number | null): Provider {
+    let attempt = 0;
+    return {
+      name: 'claude-cli',
+      model: 'claude-unknown-9',
+      async complete() {
+        attempt += 1;
+        if (attempt === 1) throw new ProviderError('server', 'overloaded', { costUsd: 0.01 });
+        return { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 }, costUsd: answerUsd, latencyMs: 1 };
+      },
+    };
+  }
+
+  const billedPool = (answerUsd: number | null) =>
+    createModelPool({
+      models: { generator: { provider: 'claude-cli', model: 'claude-unknown-9' } },
+      concurrency: 1,
+      env: {},
+      retry: noWait,
+      createProvider: () => billedThenAnswered(answerUsd),
+    });
+
+  it('counts the billed failed attempts of a call whose answer is unpriced, which stays unpriced', async () => {
+    const pool = billedPool(null);
+    const before = pool.ledger.snapshot();
+    const result = await pool
+      .client('generator')
+      .complete({ messages: [{ role: 'user', content: 'x' }], account: 'c1' });
+    expect(result).toMatchObject({ costUsd: null, failedCostUsd: 0.01, attempts: 2 });
+    expect(pool.ledger.snapshot().byRole.generator).toEqual({
+      ...emptyTotals(),
+      calls: 1,
+      unpricedCalls: 1,
+      inputTokens: 1,
+      outputTokens: 1,
+      usd: 0.01,
+    });
+    expect(pool.ledger.snapshot().total).toMatchObject({ calls: 1, failedCalls: 0, usd: 0.01 });
+    // The spend events (and so budget.usd) and the candidate's account see the money too.
+    expect(spendSince(before, pool.ledger.snapshot(), { iteration: 1 })).toMatchObject([
+      { type: 'spend', role: 'generator', usd: 0.01, calls: 1 },
+    ]);
+    expect(pool.ledger.settle('c1')).toBe(0.01);
+  });
+
+  it('folds the billed failed attempts into a priced answer’s cost', async () => {
+    const pool = billedPool(0.02);
+    const result = await pool.client('generator').complete({ messages: [{ role: 'user', content: 'x' }] });
+    expect(result).not.toHaveProperty('failedCostUsd');
+    expect(result.costUsd).toBeCloseTo(0.03, 10);
+    const totals = pool.ledger.snapshot().byRole.generator;
+    expect(totals).toMatchObject({ calls: 1, failedCalls: 0, unpricedCalls: 0 });
+    expect(totals?.usd).toBeCloseTo(0.03, 10);
   });
 });
