@@ -1,18 +1,27 @@
 /**
- * `results.tsv`: one row per iteration, derived from the run state (never a second source of
- * truth). Tabs, newlines and backslashes inside hypotheses are escaped so every row is one line.
+ * `results.tsv`: derived from the run state (never a second source of truth), in one layout for
+ * every search strategy (docs/design/run-records.md). Tabs, newlines and backslashes inside
+ * hypotheses are escaped so every row is one line.
  *
- * Under the pareto search (a run with a pool, docs/design/pareto-search.md) one row per candidate
- * instead, with the `candidate`, `parents` and `member` columns after `iteration`: its score, its
- * difference and interval against its parent, its status (`keep` for the member that moved the
- * best, else `pooled` or what turned it away). The signal columns are filled on the row of the
- * candidate the iteration's status is about; the iteration's cost and seconds on its first row. An
- * iteration without candidates (the baseline, one interrupted) keeps its one row.
+ * One row per decided candidate: an iteration whose candidates were decided one by one (the
+ * pareto search's `candidate_decided`, docs/design/pareto-search.md) has a row for each, with its
+ * score, its difference and interval against its parent, and its status (`keep` for the member
+ * that moved the best, else `pooled` or what turned it away); its signal columns are filled on
+ * the row of the candidate the iteration's status is about, its cost and seconds on its first
+ * row. Every other iteration (a greedy one, the baseline, one interrupted) has one row, about the
+ * candidate it decided. `parents` and `member` stay empty where the run has no pool.
+ *
+ * Nothing reads the file back: every write rebuilds it whole from the journal, so a run an older
+ * build wrote (in its older layout) is rewritten in this one at its next write, at the latest
+ * when a resume stops.
  */
-import type { CandidateDecisionRecord, IterationRecord, PoolState, RunState } from './run-state.js';
+import type { CandidateDecisionRecord, IterationRecord, RunState } from './run-state.js';
 
 export const RESULTS_COLUMNS = [
   'iteration',
+  'candidate',
+  'parents',
+  'member',
   'commit',
   'score',
   'best',
@@ -30,44 +39,26 @@ export const RESULTS_COLUMNS = [
   'hypothesis',
 ] as const;
 
-/** The pareto search's columns: the candidate and its lineage after `iteration`. */
-export const PARETO_RESULTS_COLUMNS = [
-  'iteration',
-  'candidate',
-  'parents',
-  'member',
-  ...RESULTS_COLUMNS.slice(1),
-] as const;
-
-type Cells = Record<(typeof PARETO_RESULTS_COLUMNS)[number], string>;
+type Cells = Record<(typeof RESULTS_COLUMNS)[number], string>;
 
 export function formatResultsTsv(state: RunState): string {
-  if (state.pool !== null) return formatParetoTsv(state, state.pool);
-  const rows = state.iterations.map((record) => {
-    const cells = iterationCells(record);
-    return RESULTS_COLUMNS.map((column) => cells[column]).join('\t');
-  });
-  return [RESULTS_COLUMNS.join('\t'), ...rows].join('\n') + '\n';
-}
-
-function formatParetoTsv(state: RunState, pool: PoolState): string {
   const byIteration = new Map<number, CandidateDecisionRecord[]>();
-  for (const decision of pool.decisions) {
+  for (const decision of state.pool?.decisions ?? []) {
     const list = byIteration.get(decision.iteration) ?? [];
     list.push(decision);
     byIteration.set(decision.iteration, list);
   }
-  const memberOf = new Map(pool.members.map((m) => [`${m.iteration}:${m.candidate}`, m.id]));
+  const memberOf = new Map((state.pool?.members ?? []).map((m) => [`${m.iteration}:${m.candidate}`, m.id]));
   const rows = state.iterations.flatMap((record) => {
     const decisions = byIteration.get(record.iteration) ?? [];
     if (decisions.length === 0) {
       const member = memberOf.get(`${record.iteration}:${record.candidate ?? 0}`) ?? '';
-      return [{ ...iterationCells(record), candidate: String(record.candidate ?? ''), parents: '', member }];
+      return [iterationCells(record, member)];
     }
     return decisions.map((decision, index) => candidateCells(record, decision, index === 0));
   });
-  const lines = rows.map((cells) => PARETO_RESULTS_COLUMNS.map((column) => cells[column]).join('\t'));
-  return [PARETO_RESULTS_COLUMNS.join('\t'), ...lines].join('\n') + '\n';
+  const lines = rows.map((cells) => RESULTS_COLUMNS.map((column) => cells[column]).join('\t'));
+  return [RESULTS_COLUMNS.join('\t'), ...lines].join('\n') + '\n';
 }
 
 function candidateCells(record: IterationRecord, decision: CandidateDecisionRecord, first: boolean): Cells {
@@ -96,9 +87,12 @@ function candidateCells(record: IterationRecord, decision: CandidateDecisionReco
   };
 }
 
-function iterationCells(record: IterationRecord): Omit<Cells, 'candidate' | 'parents' | 'member'> {
+function iterationCells(record: IterationRecord, member: string): Cells {
   return {
     iteration: String(record.iteration),
+    candidate: record.candidate === null ? '' : String(record.candidate),
+    parents: '',
+    member,
     commit: record.commit === null ? '' : record.commit.slice(0, 7),
     score: fixed(record.train),
     best: fixed(record.best),

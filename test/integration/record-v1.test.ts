@@ -13,7 +13,7 @@ import { readJournal } from '../../src/run/journal.js';
 import { readManifest } from '../../src/run/manifest.js';
 import { runPaths } from '../../src/run/paths.js';
 import { reduceRun } from '../../src/run/reducer.js';
-import { formatResultsTsv } from '../../src/run/results-tsv.js';
+import { formatResultsTsv, RESULTS_COLUMNS } from '../../src/run/results-tsv.js';
 import type { RunSummary } from '../../src/run/run-summary.js';
 import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli } from '../helpers/built-cli.js';
 
@@ -72,6 +72,9 @@ describe('a version-1 run', () => {
 
   it('is resumed under version 1', async () => {
     const runDir = join(project, 'runs', RUN_ID);
+    // Version 1 wrote results.tsv without the interval and lineage columns; resume rewrites it.
+    const [before] = (await readFile(runPaths(runDir).results, 'utf8')).split('\n');
+    expect(before?.split('\t')).toHaveLength(13);
     const result = await cli(project, 'resume', RUN_ID, '--iterations', '+1');
     expect(result.code, result.stderr).toBe(0);
     const { events } = await readJournal(runDir);
@@ -80,7 +83,9 @@ describe('a version-1 run', () => {
     expect(state.resumes).toBe(1);
     expect(new Set(events.map((e) => e.v))).toEqual(new Set([1]));
     expect((await readManifest(runDir)).version).toBe(1);
-    expect(await readFile(runPaths(runDir).results, 'utf8')).toBe(formatResultsTsv(state));
+    const results = await readFile(runPaths(runDir).results, 'utf8');
+    expect(results).toBe(formatResultsTsv(state));
+    expect(results.split('\n')[0]).toBe(RESULTS_COLUMNS.join('\t'));
   }, 120_000);
 });
 

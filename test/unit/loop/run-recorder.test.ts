@@ -4,7 +4,7 @@
  * event carries the run's record version.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKillPoint } from '../../../src/loop/kill-point.js';
@@ -12,7 +12,7 @@ import { createRunRecorder } from '../../../src/loop/run-recorder.js';
 import type { RunEvent, RunEventBody } from '../../../src/run/events.js';
 import { readJournal } from '../../../src/run/journal.js';
 import { runPaths } from '../../../src/run/paths.js';
-import { formatResultsTsv } from '../../../src/run/results-tsv.js';
+import { formatResultsTsv, RESULTS_COLUMNS } from '../../../src/run/results-tsv.js';
 import { JournalBuilder } from '../../fixtures/runs/journal-builder.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -64,6 +64,30 @@ describe('createRunRecorder', () => {
     expect((await readJournal(dir)).events.map((e) => e.type)).toEqual(RUN.map((e) => e.type));
     // results.tsv is a listener too, and a broken neighbour does not stop it.
     expect(await readFile(runPaths(dir).results, 'utf8')).toBe(formatResultsTsv(recorder.state()));
+  });
+
+  it('rewrites a results.tsv an older build laid out differently once a resume stops', async () => {
+    const dir = tmp();
+    // The greedy layout builds before the one format wrote: no candidate, parents or member.
+    await writeFile(
+      runPaths(dir).results,
+      'iteration\tcommit\tscore\tbest\tdelta\tdelta_lo\tdelta_hi\tn_cases\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n' +
+        '0\t\t0.5000\t0.5000\t\t\t\t\t0.5000\t0.5000\t\t\tbaseline\t0.0200\t1\t\n',
+    );
+    const journal = new JournalBuilder()
+      .start()
+      .baseline([0.5])
+      .iteration(1, { status: 'discard', train: 0.4 }).events;
+    const recorder = createRunRecorder(dir, journal, now);
+    await recorder.emit(...bodies(new JournalBuilder().resume().stop('iterations').events));
+    const text = await readFile(runPaths(dir).results, 'utf8');
+    expect(text).toBe(formatResultsTsv(recorder.state()));
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => line.split('\t').length),
+    ).toEqual([RESULTS_COLUMNS.length, RESULTS_COLUMNS.length, RESULTS_COLUMNS.length]);
   });
 
   it('stamps every event with the run’s record version', async () => {

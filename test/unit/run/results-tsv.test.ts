@@ -7,6 +7,7 @@ import { writeBest, writeResultsTsv } from '../../../src/run/records.js';
 import { reduceRun } from '../../../src/run/reducer.js';
 import { RESULTS_COLUMNS, escapeCell, formatResultsTsv } from '../../../src/run/results-tsv.js';
 import { JournalBuilder } from '../../fixtures/runs/journal-builder.js';
+import { planPoolRun } from '../../helpers/fixture-pool.js';
 
 const SHA = 'abcdef0123456789abcdef0123456789abcdef01';
 
@@ -28,9 +29,9 @@ describe('results.tsv', () => {
   it('has exactly the columns of docs/design/run-records.md', () => {
     const text = formatResultsTsv(reduceRun([]));
     expect(text).toBe(
-      'iteration\tcommit\tscore\tbest\tdelta\tdelta_lo\tdelta_hi\tn_cases\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n',
+      'iteration\tcandidate\tparents\tmember\tcommit\tscore\tbest\tdelta\tdelta_lo\tdelta_hi\tn_cases\tchecks\tjudge\texpectations\tholdout\tstatus\tcost_usd\tseconds\thypothesis\n',
     );
-    expect(RESULTS_COLUMNS).toHaveLength(16);
+    expect(RESULTS_COLUMNS).toHaveLength(19);
   });
 
   it('agrees with the journal it was derived from', async () => {
@@ -62,6 +63,9 @@ describe('results.tsv', () => {
     });
     expect(rows[1]).toEqual({
       iteration: '1',
+      candidate: '0',
+      parents: '',
+      member: '',
       commit: 'abcdef0',
       score: '0.7000',
       best: '0.7000',
@@ -91,6 +95,26 @@ describe('results.tsv', () => {
       expect(row['status']).toBe(record.status);
       if (record.train !== null) expect(Number(row['score'])).toBeCloseTo(record.train, 4);
     }
+  });
+
+  it('lays a pareto run out in the same columns, one row per candidate with its lineage', () => {
+    const text = formatResultsTsv(reduceRun(planPoolRun().events));
+    expect(text.split('\n')[0]).toBe(RESULTS_COLUMNS.join('\t'));
+    const rows = parseTsv(text);
+    expect(rows.map((r) => [r['iteration'], r['candidate'], r['parents'], r['member'], r['status']])).toEqual(
+      [
+        ['0', '0', '', 'p0', 'baseline'],
+        ['1', '0', 'p0', 'p1', 'keep'],
+        ['1', '1', 'p0', '', 'discard'],
+        ['2', '0', 'p0', 'p2', 'pooled'],
+        ['2', '1', 'p1', '', 'screened_out'],
+        ['3', '0', 'p2', 'p3', 'pooled'],
+        ['3', '1', 'p1', '', 'inconclusive'],
+        ['4', '0', 'p1+p3', 'p4', 'keep'],
+        ['5', '0', 'p4', '', 'discard'],
+        ['5', '1', 'p3', '', 'error'],
+      ],
+    );
   });
 
   it('escapes tabs, newlines, carriage returns and backslashes in cells', () => {
