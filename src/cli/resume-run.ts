@@ -28,6 +28,7 @@ import { currentProcessIdentity } from '../run/process-identity.js';
 import type { RunState } from '../run/run-state.js';
 import { resolveRunId } from '../run/run-id.js';
 import { isolationWarning } from '../sandbox/run-isolation.js';
+import { unpricedWarning } from '../experiment/estimate-cost.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote } from '../ui/run-renderer.js';
 import { terminal } from '../ui/terminal.js';
@@ -83,6 +84,8 @@ export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command:
   // Said again on each resume: the judge of this session runs under it, and the first warning may be long gone.
   const isolation = isolationWarning(experiment);
   if (isolation !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${isolation}`, 9)));
+  const unpriced = unpricedWarning(experiment);
+  if (unpriced !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${unpriced}`, 9)));
   refuseMissingKeys(experiment, env);
 
   const lock = await acquireRunLock(runDir, await currentProcessIdentity());

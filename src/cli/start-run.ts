@@ -29,6 +29,7 @@ import { VERSION } from '../version.js';
 import { terminal } from '../ui/terminal.js';
 import { formatProblems } from '../ui/format-problems.js';
 import { renderNote, renderRunHeader } from '../ui/run-renderer.js';
+import { unpricedWarning } from '../experiment/estimate-cost.js';
 import { refuseMissingKeys } from '../experiment/missing-keys.js';
 import { runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
@@ -48,6 +49,8 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
   for (const note of notes) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
   const isolation = isolationWarning(experiment);
   if (isolation !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${isolation}`, 9)));
+  const unpriced = unpricedWarning(experiment);
+  if (unpriced !== undefined) term.err(term.colors.yellow(renderNote(term, `warning: ${unpriced}`, 9)));
   refuseMissingKeys(experiment, env);
   return { experiment, overrides };
 }

@@ -112,6 +112,25 @@ function callUsd(
   return batched ? usd * factor : usd;
 }
 
+/**
+ * The run's one warning about money it cannot count: the model entries with no price (none in
+ * the built-in table, no `price:`), whose calls the run records as unpriced and leaves out of
+ * `budget.usd`. A program's own calls are never counted, so programs are not named here.
+ */
+export function unpricedWarning(experiment: Experiment): string | undefined {
+  const unpriced: { label: string; roles: Role[]; keyPath: string }[] = [];
+  for (const { role, entry, path } of roleModels(experiment.models)) {
+    if (estimatePrice(entry) !== undefined) continue;
+    const label = `${entry.provider}${entry.model ? `/${entry.model}` : ''}`;
+    const known = unpriced.find((u) => u.label === label);
+    if (known) known.roles.push(role);
+    else unpriced.push({ label, roles: [role], keyPath: formatKeyPath(path) });
+  }
+  if (unpriced.length === 0) return undefined;
+  const named = unpriced.map((u) => `${u.label} (${[...new Set(u.roles)].join(', ')})`).join('; ');
+  return `no price for ${named}: its calls are recorded as unpriced and do not count toward budget.usd; set ${unpriced[0]?.keyPath}.price to count them`;
+}
+
 export function estimateCost(experiment: Experiment, calls: CallCounts): CostEstimate {
   const tokens = estimateTokens(experiment);
   const roles: RoleCost[] = [];

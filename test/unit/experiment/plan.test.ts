@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countCalls } from '../../../src/experiment/count-calls.js';
+import { unpricedWarning } from '../../../src/experiment/estimate-cost.js';
 import { loadExperiment } from '../../../src/experiment/load-experiment.js';
 import { buildPlan } from '../../../src/experiment/plan.js';
 import { DEFAULT_DIFFERENCE_SD, describeAcceptance } from '../../../src/experiment/plan-acceptance.js';
@@ -301,5 +302,40 @@ describe('describeAcceptance', () => {
       noiseRepeats: 3,
       confirm: false,
     });
+  });
+});
+
+describe('the run’s warning about calls it cannot price', () => {
+  const withModels = (models: string) =>
+    loadWith(
+      `name: c\nprompt: prompt.md\ncases: cases.yaml\nmodels:\n${models}checks: [{ type: contains, value: a }]\n`,
+      casesOf(3),
+    );
+
+  it('names every unpriced model once, with the roles that use it and where to set a price', async () => {
+    const experiment = await withModels(
+      '  generator: { provider: openai, model: my-gateway-model, base_url: "http://127.0.0.1:9/v1" }\n',
+    );
+    expect(unpricedWarning(experiment)).toBe(
+      'no price for openai/my-gateway-model (generator, mutator): its calls are recorded as unpriced and do not count toward budget.usd; set models.generator.price to count them',
+    );
+  });
+
+  it('says nothing when every model has a price, is simulated, or is a program', async () => {
+    expect(unpricedWarning(await withModels('  generator: { provider: sim }\n'))).toBeUndefined();
+    expect(
+      unpricedWarning(
+        await withModels(
+          '  generator: { provider: anthropic, model: claude-sonnet-5-5 }\n  judge: { command: [node, judge.mjs] }\n',
+        ),
+      ),
+    ).toBeUndefined();
+    expect(
+      unpricedWarning(
+        await withModels(
+          '  generator: { provider: openai, model: my-model, base_url: "http://127.0.0.1:9/v1", price: { input_per_mtok: 1, output_per_mtok: 2 } }\n',
+        ),
+      ),
+    ).toBeUndefined();
   });
 });
