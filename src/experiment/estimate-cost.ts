@@ -16,7 +16,7 @@ import { GRADER_SYSTEM_PROMPT } from '../grader/grader-prompt.js';
 import { JUDGE_SYSTEM_PROMPT } from '../judge/judge-prompt.js';
 import type { ModelEntry } from './schema.js';
 import { type CallCounts, type RoleCounts, times } from './count-calls.js';
-import { judgeMembers, roleModels } from './judge-panel.js';
+import { entryLabel, judgeMembers, roleModels } from './judge-panel.js';
 import { formatKeyPath } from './key-path.js';
 import { isProgramEntry } from './program-entry.js';
 import { ROLES, type Role } from './roles.js';
@@ -121,7 +121,7 @@ export function unpricedWarning(experiment: Experiment): string | undefined {
   const unpriced: { label: string; roles: Role[]; keyPath: string }[] = [];
   for (const { role, entry, path } of roleModels(experiment.models)) {
     if (estimatePrice(entry) !== undefined) continue;
-    const label = `${entry.provider}${entry.model ? `/${entry.model}` : ''}`;
+    const label = entryLabel(entry);
     const known = unpriced.find((u) => u.label === label);
     if (known) known.roles.push(role);
     else unpriced.push({ label, roles: [role], keyPath: formatKeyPath(path) });
@@ -158,9 +158,7 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     const unpriced = priced.find((m) => m.estimated === undefined);
     if (unpriced !== undefined) {
       const { entry } = unpriced;
-      unknown(
-        `no price for ${entry.provider}${entry.model ? `/${entry.model}` : ''}; set ${formatKeyPath(unpriced.path)}.price`,
-      );
+      unknown(`no price for ${entryLabel(entry)}; set ${formatKeyPath(unpriced.path)}.price`);
       continue;
     }
     // A panel's call: the members' prices, each weighted by the calls it makes (its samples).
