@@ -20,7 +20,7 @@ import { createRunRecorder } from '../loop/run-recorder.js';
 import { sha256Json } from '../sha256.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock } from '../run/lock.js';
-import { manifestParts, writeManifest } from '../run/manifest.js';
+import { manifestExperiment, writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
 import { RECORD_VERSION } from '../run/record-version.js';
 import { createRunId } from '../run/run-id.js';
@@ -77,14 +77,7 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       createdAt: now.toISOString(),
       toolVersion: VERSION,
       projectRoot,
-      experiment: {
-        name: experiment.name,
-        file: rel(experiment.file),
-        prompt: rel(experiment.promptPath),
-        ...manifestParts(experiment, rel),
-        cases: rel(experiment.casesPath),
-        rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
-      },
+      experiment: manifestExperiment(experiment, rel),
       config: experiment.config as unknown as Record<string, unknown>,
       overrides,
       ...fingerprintExperiment(experiment),

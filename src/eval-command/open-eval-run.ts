@@ -13,7 +13,7 @@ import { isErrno } from '../run/errno.js';
 import type { SpendRole } from '../run/events.js';
 import { fingerprintExperiment } from '../run/fingerprint.js';
 import { acquireRunLock, type RunLock } from '../run/lock.js';
-import { manifestParts, writeManifest } from '../run/manifest.js';
+import { manifestExperiment, writeManifest } from '../run/manifest.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { createRunId } from '../run/run-id.js';
 import { ensureRunsDir } from '../run/runs-dir.js';
@@ -62,14 +62,7 @@ export async function openEvalRun(input: OpenEvalRunInput, deps: OpenEvalRunDeps
       createdAt: createdAt.toISOString(),
       toolVersion: VERSION,
       projectRoot: input.projectRoot,
-      experiment: {
-        name: experiment.name,
-        file: rel(experiment.file),
-        prompt: rel(experiment.promptPath),
-        ...manifestParts(experiment, rel),
-        cases: rel(experiment.casesPath),
-        rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
-      },
+      experiment: manifestExperiment(experiment, rel),
       config: experiment.config as unknown as Record<string, unknown>,
       overrides: input.overrides,
       ...fingerprintExperiment(experiment),

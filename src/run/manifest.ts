@@ -53,7 +53,22 @@ export const Manifest = z.strictObject({
 export type Manifest = z.infer<typeof Manifest>;
 
 /** `experiment.parts` of the manifest, to spread into it: nothing for a prompt of one part. */
-export function manifestParts(
+/** The manifest's `experiment`: its files relative to the project root (`rel`), each optimised part with its digest. */
+export function manifestExperiment(
+  experiment: Experiment,
+  rel: (file: string) => string,
+): Manifest['experiment'] {
+  return {
+    name: experiment.name,
+    file: rel(experiment.file),
+    prompt: rel(experiment.promptPath),
+    ...manifestParts(experiment, rel),
+    cases: rel(experiment.casesPath),
+    rubric: experiment.rubric ? rel(experiment.rubric.path) : null,
+  };
+}
+
+function manifestParts(
   experiment: Experiment,
   rel: (file: string) => string,
 ): Pick<Manifest['experiment'], 'parts'> {
