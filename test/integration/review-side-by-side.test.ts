@@ -120,7 +120,7 @@ describe('judge and graders side by side', () => {
   });
 
   it('a failed grader stops the judge: a grader_error naming the case, no judge left running', async () => {
-    const { outcome, markers, seconds } = await evaluateWith(tmp(), 'hang', 'reword');
+    const { outcome, markers, seconds } = await evaluateWith(tmp(), 'hang', 'reword-after-judge');
     expect(outcome).toMatchObject({ ok: false, errorKind: 'grader_error' });
     if (!outcome.ok) expect(outcome.message).toMatch(/^case (ada|bo): .*is missing or was reworded/);
     expect(seconds).toBeLessThan(30);
