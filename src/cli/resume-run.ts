@@ -25,6 +25,7 @@ import { acquireRunLock } from '../run/lock.js';
 import { removeOrphanedWrites } from '../run/remove-orphaned-writes.js';
 import { compareManifest, type Manifest, readManifest, writeManifest } from '../run/manifest.js';
 import { currentProcessIdentity } from '../run/process-identity.js';
+import { activeSecondsAt, reduceRun } from '../run/reducer.js';
 import type { RunState } from '../run/run-state.js';
 import { resolveRunId } from '../run/run-id.js';
 import { isolationWarning } from '../sandbox/run-isolation.js';
@@ -213,15 +214,27 @@ async function loadForResume(
   const overridden = applyOverrides(withExtensions, rest).experiment;
   const next = { ...overridden.config.budget };
   const relative = { iterations, hours, usd, patience };
+  const used = budgetUsed(reduceRun(events));
   for (const key of BUDGET_KEYS) {
     const flag = relative[key];
     if (flag === undefined) continue;
     next[key] = parseBudgetOverride(flag, next[key], {
       name: `--${key}`,
       integer: key !== 'hours' && key !== 'usd',
+      used: used[key],
     });
   }
   return { ...overridden, config: { ...overridden.config, budget: next } };
+}
+
+/** What the run has used of each budget: `+N` on resume counts from here (loop/budget.ts). */
+function budgetUsed(state: RunState): Record<(typeof BUDGET_KEYS)[number], number> {
+  return {
+    iterations: state.completedIterations,
+    hours: activeSecondsAt(state, new Date()) / 3600,
+    usd: state.spend.usd,
+    patience: state.counters.nonImproving,
+  };
 }
 
 /** Budgets set by earlier resumes (journaled as absolute values), oldest first. */

@@ -117,26 +117,34 @@ export interface OverrideOptions {
   /** The flag as the user typed it, for messages (e.g. `--iterations`). */
   name?: string;
   integer?: boolean;
+  /**
+   * What the run has used of this budget so far (iterations done, hours active, USD spent, the
+   * current streak without a keep): `+N` counts from it, so `+10` is ten more from where the run
+   * stopped, whether it stopped at its limit or was interrupted before it.
+   */
+  used?: number;
 }
 
 const OVERRIDE = /^(\+?)(\d+(?:\.\d+)?|\.\d+)$/;
 
 /**
  * A budget flag on `resume` (docs/design/commands-and-exit-codes.md): `N` sets a new total, `+N`
- * extends the current one. Bad input is a usage error (exit 2).
+ * allows N more from what the run has used (`used`; without it, from the current limit). Bad
+ * input is a usage error (exit 2).
  */
 export function parseBudgetOverride(
   flag: string,
   current: number | undefined,
-  { name = 'the budget', integer = false }: OverrideOptions = {},
+  { name = 'the budget', integer = false, used }: OverrideOptions = {},
 ): number {
   const match = OVERRIDE.exec(flag.trim());
-  const hint = `use N for a new total (${name} 20) or +N to extend the current one (${name} +10)`;
+  const hint = `use N for a new total (${name} 20) or +N for N more from where the run stopped (${name} +10)`;
   if (!match) throw new AutoresearchError('E_USAGE', `${name} "${flag}" is not N or +N`, { hint });
   const value = Number(match[2]);
   if (integer && !Number.isInteger(value))
     throw new AutoresearchError('E_USAGE', `${name} "${flag}" must be a whole number`, { hint });
   if (match[1] !== '+') return value;
+  if (used !== undefined) return used + value;
   if (current === undefined)
     throw new AutoresearchError('E_USAGE', `${name} ${flag}: there is no current limit to extend`, {
       hint: `give a total instead (${name} ${value})`,

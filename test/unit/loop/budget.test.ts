@@ -135,6 +135,14 @@ describe('parseBudgetOverride', () => {
     expect(parseBudgetOverride('.5', undefined)).toBe(0.5);
   });
 
+  it('+N counts from what the run has used when it is known, a total stays a total', () => {
+    const options = { name: '--iterations', integer: true, used: 1 };
+    expect(parseBudgetOverride('+1', 4, options)).toBe(2);
+    expect(parseBudgetOverride('+10', undefined, options)).toBe(11);
+    expect(parseBudgetOverride('6', 4, options)).toBe(6);
+    expect(parseBudgetOverride('+0.5', 2, { name: '--usd', used: 1.25 })).toBe(1.75);
+  });
+
   it('rejects bad input as a usage error naming the flag', () => {
     for (const bad of ['', '+', 'abc', '-5', '++1', '1e3', '10x', '+-1', '1.']) {
       const attempt = () => parseBudgetOverride(bad, 10, { name: '--usd' });
