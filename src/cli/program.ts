@@ -53,7 +53,9 @@ function addOverrides(command: Command, { relative = false } = {}): Command {
   return command
     .option(
       `--iterations <${n}>`,
-      relative ? 'iteration budget (N: new total, +N: N more from where the run stopped)' : 'iteration budget',
+      relative
+        ? 'iteration budget (N: new total, +N: N more from where the run stopped)'
+        : 'iteration budget',
     )
     .option(`--hours <${relative ? 'H|+H' : 'H'}>`, 'active running time budget in hours')
     .option(`--usd <${relative ? 'X|+X' : 'X'}>`, 'spending budget in USD')
