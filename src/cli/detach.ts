@@ -11,8 +11,8 @@ import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../errors.js';
 import { createRunId } from '../run/run-id.js';
 import { ensureRunsDir } from '../run/runs-dir.js';
-import { resolveRunId } from '../run/run-id.js';
 import { terminal } from '../ui/terminal.js';
+import { resumeTarget } from './resume-run.js';
 import { prepareExperiment, type RunFlags } from './start-run.js';
 import { runsDirOf } from './runs-dir-option.js';
 
@@ -21,16 +21,18 @@ export const RUN_LOG = 'run.log';
 export async function detachSelf(kind: 'run' | 'resume', command: Command): Promise<ExitCode> {
   const env = process.env;
   const runsDir = runsDirOf(command, env);
-  const [target] = command.args as [string];
+  const [target] = command.args as [string | undefined];
   let runId: string;
   const extra: string[] = [];
   if (kind === 'run') {
-    const { experiment } = await prepareExperiment(target, command.opts() as RunFlags, env);
+    const { experiment } = await prepareExperiment(target ?? '', command.opts() as RunFlags, env);
     await ensureRunsDir(runsDir);
     runId = createRunId(experiment.name, { now: new Date(), random: Math.random });
     extra.push('--run-id', runId);
   } else {
-    runId = (await resolveRunId(runsDir, target)).id;
+    runId = (await resumeTarget(runsDir, target)).id;
+    // The background process resumes the run chosen here, not whichever is newest when it starts.
+    if (target === undefined) extra.push(runId);
   }
   const runDir = join(runsDir, runId);
   await mkdir(runDir, { recursive: true });

@@ -163,7 +163,7 @@ export function buildProgram(): Command {
     program
       .command('resume')
       .description('continue a stopped or crashed run without redoing finished work')
-      .argument('<run-id>', 'run id (or a unique prefix)')
+      .argument('[run-id]', 'run id (or a unique prefix); default: the newest stopped or crashed run')
       .option(
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',

@@ -27,6 +27,7 @@ import { compareManifest, type Manifest, readManifest, writeManifest } from '../
 import { currentProcessIdentity } from '../run/process-identity.js';
 import { activeSecondsAt, reduceRun } from '../run/reducer.js';
 import type { RunState } from '../run/run-state.js';
+import { newestResumableRun } from '../run/newest-resumable.js';
 import { resolveRunId } from '../run/run-id.js';
 import { isolationWarning } from '../sandbox/run-isolation.js';
 import { unpricedWarning } from '../experiment/estimate-cost.js';
@@ -45,11 +46,17 @@ export interface ResumeFlags extends OverrideFlags {
 
 const BUDGET_KEYS = ['iterations', 'hours', 'usd', 'patience'] as const;
 
-export async function resumeRun(idOrPrefix: string, flags: ResumeFlags, command: Command): Promise<ExitCode> {
+export async function resumeRun(
+  idOrPrefix: string | undefined,
+  flags: ResumeFlags,
+  command: Command,
+): Promise<ExitCode> {
   const env = process.env;
   const term = terminal();
   const runsDir = runsDirOf(command, env);
-  const { id: runId, dir: runDir } = await resolveRunId(runsDir, idOrPrefix);
+  const { id: runId, dir: runDir } = await resumeTarget(runsDir, idOrPrefix);
+  if (idOrPrefix === undefined)
+    term.err(term.colors.dim(`resuming the newest stopped or crashed run: ${runId}`));
   const manifest = await readManifest(runDir);
   if (manifest.kind !== 'run') {
     const what = manifest.kind === 'eval' ? 'an evaluation' : 'a calibration';
@@ -225,6 +232,11 @@ async function loadForResume(
     });
   }
   return { ...overridden, config: { ...overridden.config, budget: next } };
+}
+
+/** The run named, or without a name the newest one that stopped or crashed (run/newest-resumable.ts). */
+export function resumeTarget(runsDir: string, idOrPrefix: string | undefined) {
+  return idOrPrefix === undefined ? newestResumableRun(runsDir) : resolveRunId(runsDir, idOrPrefix);
 }
 
 /** What the run has used of each budget: `+N` on resume counts from here (loop/budget.ts). */

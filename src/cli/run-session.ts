@@ -4,6 +4,7 @@
  * a second exits at once), the stop flag file, the terminal renderer, the lock, the
  * closing summary and the experiment's `on_finish` program.
  */
+import { basename } from 'node:path';
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
 import { judgeMembers, roleModels } from '../experiment/judge-panel.js';
@@ -154,7 +155,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       term.err(
         renderNote(
           term,
-          'second interrupt: exiting now (the journal is intact; `autoresearch resume` continues)',
+          `second interrupt: exiting now (the journal is intact; \`autoresearch resume ${basename(runDir)}\` continues)`,
         ),
       );
       process.exit(EXIT.interrupted);

@@ -1,7 +1,8 @@
 /**
  * `resume --iterations +N` allows N more iterations from where the run stopped
  * (docs/experiment.md, budget): a run of 4 killed after its first iteration and resumed with `+1`
- * ends after 2 iterations, not 5. A total (`N`) still sets the limit itself.
+ * ends after 2 iterations, not 5. `resume` without an id continues the newest stopped or crashed
+ * run and says which.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CliCopy, describeResult, runCli, snapshotCli } from '../kill/support/cli.js';
@@ -21,7 +22,7 @@ afterAll(async () => {
   await cli?.cleanup();
 });
 
-it('+1 on a run interrupted at 1 of 4 runs one more iteration', async () => {
+it('+1 on a run interrupted at 1 of 4 runs one more iteration; without an id, resume picks that run', async () => {
   // The second `recorded` moment is the first iteration's derived files: the run dies right after it.
   const killed = await runCli(cli.main, ['run', FIXTURE, '--provider', 'sim', '--iterations', '4'], {
     cwd: project.dir,
@@ -32,11 +33,12 @@ it('+1 on a run interrupted at 1 of 4 runs one more iteration', async () => {
   const run = await project.onlyRun();
   expect((await readRunRecord(run.dir)).state.completedIterations).toBe(1);
 
-  const resumed = await runCli(cli.main, ['resume', run.id, '--iterations', '+1'], {
+  const resumed = await runCli(cli.main, ['resume', '--iterations', '+1'], {
     cwd: project.dir,
     env: project.env,
   });
   expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+  expect(resumed.stderr).toContain(`resuming the newest stopped or crashed run: ${run.id}`);
   const { state } = await readRunRecord(run.dir);
   expect(state.completedIterations).toBe(2);
   expect(resumed.stdout + resumed.stderr).toMatch(/2 of 2 iterations done/);

@@ -4,7 +4,7 @@ import { detachSelf } from '../detach.js';
 import { type ResumeFlags, resumeRun } from '../resume-run.js';
 
 export default async function resumeCommand(
-  id: string,
+  id: string | undefined,
   flags: ResumeFlags,
   command: Command,
 ): Promise<ExitCode> {
