@@ -55,9 +55,14 @@ export function lengthVerdict(effect: Effect, outputs: number): Verdict {
   const change = `padding every output with neutral filler, half its length again, changed scores by ${signed(estimate)} ${bounds(interval)} on average on the 1–5 scale, over ${outputs} outputs`;
   if (interval[0] > 0 && estimate >= MATERIAL_SHIFT)
     return { biased: true, verdict: `length bias: the judge rewards length — ${change}` };
-  if (interval[1] < 0 && estimate <= -MATERIAL_SHIFT)
-    // The filler adds nothing, so marking it down is judgement, not a bias.
+  if (interval[1] < 0)
+    // The filler adds nothing, so marking it down, by any amount, is judgement, not a bias.
     return { biased: false, verdict: `no length bias: the judge marks the filler down — ${change}` };
+  if (interval[0] > 0)
+    return {
+      biased: false,
+      verdict: `no length bias that matters: a small reward for length, below ${MATERIAL_SHIFT} — ${change}`,
+    };
   return { biased: false, verdict: `no length bias detected: ${change}${widthNote(interval)}` };
 }
 

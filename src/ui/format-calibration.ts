@@ -82,7 +82,11 @@ export function formatCalibration(c: CalibrationFile, options: CalibrationTextOp
 
   if (c.expectations !== null) {
     const e = c.expectations;
-    lines.push(k.bold(`Expectations: the grader against ${e.labels} labelled verdicts`));
+    lines.push(
+      k.bold(
+        `Expectations: the grader against ${e.labels} labelled ${e.labels === 1 ? 'verdict' : 'verdicts'}`,
+      ),
+    );
     lines.push(
       `  TPR ${formatEstimate(e.tpr)}   TNR ${formatEstimate(e.tnr)}   MCC ${formatEstimate(e.mcc)}`,
     );

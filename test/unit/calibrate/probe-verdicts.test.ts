@@ -40,6 +40,16 @@ describe('lengthVerdict', () => {
     expect(none.biased).toBe(false);
     expect(none.verdict).toMatch(/^no length bias detected: .*over 12 outputs$/);
   });
+
+  it('says a small shift whose interval lies wholly on one side is there, not "not detected"', () => {
+    // Seen in a real calibration: [-0.359, -0.016] was reported as "no length bias detected".
+    const down = lengthVerdict({ estimate: -0.19, interval: [-0.359, -0.016] }, 12);
+    expect(down.biased).toBe(false);
+    expect(down.verdict).toMatch(/^no length bias: the judge marks the filler down — /);
+    const up = lengthVerdict({ estimate: 0.12, interval: [0.02, 0.22] }, 12);
+    expect(up.biased).toBe(false);
+    expect(up.verdict).toMatch(/^no length bias that matters: a small reward for length, below 0.25 — /);
+  });
 });
 
 describe('repeatVerdict', () => {

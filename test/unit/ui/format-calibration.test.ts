@@ -85,6 +85,16 @@ function calibration(partial: Partial<CalibrationFile> = {}): CalibrationFile {
 }
 
 describe('formatCalibration', () => {
+  it('counts one labelled verdict in the singular', () => {
+    const one = { estimate: 1, interval: [0.2, 1] as [number, number] };
+    const text = formatCalibration(
+      calibration({
+        expectations: { labels: 1, tp: 1, fp: 0, tn: 0, fn: 0, tpr: one, tnr: none, mcc: none },
+      }),
+      { colors: plain },
+    );
+    expect(text).toContain('the grader against 1 labelled verdict\n');
+  });
   it('prints each labelled criterion with intervals, n/a where undefined, and the lowest kappa in words', () => {
     const text = formatCalibration(calibration(), { colors: plain });
     expect(text).toContain("Calibration of cold-email's judge: 12 labelled outputs");
