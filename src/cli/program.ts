@@ -48,29 +48,46 @@ function lazy(name: keyof typeof COMMANDS): (...args: unknown[]) => Promise<void
   };
 }
 
-function addOverrides(command: Command, { relative = false } = {}): Command {
+/** Budget and search flags that steer a run's loop: `eval` accepts them only to say they do nothing, so its help leaves them out. */
+const LOOP_ONLY = new Set(['--iterations', '--hours', '--usd', '--patience', '--target', '--candidates']);
+
+const BATCH_HELP = 'generator, built-in judge and grader calls through the provider batch API (half price)';
+
+function addOverrides(
+  command: Command,
+  {
+    relative = false,
+    loop = true,
+    batch = true,
+  }: { relative?: boolean; loop?: boolean; batch?: boolean } = {},
+): Command {
   const n = relative ? 'N|+N' : 'N';
-  return command
-    .option(
+  const options = [
+    new Option(
       `--iterations <${n}>`,
       relative
         ? 'iteration budget (N: new total, +N: N more from where the run stopped)'
         : 'iteration budget',
-    )
-    .option(`--hours <${relative ? 'H|+H' : 'H'}>`, 'active running time budget in hours')
-    .option(`--usd <${relative ? 'X|+X' : 'X'}>`, 'spending budget in USD')
-    .option(`--patience <${n}>`, 'stop after N non-improving iterations in a row')
-    .option('--target <S>', 'stop when the train score reaches S (0..1)')
-    .option('--candidates <N>', 'proposals per iteration')
-    .option('--samples <N>', 'generations per case per candidate')
-    .option('--judge-samples <N>', 'judge scorings per output')
-    .option('--concurrency <N>', 'parallel model calls')
-    .option('--seed <N>', 'seed for splits and sampling order')
-    .addOption(
-      new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)').choices(
-        PROVIDERS,
-      ),
-    );
+    ),
+    new Option(`--hours <${relative ? 'H|+H' : 'H'}>`, 'active running time budget in hours'),
+    new Option(`--usd <${relative ? 'X|+X' : 'X'}>`, 'spending budget in USD'),
+    new Option(`--patience <${n}>`, 'stop after N non-improving iterations in a row'),
+    new Option('--target <S>', 'stop when the train score reaches S (0..1)'),
+    new Option('--candidates <N>', 'proposals per iteration'),
+    new Option('--samples <N>', 'generations per case per candidate'),
+    new Option('--judge-samples <N>', 'judge scorings per output'),
+    new Option('--concurrency <N>', 'parallel model calls'),
+    new Option('--seed <N>', 'seed for splits and sampling order'),
+    new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)').choices(
+      PROVIDERS,
+    ),
+  ];
+  if (batch) options.push(new Option('--batch', BATCH_HELP));
+  for (const option of options) {
+    if (!loop && LOOP_ONLY.has(option.long ?? '')) option.hideHelp();
+    command.addOption(option);
+  }
+  return command;
 }
 
 export function buildProgram(): Command {
@@ -124,6 +141,7 @@ export function buildProgram(): Command {
       )
       .option('--junit <file>', 'write JUnit XML (one test case per case)')
       .option('--json', 'machine-readable output'),
+    { loop: false, batch: false },
   ).action(lazy('eval'));
 
   program
@@ -151,10 +169,6 @@ export function buildProgram(): Command {
       .description('start an optimization run')
       .argument('<experiment>', 'a name under experiments/ or a path')
       .option('--detach', 'run in the background; print the run id and log path')
-      .option(
-        '--batch',
-        'generator, built-in judge and grader calls through the provider batch API (half price)',
-      )
       // Used by --detach to hand the background process the id it already printed.
       .addOption(new Option('--run-id <id>').hideHelp()),
   ).action(lazy('run'));
@@ -168,11 +182,7 @@ export function buildProgram(): Command {
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
       )
-      .option('--detach', 'resume in the background')
-      .option(
-        '--batch',
-        'generator, built-in judge and grader calls through the provider batch API (half price)',
-      ),
+      .option('--detach', 'resume in the background'),
     { relative: true },
   ).action(lazy('resume'));
 
