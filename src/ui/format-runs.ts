@@ -1,9 +1,11 @@
 /**
  * The `runs` listing as text: one row per run, fitted to the terminal width by shortening
- * the stop reason and then dropping the least useful columns, never the id.
+ * the stop reason and then dropping the least useful columns, never the id; a last line names
+ * what was dropped.
  */
 import type { StopReason } from '../run/events.js';
 import type { RunStatus, RunSummary } from '../run/run-summary.js';
+import { wrapWords } from './fit-text.js';
 import type { Colors } from './terminal.js';
 
 export interface RunsTableOptions {
@@ -77,7 +79,19 @@ export function formatRunsTable(runs: readonly RunSummary[], options: RunsTableO
     line(cells, (column, text) => (column === 'status' ? paintStatus(runs[index]!.status, text, c) : text)),
   );
   const problems = runs.flatMap((run) => run.problems.map((p) => `${c.yellow('!')} ${run.id}: ${p}`));
-  return [header, ...body, ...problems].join('\n');
+  const hidden = COLUMNS.filter((column) => !shown.includes(column)).map((column) => HEADERS[column]);
+  const note =
+    hidden.length === 0
+      ? []
+      : [
+          c.dim(
+            wrapWords(
+              `(not shown at this width: ${hidden.join(', ')}; widen the terminal or use --json)`,
+              options.width,
+            ),
+          ),
+        ];
+  return [header, ...body, ...problems, ...note].join('\n');
 }
 
 export function formatRunsJson(runs: readonly RunSummary[]): string {
@@ -90,7 +104,8 @@ function toCells(run: RunSummary): Record<Column, string> {
     kind: run.kind ?? '?',
     experiment: run.experiment ?? '?',
     status: run.status,
-    iters: String(run.iterations),
+    // An evaluation or a calibration has no iterations to count.
+    iters: run.kind === 'run' ? String(run.iterations) : '-',
     // Simulated scores are always labelled, and this column is never dropped.
     scores: `${run.kind === 'calibrate' ? calibrationText(run) : `${score(run.baseline)} -> ${score(run.best)}`}${run.simulated.length > 0 ? ' (sim)' : ''}`,
     cost: formatUsd(run.costUsd),

@@ -86,7 +86,11 @@ describe('formatRunsTable', () => {
       expect(text).toContain('crashed');
     }
     const narrow = formatRunsTable(runs, { width: 80, colors: plain, runsDir: '/runs' });
-    expect(narrow).not.toContain('STARTED');
+    expect(narrow).not.toContain('STARTED  ');
+    // Nothing disappears without a word.
+    expect(narrow).toMatch(
+      /\(not shown at this width: KIND, EXPERIMENT, STARTED, STOP; widen the terminal or\s+use --json\)$/,
+    );
     expect(narrow.split('\n')[0]).toMatch(/^RUN\s+STATUS\s+ITERS\s+BASELINE -> BEST\s+COST$/);
     const narrowest = formatRunsTable(runs, { width: 64, colors: plain, runsDir: '/runs' });
     expect(narrowest.split('\n')[0]).toMatch(/^RUN\s+STATUS\s+BASELINE -> BEST$/);
@@ -139,7 +143,7 @@ describe('a calibrate run', () => {
       { width: 200, colors: plain, runsDir: '/runs' },
     );
     expect(table).toMatch(
-      /20261201-1830-cold-email-7kq2 +calibrate +cold-email +finished +0 +min kappa 0\.41 \(clarity\) \(sim\)/,
+      /20261201-1830-cold-email-7kq2 +calibrate +cold-email +finished +- +min kappa 0\.41 \(clarity\) \(sim\)/,
     );
     expect(table).toContain('kappa n/a, 3 labels');
   });
