@@ -112,6 +112,12 @@ describe('autoresearch apply <run> p<n>', () => {
       `wrote pool member p2 of ${run.id} — iteration 1 (train 0.500) — to ${PROMPT}`,
     );
     expect(await repo.read(PROMPT)).toBe((MEMBERS[2] as PoolRunMember).text);
+    // Applying it again is no edit of the user's to protect: it says so and exits 0.
+    const again = await cli(['apply', run.id, 'p2']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `pool member p2 of ${run.id} — iteration 1 (train 0.500) — is already in ${PROMPT}`,
+    );
   });
 
   it('refuses, unless --force, when the working-tree prompt changed after the run started', async () => {
@@ -119,6 +125,8 @@ describe('autoresearch apply <run> p<n>', () => {
     const refused = await cli(['apply', run.id, 'p3']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('was edited after the run started; not overwriting it');
+    // The hint shows what the user changed, not the run's own diff.
+    expect(refused.stderr).toMatch(/git diff [0-9a-f]{12} -- /);
     expect(await repo.read(PROMPT)).toBe((MEMBERS[2] as PoolRunMember).text);
     const forced = await cli(['apply', run.id, 'p3', '--force']);
     expect(forced.exitCode, forced.stderr).toBe(0);

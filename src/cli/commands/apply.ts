@@ -45,10 +45,16 @@ export default async function applyCommand(
   const root = await repositoryRootOf(manifest.projectRoot);
   for (const file of files) {
     const drift = await checkPromptDrift(file.target, file.sha256);
-    if (drift.status !== 'unchanged' && !flags.force) {
+    // A file that already holds the chosen text (a second apply) is no edit of the user's to protect.
+    const applied = drift.status === 'changed' && (await readWorkingPrompt(file.target)) === file.text;
+    if (drift.status !== 'unchanged' && !applied && !flags.force) {
       const what = drift.status === 'missing' ? 'no longer exists' : 'was edited after the run started';
+      const edits =
+        manifest.git === null || drift.status === 'missing'
+          ? ''
+          : `see what changed since the run started with \`git diff ${manifest.git.base.slice(0, 12)} -- ${file.shown}\`; `;
       throw new AutoresearchError('E_USAGE', `${file.shown} ${what}; not overwriting it`, {
-        hint: `compare with \`autoresearch diff ${run.id}${member === undefined ? '' : ` ${member} best`}\`, then use --force to replace it anyway`,
+        hint: `${edits}use --force to replace it with ${chosen.name} anyway`,
       });
     }
     const outside = await realPathOutside(file.target, root);
@@ -60,10 +66,10 @@ export default async function applyCommand(
       );
     }
   }
-  // One part: written as always. Several: only the parts whose text differs from the file.
+  // Only the files whose text differs from what they hold are written.
   const written: string[] = [];
   for (const file of files) {
-    if (file.part !== undefined && (await readWorkingPrompt(file.target)) === file.text) continue;
+    if ((await readWorkingPrompt(file.target)) === file.text) continue;
     await writePromptAtomically(file.target, file.text);
     written.push(file.part === undefined ? file.shown : `${file.shown} (${file.part})`);
   }
