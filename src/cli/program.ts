@@ -250,6 +250,7 @@ export function buildProgram(): Command {
     .requiredOption('--rubric <file>', 'rubric markdown file')
     .option('--model <provider:model>', 'judge model, e.g. anthropic:claude-sonnet-4-5 or sim')
     .option('--samples <N>', 'scorings per output')
+    .option('--out <file>', 'where to write the scores (default: judge-scores.json in the current folder)')
     .action(lazy('judge'));
 
   program
@@ -258,6 +259,7 @@ export function buildProgram(): Command {
     .argument('<case-dir>', 'case folder')
     .requiredOption('--expectations <file>', 'expectations: YAML/JSON list of strings, or one per line')
     .option('--model <provider:model>', 'grader model, e.g. anthropic:claude-sonnet-4-5 or sim')
+    .option('--out <file>', 'where to write the grading (default: grading.json in the case folder)')
     .action(lazy('grade'));
 
   return program;

@@ -266,4 +266,55 @@ describe('autoresearch grade (standalone)', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('grades the docs example as the docs say, writing where --out points and nothing in the case folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'grade-docs-'));
+    try {
+      const example = resolve('docs/examples/grade-case');
+      const out = join(dir, 'grading.json');
+      const run = await execa(
+        process.execPath,
+        [
+          CLI,
+          'grade',
+          example,
+          '--expectations',
+          join(example, 'expectations.yaml'),
+          '--model',
+          'sim',
+          '--out',
+          out,
+        ],
+        { reject: false, env: { NO_COLOR: '1' } },
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      // The email plainly names Acme and the days its close takes, and offers no price.
+      expect(run.stdout).toBe('GRADE pass_rate=0.6667 (2/3 passed)');
+      const grading = JSON.parse(await readFile(out, 'utf8'));
+      expect(grading.expectations.map((e: { passed: boolean }) => e.passed)).toEqual([true, true, false]);
+      await expect(readFile(join(example, 'grading.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+
+      // The judge's docs line likewise writes where --out says, not into the folder it runs in.
+      const scores = join(dir, 'judge-scores.json');
+      const judged = await execa(
+        process.execPath,
+        [
+          CLI,
+          'judge',
+          resolve('docs/examples/judge/outputs'),
+          '--rubric',
+          resolve('docs/examples/judge/rubric.md'),
+          '--model',
+          'sim',
+          '--out',
+          scores,
+        ],
+        { cwd: join(dir), reject: false, env: { NO_COLOR: '1' } },
+      );
+      expect(judged.exitCode, judged.stderr).toBe(0);
+      expect(JSON.parse(await readFile(scores, 'utf8'))).toHaveProperty('quality_score');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * (docs/design/grader-protocol.md). Reads `outputs/*.txt`, `transcript.md` and, when there are
  * some, the case's `inputs/*.txt` (docs/design/judge-protocol.md) from the case folder, grades the
  * expectations with one model call, checks every PASS against the outputs and writes
- * `<case-dir>/grading.json`.
+ * `<case-dir>/grading.json` (or `--out`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,7 @@ import { terminal } from '../../ui/terminal.js';
 export interface GradeOptions {
   expectations: string;
   model?: string;
+  out?: string;
 }
 
 async function readOptional(path: string): Promise<string | undefined> {
@@ -84,7 +85,8 @@ export default async function gradeCommand(caseDir: string, options: GradeOption
         hint: 'nothing was written; check the model settings and try again',
       });
     }
-    await writeFile(join(dir, GRADING_FILE), `${JSON.stringify(result.grading, null, 2)}\n`, 'utf8');
+    const out = options.out === undefined ? join(dir, GRADING_FILE) : resolve(options.out);
+    await writeFile(out, `${JSON.stringify(result.grading, null, 2)}\n`, 'utf8');
     if (result.simulated)
       term.err(term.colors.yellow('simulated grader (sim provider): these grades are not a real model’s'));
     for (const item of flaggedExpectations(result.grading))

@@ -2,7 +2,7 @@
  * `autoresearch judge <outputs-dir> --rubric <file>`: the built-in judge
  * (docs/design/judge-protocol.md). Scores every `.txt` output against the rubric — each
  * `output_NN.txt` with its `inputs/input_NN.txt` when the folder beside the outputs holds one
- * (docs/design/prompt-shapes.md) — writes `judge-scores.json` in the current folder and prints
+ * (docs/design/prompt-shapes.md) — writes `judge-scores.json` in the current folder (or `--out`) and prints
  * `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its model
  * settings on stdin; by hand it works on any folder of outputs.
  */
@@ -23,6 +23,8 @@ export interface JudgeOptions {
   rubric: string;
   model?: string;
   samples?: string;
+  /** Where the scores go instead of judge-scores.json in the current folder (the sandbox's place). */
+  out?: string;
 }
 
 function parseSamples(value: string | undefined): number | undefined {
@@ -83,7 +85,7 @@ export default async function judgeCommand(outputsDir: string, options: JudgeOpt
       });
     }
     await writeFile(
-      join(process.cwd(), JUDGE_SCORES_FILE),
+      options.out === undefined ? join(process.cwd(), JUDGE_SCORES_FILE) : resolve(options.out),
       `${JSON.stringify(result.scores, null, 2)}\n`,
       'utf8',
     );
