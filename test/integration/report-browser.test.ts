@@ -278,6 +278,15 @@ describe('report.html in Chromium', () => {
   it("draws each paired decision's interval on the chart and its per-case churn in the detail", async () => {
     const { page, problems } = await open(pairedUrl);
     await page.locator('svg.chart').waitFor();
+    // Paired decisions measure noise in each interval: no "Noise margin" card that never fills in.
+    expect(await page.locator('.cards .card .label').allTextContents()).not.toContain('Noise margin');
+    // At a common laptop width the iterations table fits without scrolling sideways.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    const overflow = await page
+      .locator('.tablewrap')
+      .first()
+      .evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     const whiskers = page.locator('svg.chart g.ci');
     expect(await whiskers.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('class')))).toEqual([
       'ci above',

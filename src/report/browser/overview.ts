@@ -114,15 +114,19 @@ function renderCards(o: RunOverview): HTMLElement {
       : null,
     card('Cost', usd(o.costUsd), o.calls + ' calls' + (roles ? ' · ' + roles : '')),
     card('Active time', duration(o.activeSeconds), span(o.startedAt, o.endedAt)),
-    card(
-      'Noise margin',
-      margin ? '±' + margin.train.toFixed(3) : '–',
-      margin
-        ? isNum(margin.holdout)
-          ? 'holdout ±' + margin.holdout.toFixed(3)
-          : 'train only'
-        : 'not measured yet',
-    ),
+    // Margin acceptance (version 1) journals its margin with the baseline; paired decisions measure
+    // the noise in each one's interval, so a run past its baseline without a margin has none to show.
+    margin || !o.baseline
+      ? card(
+          'Noise margin',
+          margin ? '±' + margin.train.toFixed(3) : '–',
+          margin
+            ? isNum(margin.holdout)
+              ? 'holdout ±' + margin.holdout.toFixed(3)
+              : 'train only'
+            : 'not measured yet',
+        )
+      : null,
     judgeCard(o),
     card(
       'Branch',
