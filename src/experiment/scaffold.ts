@@ -61,7 +61,7 @@ scoring:
 search:                            # how the loop proposes and judges candidates
   candidates: 1                    # proposals per iteration (independent mutator calls)
   samples: 1                       # generations per case per candidate
-  holdout: 0.25                    # share of cases the mutator never sees (here: 1 of 3)
+  holdout: 0.25                    # share of cases the mutator never sees (here: 4 of 16)
   acceptance: paired               # keep a change only when it wins case by case with confidence
   # confidence: 0.9                # one-sided confidence of the interval on the per-case gain
   # min_effect: 0.01               # the smallest gain worth keeping (score scale 0..1)
@@ -93,6 +93,9 @@ Use one concrete example. Do not use jargon without explaining it.
 
 const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id is optional
 # (a stable one is generated); split: train | holdout | test pins a case (default: the share decides).
+# Sixteen cases, so a run can tell a real gain from noise: with 3 or 4 it can only see a huge one
+# (\`autoresearch validate\` says the smallest gain the cases can detect). Replace them with inputs
+# your prompt really meets, and keep a dozen or more.
 - id: compound-interest
   vars:
     topic: compound interest
@@ -111,6 +114,71 @@ const CASES = `# One entry per case. vars fill the prompt's {{placeholders}}; id
   vars:
     topic: how vaccines train the immune system
     audience: a worried parent
+
+- id: photosynthesis
+  vars:
+    topic: how plants turn sunlight into food
+    audience: a ten-year-old with a school project
+
+- id: inflation
+  vars:
+    topic: why prices rise over time
+    audience: a retiree living on savings
+
+- id: encryption
+  vars:
+    topic: how a padlock icon keeps a web page private
+    audience: someone shopping online for the first time
+
+- id: credit-score
+  vars:
+    topic: what a credit score measures
+    audience: a graduate renting a first flat
+
+- id: tides
+  vars:
+    topic: why the sea rises and falls twice a day
+    audience: a family planning a beach trip
+
+- id: antibiotics
+  vars:
+    topic: why antibiotics do not cure a cold
+    audience: a patient asking for a prescription
+
+- id: mortgage
+  vars:
+    topic: how a fixed-rate mortgage repayment is split between interest and capital
+    audience: a couple buying a first home
+
+- id: climate-feedback
+  vars:
+    topic: how melting ice speeds up warming
+    audience: a high-school student
+
+- id: backups
+  vars:
+    topic: why a backup on the same disk is not a backup
+    audience: a freelancer who keeps everything on one laptop
+
+- id: index-funds
+  vars:
+    topic: what an index fund is
+    audience: a nurse starting a pension
+
+- id: jet-lag
+  vars:
+    topic: why flying east is harder on the body
+    audience: a business traveller
+
+- id: recycling
+  vars:
+    topic: why greasy pizza boxes are not recycled
+    audience: a new student in shared housing
+
+- id: earthquakes
+  vars:
+    topic: how an earthquake's magnitude is measured
+    audience: a reporter covering a quake
 `;
 
 /**

@@ -84,13 +84,14 @@ describe('autoresearch init and validate', () => {
     expect(validate.code).toBe(0);
     expect(validate.stderr).toBe('');
     expect(validate.stdout).toContain('Experiment  hello-world');
-    expect(validate.stdout).toContain('2 train, 1 holdout');
+    expect(validate.stdout).toContain('12 train, 4 holdout');
     expect(validate.stdout).toMatch(/mutator +anthropic\/claude-sonnet-4-5 {2}\(defaulted from generator\)/);
-    // Paired (init writes it): 3 cases per proposal and a retest of both sides, 3 cases each.
+    // Paired (init writes it): 16 cases per proposal and a retest of both sides, 16 cases each.
     expect(validate.stdout).toMatch(/Acceptance +paired: keep when the mean gain per train case is above 0/);
-    expect(validate.stdout).toContain('with 2 train cases this can only detect gains of about');
+    // Sixteen cases: a gain of about 0.12 can be told from noise (with the three it had, 0.82).
+    expect(validate.stdout).toContain('smallest detectable gain ≈ 0.12');
     expect(validate.stdout).toMatch(
-      /Calls +per iteration: at most generator 9, mutator 1, judge 9, grader 3/,
+      /Calls +per iteration: at most generator 48, mutator 1, judge 48, grader 3/,
     );
     expect(validate.stdout).toMatch(/Cost +~\$\d+\.\d+ per iteration, ~\$\d+\.\d+ for 20 iterations/);
     expect(validate.stdout).toContain('warning: ANTHROPIC_API_KEY is not set');
@@ -128,7 +129,7 @@ describe('autoresearch init and validate', () => {
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as { ok: boolean; plan: { cases: { holdout: string[] } } };
     expect(result.ok).toBe(true);
-    expect(result.plan.cases.holdout).toHaveLength(1);
+    expect(result.plan.cases.holdout).toHaveLength(4);
   });
 
   it('refuses to scaffold over an existing experiment, changing nothing', async () => {
