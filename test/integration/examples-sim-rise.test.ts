@@ -1,5 +1,5 @@
 /**
- * `invoice-extract` rises offline: a whole `run --provider sim --iterations 10`
+ * `invoice-extract` and `ticket-triage` rise offline: a whole `run --provider sim --iterations 10`
  * through the built CLI, in a fresh repository holding the example as shipped. Under the
  * simulated model its structured answers and tool arguments follow the system prompt's value
  * rules (docs/sim.md), so the loop's kept edits raise the score, and every keep commits the
@@ -12,13 +12,15 @@ import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '.
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const EXAMPLE = 'experiments/invoice-extract';
+const TRIAGE = 'experiments/ticket-triage';
 let repo: TempRepo;
 
 beforeAll(async () => {
   requireBuiltCli();
   const files: Record<string, string> = {};
-  for (const name of await readdir(join(REPO_ROOT, EXAMPLE)))
-    files[`${EXAMPLE}/${name}`] = await readFile(join(REPO_ROOT, EXAMPLE, name), 'utf8');
+  for (const example of [EXAMPLE, TRIAGE])
+    for (const name of await readdir(join(REPO_ROOT, example)))
+      files[`${example}/${name}`] = await readFile(join(REPO_ROOT, example, name), 'utf8');
   repo = await createTempRepo({ files, config: { 'user.name': 'Test', 'user.email': 'test@example.com' } });
 });
 afterAll(async () => {
@@ -61,4 +63,24 @@ describe('invoice-extract under --provider sim', () => {
     const prompt = await repo.git(['show', `${keeps.at(-1)?.['commit']}:${EXAMPLE}/system.md`]);
     expect(prompt).toMatch(/YYYY-MM-DD|ISO 4217|plain numbers|line item|tool results|exactly as printed/);
   });
+});
+
+describe('ticket-triage under --provider sim', () => {
+  // Its bare prompt never asks for JSON, so the baseline fails the schema gate on every case; the
+  // simulated mutator once read the check "summary-under-25-words" as a rule about sums instead.
+  it('gets past its JSON gate and raises the score in 8 iterations', async () => {
+    const before = new Set(runFolders(repo.path('runs')));
+    const result = await runBuiltCli(['run', 'ticket-triage', '--provider', 'sim', '--iterations', '8'], {
+      cwd: repo.dir,
+      env: cleanEnv(repo.env),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const runId = runFolders(repo.path('runs')).find((id) => !before.has(id));
+    const rows = readResults(await repo.read(`runs/${runId}/results.tsv`));
+    expect(Number(rows[0]?.['best'])).toBe(0);
+    expect(Number(rows.at(-1)?.['best']), result.stdout).toBeGreaterThan(0.5);
+    const keep = rows.filter((row) => row['status'] === 'keep').at(-1);
+    const prompt = await repo.git(['show', `${keep?.['commit']}:${TRIAGE}/prompt.md`]);
+    expect(prompt).toMatch(/JSON/);
+  }, 300_000);
 });

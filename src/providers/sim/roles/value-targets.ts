@@ -50,7 +50,8 @@ function familiesFor(field: string): ValueFamily[] {
   if (/date/.test(f)) return ['dates'];
   if (/currenc/.test(f)) return ['codes'];
   if (/items?$|lines?$/.test(f)) return ['items'];
-  if (/add[_-]?up|sum/.test(f)) return ['numbers', 'items'];
+  // "sum" as a word of the name (totals-sum, sum-of-lines), not inside another (summary).
+  if (/add[_-]?up|(?:^|[_-])sums?(?:$|[_-])/.test(f)) return ['numbers', 'items'];
   if (/tax|total|amount|price/.test(f)) return ['numbers'];
   if (/name|vendor|supplier|number|reference/.test(f)) return ['verbatim'];
   return [];

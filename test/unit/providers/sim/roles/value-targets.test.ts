@@ -34,6 +34,9 @@ describe('value rules for failing field checks', () => {
     expect(families('iso-currency-code', 'javascript', ['returned false'])).toEqual(['codes']);
     expect(families('totals-add-up', 'javascript', ['returned false'])).toEqual(['numbers', 'items']);
     expect(families('word-limit', 'javascript', ['returned false'])).toEqual([]);
+    expect(families('lines-sum', 'javascript', ['returned false'])).toEqual(['numbers', 'items']);
+    // ticket-triage's check: "summary" holds "sum" but asks nothing of amounts.
+    expect(families('summary-under-25-words', 'javascript', ['returned false'])).toEqual([]);
     expect(
       families('lookup_vendor', 'tool-call', [
         'called "lookup_vendor", but not with {"name":"Harbour"}: lookup_vendor {"name":"LEDGER"}',
