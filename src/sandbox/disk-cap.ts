@@ -37,7 +37,7 @@ export function diskCap(
     signal: run.signal === undefined ? controller.signal : AbortSignal.any([run.signal, controller.signal]),
     async start() {
       const started = await watchFolderSize(folders, disk_mb * MB, () => {
-        exceeded = `it wrote more than judging.limits.disk_mb (${disk_mb} MB) to disk and was stopped`;
+        exceeded = `wrote more than judging.limits.disk_mb (${disk_mb} MB) to disk and was stopped`;
         controller.abort();
       });
       if (stopped) started.stop();
