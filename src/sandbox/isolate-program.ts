@@ -1,9 +1,11 @@
 /**
  * How one judge or grader attempt is started under each isolation (docs/design/judge-protocol.md,
  * docs/design/isolation.md). `process`: the program itself, cwd the sandbox folder, the
- * allow-listed environment, the proxy on a loopback port. `os`: bubblewrap around it, showing only
- * what sandbox-mounts.ts lists; the proxy on a Unix socket in the sandbox's private folder, reached
- * through sandbox-relay.ts; a claude/codex CLI gets a private copy of its login instead
+ * allow-listed environment, the proxy on a loopback port. `os`: prlimit (the limits,
+ * sandbox-limits.ts) becoming bubblewrap (its options on a descriptor, bwrap-argv.ts) around the
+ * relay (sandbox-relay.ts, holding the runner's lifeline) and the program, showing only what
+ * sandbox-mounts.ts lists; the proxy on a Unix socket in the sandbox's private folder, reached
+ * through the relay; a claude/codex CLI gets a private copy of its login instead
  * (cli-login-copy.ts).
  */
 import { join } from 'node:path';
