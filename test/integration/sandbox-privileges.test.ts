@@ -14,6 +14,7 @@
  *
  * Also: the model proxy's one-time token is on no process's command line while the judge runs.
  */
+import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -76,20 +77,29 @@ describe('a hostile program in the os sandbox', () => {
       tmpRoot,
       isolation: 'os',
     };
-    // A descriptor the runner inherited without knowing (a shell's, a service manager's).
+    // A descriptor the runner inherited without knowing (a shell's, a service manager's), at 40:
+    // past the few Node uses itself. Before, it reached the program, which could list the host
+    // folder through /proc/self/fd/40.
     const inherited = openSync(secretDir, 'r');
-    let ran: Awaited<ReturnType<typeof execa>>;
+    let ran: { code: number | null; stdout: string; stderr: string };
     try {
-      ran = await execa(process.execPath, [RUNNER, join(REPO_ROOT, 'dist'), JSON.stringify(options)], {
-        cwd: project,
-        reject: false,
-        stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore', 'ignore', inherited],
+      ran = await new Promise((done, fail) => {
+        const child = spawn(process.execPath, [RUNNER, join(REPO_ROOT, 'dist'), JSON.stringify(options)], {
+          cwd: project,
+          stdio: ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(37).fill('ignore'), inherited],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk));
+        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.on('error', fail);
+        child.on('close', (code) => done({ code, stdout, stderr }));
       });
     } finally {
       closeSync(inherited);
     }
-    expect(ran.exitCode, String(ran.stderr)).toBe(0);
-    const result = JSON.parse(String(ran.stdout)) as { ok: boolean; message?: string; value?: Tries };
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = JSON.parse(ran.stdout) as { ok: boolean; message?: string; value?: Tries };
     expect(result.ok, result.message).toBe(true);
     const seen = result.value as Tries;
 
