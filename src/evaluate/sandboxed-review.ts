@@ -12,6 +12,7 @@ import type { Judge } from '../judge/judge.js';
 import { createPanelJudge } from '../judge/panel-judge.js';
 import { createSandboxedJudge } from '../judge/sandboxed-judge.js';
 import { runIsolation } from '../sandbox/run-isolation.js';
+import { resolveLimits } from '../sandbox/sandbox-limits.js';
 import type { ModelPool } from '../providers/model-pool.js';
 
 export interface ReviewParts {
@@ -29,6 +30,7 @@ export function createSandboxedReview(
     commandCwd: experiment.dir,
     // docs/design/isolation.md: bubblewrap where it works, unless the experiment says `process`.
     ...(judge === undefined && grader === undefined ? {} : { isolation: runIsolation(experiment) }),
+    limits: resolveLimits(experiment.config.judging.limits),
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
   };

@@ -199,12 +199,26 @@ export const ISOLATIONS = ['os', 'process'] as const;
 export type Isolation = (typeof ISOLATIONS)[number];
 
 /**
+ * What a sandboxed program may use under `os` isolation (docs/design/isolation.md "Limits"), in
+ * MB; absent keys take src/sandbox/sandbox-limits.ts DEFAULT_LIMITS. `memory_mb` per process
+ * (below 64 MB Node no longer starts), `tmp_mb` the private /tmp (held in memory), `disk_mb`
+ * what the program may add to its folder on disk, and the largest file it may write anywhere.
+ */
+export const SandboxLimitsConfig = z.strictObject({
+  memory_mb: z.number().int().min(64).optional(),
+  tmp_mb: positiveInt.optional(),
+  disk_mb: positiveInt.optional(),
+});
+export type SandboxLimitsConfig = z.infer<typeof SandboxLimitsConfig>;
+
+/**
  * Settings for the judge and the grader alike (docs/design/prompt-shapes.md "Judging settings").
  * `isolation` absent: `os` where bubblewrap works, else `process` with a warning
  * (src/sandbox/isolation.ts).
  */
 export const Judging = z.strictObject({
   isolation: z.enum(ISOLATIONS).optional(),
+  limits: SandboxLimitsConfig.optional(),
   /** true: each case's inputs go to the judge and grader too (src/protocol/case-inputs.ts); absent: false. */
   inputs: z.boolean().optional(),
   /** Drift anchors (docs/design/judge-reliability.md): baseline outputs re-judged fresh; 0 turns them off; absent: 4 (src/loop/judge-anchors.ts). */

@@ -28,7 +28,17 @@ export interface ProcessRun {
   signal?: AbortSignal | undefined;
   /** Open file descriptor 3 as a pipe and return what the program writes there. */
   resultPipe?: boolean;
+  /** Descriptors after stdio, from 3 on, in order (not with `resultPipe`): see ExtraFd. */
+  extraFds?: readonly ExtraFd[];
 }
+
+/**
+ * A descriptor the program gets besides stdio. `lifeline`: a pipe this process holds open, unread,
+ * until the program exits; it closes when this process dies however it dies, so a program
+ * watching it learns at once that its runner is gone. `input`: text the program reads there to
+ * its end (bubblewrap's `--args`), never on its command line.
+ */
+export type ExtraFd = { kind: 'lifeline' } | { kind: 'input'; text: string };
 
 export interface ProcessResult {
   /** null when the program was killed by a signal or never started. */
@@ -73,6 +83,13 @@ function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+function extraStdio(run: ProcessRun): ('pipe' | Uint8Array)[] {
+  if (run.resultPipe) return ['pipe'];
+  return (run.extraFds ?? []).map((fd) =>
+    fd.kind === 'lifeline' ? 'pipe' : new TextEncoder().encode(fd.text),
+  );
+}
+
 export async function runProcess(run: ProcessRun): Promise<ProcessResult> {
   if (run.signal?.aborted) return notStarted(true);
   const stdin = run.input === undefined ? 'ignore' : 'pipe';
@@ -82,7 +99,7 @@ export async function runProcess(run: ProcessRun): Promise<ProcessResult> {
     extendEnv: false,
     detached: OWN_GROUP,
     reject: false,
-    stdio: run.resultPipe ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe', ...extraStdio(run)],
     ...(typeof run.input === 'string' ? { input: run.input } : {}),
     maxBuffer: MAX_OUTPUT,
     windowsHide: true,

@@ -1,20 +1,30 @@
 /**
  * How one judge or grader attempt is started under each isolation (docs/design/judge-protocol.md,
  * docs/design/isolation.md). `process`: the program itself, cwd the sandbox folder, the
- * allow-listed environment, the proxy on a loopback port. `os`: bubblewrap around it, showing only
- * what sandbox-mounts.ts lists; the proxy on a Unix socket in the sandbox's private folder, reached
- * through sandbox-relay.ts; a claude/codex CLI gets a private copy of its login instead
+ * allow-listed environment, the proxy on a loopback port. `os`: prlimit (the limits,
+ * sandbox-limits.ts) becoming bubblewrap (its options on a descriptor, bwrap-argv.ts) around the
+ * relay (sandbox-relay.ts, holding the runner's lifeline) and the program, showing only what
+ * sandbox-mounts.ts lists; the proxy on a Unix socket in the sandbox's private folder, reached
+ * through the relay; a claude/codex CLI gets a private copy of its login instead
  * (cli-login-copy.ts).
  */
 import { join } from 'node:path';
 import { findPackageRoot } from '../package-root.js';
 import type { ProcessRun } from '../process/run-process.js';
-import { buildBwrapArgv, RELAY_PORT, SANDBOX_HOME, SANDBOX_PROXY_SOCKET } from './bwrap-argv.js';
+import {
+  BWRAP,
+  buildBwrapOptions,
+  bwrapArgsData,
+  RELAY_PORT,
+  SANDBOX_HOME,
+  SANDBOX_PROXY_SOCKET,
+} from './bwrap-argv.js';
 import { copyCliLogin } from './cli-login-copy.js';
 import type { Isolation } from './isolation.js';
 import { type ModelProxy, type ModelProxyOptions, startModelProxy } from './model-proxy.js';
 import type { Sandbox } from './sandbox.js';
 import { buildSandboxEnv } from './sandbox-env.js';
+import { DEFAULT_LIMITS, MB, PRLIMIT, rlimitOptions, type SandboxLimits } from './sandbox-limits.js';
 import { nodeMounts, packageMounts, programMounts, systemMounts } from './sandbox-mounts.js';
 
 export interface IsolatedProgram {
@@ -46,12 +56,20 @@ export function startProxyFor(
   });
 }
 
+/** What to start: the program, or bubblewrap around the relay and the program. */
+export type IsolatedStart = Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env' | 'extraFds'>;
+
+/** The descriptor bwrap reads its options from (`--args`), after the relay's lifeline (3). */
+const LIFELINE_FD = 3;
+const OPTIONS_FD = 4;
+
 /** The process to start: the program, or bubblewrap around the relay and the program. */
 export async function isolateProgram(
   program: IsolatedProgram,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
-): Promise<Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'>> {
+  limits: SandboxLimits = DEFAULT_LIMITS,
+): Promise<IsolatedStart> {
   const { cliAgent, isolation, projectDir } = program;
   const parent = program.env;
   const inside = isolation === 'os';
@@ -68,23 +86,23 @@ export async function isolateProgram(
   // The host's temp folder is not there: the sandbox has its own /tmp.
   for (const name of ['TMPDIR', 'TMP', 'TEMP']) if (env[name] !== undefined) env[name] = '/tmp';
   const packageRoot = findPackageRoot();
-  const argv =
-    proxy === undefined
-      ? program.argv
-      : [
-          process.execPath,
-          join(packageRoot, 'dist', 'sandbox', 'sandbox-relay.js'),
-          SANDBOX_PROXY_SOCKET,
-          String(RELAY_PORT),
-          ...program.argv,
-        ];
+  // Every program behind the relay: it ends the sandbox when the runner goes (sandbox-relay.ts).
+  const relay = [
+    process.execPath,
+    join(packageRoot, 'dist', 'sandbox', 'sandbox-relay.js'),
+    '--lifeline',
+    String(LIFELINE_FD),
+    ...(proxy === undefined ? [] : ['--proxy', SANDBOX_PROXY_SOCKET, String(RELAY_PORT)]),
+    '--',
+    ...program.argv,
+  ];
   // A CLI finds its private HOME at the home's path, holding a copy of its login; the copy
   // goes with the sandbox.
   const home = cliAgent ? (env['HOME'] ?? SANDBOX_HOME) : SANDBOX_HOME;
   const login = cliAgent
     ? await copyCliLogin(parent, home, { privateHome: sandbox.home, privateRoot: sandbox.root })
     : [];
-  const [file = '', ...args] = buildBwrapArgv({
+  const options = buildBwrapOptions({
     workDir: sandbox.dir,
     home: { dir: sandbox.home, path: home },
     mounts: [
@@ -96,9 +114,16 @@ export async function isolateProgram(
     ],
     ...(proxy === undefined ? {} : { proxySocket: join(sandbox.root, 'proxy.sock') }),
     shareNet: cliAgent,
+    tmpBytes: limits.tmp_mb * MB,
     env,
-    argv,
   });
+  // prlimit sets the limits and becomes bwrap (the same process), whose children inherit them.
   // bwrap itself gets only PATH (to find the program); `--clearenv` leaves the program `env` alone.
-  return { file, args, cwd: sandbox.dir, env: { PATH: parent['PATH'] ?? '/usr/bin:/bin' } };
+  return {
+    file: PRLIMIT,
+    args: [...rlimitOptions(limits), '--', BWRAP, '--args', String(OPTIONS_FD), '--', ...relay],
+    cwd: sandbox.dir,
+    env: { PATH: parent['PATH'] ?? '/usr/bin:/bin' },
+    extraFds: [{ kind: 'lifeline' }, { kind: 'input', text: bwrapArgsData(options) }],
+  };
 }

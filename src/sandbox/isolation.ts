@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { Isolation } from '../experiment/schema.js';
+import { BWRAP, HARDENING } from './bwrap-argv.js';
+import { DEFAULT_LIMITS, PRLIMIT, rlimitOptions } from './sandbox-limits.js';
 
 export type { Isolation } from '../experiment/schema.js';
-
-export const BWRAP = 'bwrap';
 
 export type IsolationChoice =
   | { ok: true; isolation: Isolation; warning?: string }
@@ -22,8 +22,9 @@ export type BwrapProbe = () => string | undefined;
 let probed: { problem: string | undefined } | undefined;
 
 /**
- * Starts `bwrap … true` once per process: whether the binary is there is not enough, since
- * containers and some kernels refuse the user namespace it needs.
+ * Starts `prlimit … bwrap … true` once per process, with the hardening every sandbox gets:
+ * whether the binary is there is not enough, since containers and some kernels refuse the user
+ * namespace it needs, and a bubblewrap older than 0.8 lacks options it uses.
  */
 export const systemBwrapProbe: BwrapProbe = () => {
   if (probed !== undefined) return probed.problem;
@@ -35,16 +36,28 @@ function probeNow(): string | undefined {
   if (process.platform !== 'linux') return `bubblewrap is Linux only (this is ${process.platform})`;
   try {
     execFileSync(
-      BWRAP,
-      ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--new-session', 'true'],
+      PRLIMIT,
+      [
+        ...rlimitOptions(DEFAULT_LIMITS),
+        '--',
+        BWRAP,
+        ...HARDENING,
+        ...['--ro-bind', '/', '/', '--size', '1048576', '--tmpfs', '/tmp', 'true'],
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
     );
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)';
+    if (code === 'ENOENT') return 'prlimit is not installed (it comes with util-linux)';
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
-    return `bwrap cannot make a sandbox here${stderr === '' ? '' : `: ${stderr.split('\n')[0]}`}`;
+    if (/prlimit: failed to execute bwrap/.test(stderr)) {
+      return 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)';
+    }
+    const said = stderr.split('\n')[0] ?? '';
+    // An older bubblewrap (Ubuntu 22.04 has 0.6) lacks --disable-userns and --size.
+    const old = /Unknown option/.test(said) ? ' (bubblewrap 0.8 or newer is needed)' : '';
+    return `bwrap cannot make a sandbox here${said === '' ? '' : `: ${said}`}${old}`;
   }
 }
 

@@ -14,6 +14,7 @@ import {
   parseJsonText,
 } from './attempt-failure.js';
 import { cliAgentFailure } from './cli-agent-failure.js';
+import { DEFAULT_LIMITS, limitNote } from './sandbox-limits.js';
 import {
   runSandboxedProgram,
   type SandboxedProgramOutcome,
@@ -50,9 +51,14 @@ function examine<T>(
   said: ProviderError | undefined,
 ): Acceptance<{ value: T; raw: unknown }> {
   const { who, run } = options;
+  if (outcome.overLimit !== undefined) return { ok: false, problem: `the ${who} ${outcome.overLimit}` };
   const excerpt = said?.message ?? excerptOf(outcome.process, secretValues(run.env ?? process.env));
   const failed = describeProcessFailure(outcome.process, who, run.timeoutMs, excerpt);
-  if (failed !== undefined) return { ok: false, problem: failed };
+  if (failed !== undefined) {
+    const note =
+      run.isolation === 'os' ? limitNote(outcome.process, run.limits ?? DEFAULT_LIMITS) : undefined;
+    return { ok: false, problem: note === undefined ? failed : `${failed} (${note})` };
+  }
   if (outcome.resultText === undefined)
     return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
   const json = parseJsonText(outcome.resultText);

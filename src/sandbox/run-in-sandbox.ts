@@ -21,6 +21,7 @@ import {
   startSandboxedProgram,
 } from './run-sandboxed-program.js';
 import type { SandboxFile } from './sandbox.js';
+import type { SandboxLimits } from './sandbox-limits.js';
 
 /**
  * What runs, from the experiment's entry: a model entry starts our own CLI with `builtinArgs`
@@ -50,6 +51,8 @@ export interface SandboxRunOptions {
   tmpRoot?: string;
   /** docs/design/isolation.md; default `process`. The run passes what chooseIsolation chose. */
   isolation?: Isolation;
+  /** What the program may use under `os` (sandbox-limits.ts); default DEFAULT_LIMITS. */
+  limits?: SandboxLimits;
 }
 
 /** Enough to start the program: everything but its files and how its result is judged. */
@@ -114,6 +117,7 @@ function toSandboxedRun(
     ...(start.isolation === undefined ? {} : { isolation: start.isolation }),
     ...(start.commandCwd === undefined ? {} : { projectDir: start.commandCwd }),
     ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
+    ...(start.limits === undefined ? {} : { limits: start.limits }),
   };
 }
 

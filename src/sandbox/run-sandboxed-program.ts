@@ -6,7 +6,8 @@
  */
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
-import { isolateProgram, startProxyFor } from './isolate-program.js';
+import { diskCap } from './disk-cap.js';
+import { type IsolatedStart, isolateProgram, startProxyFor } from './isolate-program.js';
 import { readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
 import type { ModelProxy } from './model-proxy.js';
@@ -17,6 +18,7 @@ import {
   type SandboxOptions,
   writeSandboxFiles,
 } from './sandbox.js';
+import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits.js';
 
 export interface SandboxedProgramRun {
   files: readonly SandboxFile[];
@@ -44,6 +46,8 @@ export interface SandboxedProgramRun {
   projectDir?: string;
   /** A host folder to work in instead of a fresh one (run-in-sandbox.ts SandboxStart.workspace). */
   workspace?: string;
+  /** What the program may use under `os` isolation (sandbox-limits.ts); default DEFAULT_LIMITS. */
+  limits?: SandboxLimits;
 }
 
 export interface SandboxedProgramOutcome {
@@ -52,6 +56,8 @@ export interface SandboxedProgramOutcome {
   resultText: string | undefined;
   /** Model calls the proxy passed on that failed. */
   proxyFailures: readonly unknown[];
+  /** Why the program was stopped for passing a limit (disk-cap.ts), when it was. */
+  overLimit?: string;
 }
 
 function sandboxOptions(run: Pick<SandboxedProgramRun, 'tmpRoot' | 'workspace'>): SandboxOptions {
@@ -81,10 +87,10 @@ async function proxyFor(
 
 /** What to start: the program as the run's isolation wants it. */
 async function startPlan(
-  run: Pick<SandboxedProgramRun, 'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir'>,
+  run: Pick<SandboxedProgramRun, 'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir' | 'limits'>,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
-): Promise<Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined> {
+): Promise<IsolatedStart | undefined> {
   if (run.argv.length === 0) return undefined;
   return isolateProgram(
     {
@@ -96,25 +102,46 @@ async function startPlan(
     },
     sandbox,
     proxy,
+    run.limits ?? DEFAULT_LIMITS,
+  );
+}
+
+function capOf(
+  run: SandboxedProgramRun | Omit<SandboxedProgramRun, 'files' | 'input' | 'cliAgent'>,
+  sandbox: Sandbox,
+) {
+  return diskCap(
+    {
+      ...(run.isolation === undefined ? {} : { isolation: run.isolation }),
+      limits: run.limits ?? DEFAULT_LIMITS,
+      ...(run.workspace === undefined ? {} : { workspace: run.workspace }),
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+    },
+    sandbox,
   );
 }
 
 export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<SandboxedProgramOutcome> {
   const sandbox = await createSandbox(run.files, sandboxOptions(run));
+  const cap = capOf(run, sandbox);
   let proxy: ModelProxy | undefined;
   try {
     proxy = await proxyFor(run, sandbox);
-    const outcome = await runProgram(await startPlan(run, sandbox, proxy), {
+    const plan = await startPlan(run, sandbox, proxy);
+    await cap.start();
+    const outcome = await runProgram(plan, {
       ...(run.input === undefined ? {} : { input: run.input }),
       timeoutMs: run.timeoutMs,
-      signal: run.signal,
+      signal: cap.signal,
     });
     return {
       process: outcome,
       resultText: await readResultFile(sandbox.dir, run.resultFile),
       proxyFailures: [...(proxy?.failures ?? [])],
+      ...(cap.exceeded === undefined ? {} : { overLimit: cap.exceeded }),
     };
   } finally {
+    cap.stop();
     await proxy?.close();
     await sandbox.remove();
   }
@@ -122,8 +149,8 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
 
 /** The program to start; none (an empty argv) is a program that could not start. */
 async function runProgram(
-  plan: Pick<ProcessRun, 'file' | 'args' | 'cwd' | 'env'> | undefined,
-  options: Omit<ProcessRun, 'file' | 'args' | 'cwd' | 'env'>,
+  plan: IsolatedStart | undefined,
+  options: Omit<ProcessRun, keyof IsolatedStart>,
 ): Promise<ProcessResult> {
   if (plan === undefined) {
     return {
@@ -156,6 +183,7 @@ export async function startSandboxedProgram(
   run: Omit<SandboxedProgramRun, 'files' | 'input' | 'cliAgent'>,
 ): Promise<StartedProgram> {
   const sandbox = await createSandbox([], sandboxOptions(run));
+  const cap = capOf(run, sandbox);
   let proxy: ModelProxy | undefined;
   let release!: (input: string) => void;
   let refuse!: (reason: Error) => void;
@@ -166,6 +194,7 @@ export async function startSandboxedProgram(
   // Whoever holds the gate handles its refusal; this keeps a refusal nobody awaits harmless.
   gate.catch(() => undefined);
   const cleanUp = async () => {
+    cap.stop();
     await proxy?.close();
     await sandbox.remove();
   };
@@ -175,7 +204,7 @@ export async function startSandboxedProgram(
     running = runProgram(await startPlan(run, sandbox, proxy), {
       input: gate,
       timeoutMs: run.timeoutMs,
-      signal: run.signal,
+      signal: cap.signal,
     });
   } catch (error) {
     await cleanUp();
@@ -195,6 +224,8 @@ export async function startSandboxedProgram(
       used = true;
       try {
         await writeSandboxFiles(sandbox.dir, files);
+        // What the runner wrote is not the program's: the cap counts from here.
+        await cap.start();
       } catch (error) {
         refuse(new Error('the sandbox could not be filled'));
         await settle();
@@ -205,7 +236,13 @@ export async function startSandboxedProgram(
       const resultText = await readResultFile(sandbox.dir, run.resultFile);
       const proxyFailures = [...(proxy?.failures ?? [])];
       await settle();
-      return { process: outcome, resultText, proxyFailures };
+      const overLimit = cap.exceeded;
+      return {
+        process: outcome,
+        resultText,
+        proxyFailures,
+        ...(overLimit === undefined ? {} : { overLimit }),
+      };
     },
     async cancel() {
       if (used) return;

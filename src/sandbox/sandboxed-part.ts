@@ -7,6 +7,7 @@ import type { Isolation, JudgeEntry } from '../experiment/schema.js';
 import type { ReviewCallOptions } from '../protocol/review-call.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
 import type { ModelClient } from '../providers/types.js';
+import type { SandboxLimits } from './sandbox-limits.js';
 
 export interface SandboxedPartOptions {
   entry: JudgeEntry;
@@ -21,6 +22,8 @@ export interface SandboxedPartOptions {
    * docs/design/isolation.md, as the run chose it (src/sandbox/isolation.ts); default `process`.
    */
   isolation?: Isolation;
+  /** What the program may use under `os` (sandbox-limits.ts), from `judging.limits`. */
+  limits?: SandboxLimits;
 }
 
 /** The options run-judge and run-grader share, with the calls on the candidate's ledger account. */
@@ -36,5 +39,6 @@ export function sandboxOptions(options: SandboxedPartOptions, call: ReviewCallOp
     ...(options.cliEntry === undefined ? {} : { cliEntry: options.cliEntry }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A program given a workspace (run-in-sandbox.ts SandboxStart.workspace) works in that host
  * folder: it finds the fixture files and the files given, its changes stay after the run, its
- * HOME is not there, and under `os` isolation the host around the folder stays out of sight.
+ * HOME is not there, and under `os` isolation the host around the folder stays out of sight while
+ * a shell, running as the sandbox's unprivileged id, can still write the folder and its /tmp.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -90,6 +91,38 @@ describe('a program with a workspace', () => {
     // The sandbox's own folder (its HOME among it) is gone; the workspace is the caller's.
     expect(await readdir(tmpRoot)).toEqual([]);
   });
+
+  it.runIf(levels.includes('os'))(
+    '(os isolation) lets a shell, as nobody, write its workspace and /tmp',
+    async () => {
+      const run = await mkdtemp(join(root, 'shell-'));
+      const workspace = join(run, 'workspace');
+      await mkdir(workspace);
+      const script = [
+        'id -u > uid.txt',
+        'mkdir -p made && echo edited > made/by-shell.txt',
+        'echo scratch > /tmp/scratch && cp /tmp/scratch made/from-tmp.txt',
+        `echo '{}' > result.json`,
+      ].join(' && ');
+      const result = await runInSandbox({
+        program: { entry: { command: ['/bin/sh', '-c', script] }, builtinArgs: [] },
+        files: [],
+        workspace,
+        resultFile: 'result.json',
+        accept: (json) => ({ ok: true, value: json }),
+        who: 'program',
+        timeoutMs: 30_000,
+        attempts: 1,
+        env: { PATH: process.env['PATH'] ?? '' },
+        tmpRoot: run,
+        isolation: 'os',
+      });
+      expect(result.ok, result.ok ? '' : result.message).toBe(true);
+      expect((await readFile(join(workspace, 'uid.txt'), 'utf8')).trim()).toBe('65534');
+      expect(await readFile(join(workspace, 'made', 'by-shell.txt'), 'utf8')).toBe('edited\n');
+      expect(await readFile(join(workspace, 'made', 'from-tmp.txt'), 'utf8')).toBe('scratch\n');
+    },
+  );
 
   it('refuses a workspace given as a relative path', async () => {
     await expect(

@@ -2,7 +2,7 @@
  * Choosing the isolation (docs/design/isolation.md) and the bubblewrap command line built for it.
  */
 import { describe, expect, it } from 'vitest';
-import { buildBwrapArgv } from '../../../src/sandbox/bwrap-argv.js';
+import { buildBwrapOptions, bwrapArgsData } from '../../../src/sandbox/bwrap-argv.js';
 import { chooseIsolation } from '../../../src/sandbox/isolation.js';
 import { packageMounts, programMounts } from '../../../src/sandbox/sandbox-mounts.js';
 
@@ -27,25 +27,41 @@ describe('chooseIsolation', () => {
   });
 });
 
-describe('buildBwrapArgv', () => {
+describe('buildBwrapOptions', () => {
+  const plan = {
+    workDir: '/tmp/x/ws',
+    home: { dir: '/tmp/x/h', path: '/home/sandbox' },
+    mounts: [{ kind: 'ro' as const, source: '/usr', dest: '/usr' }],
+    proxySocket: '/tmp/x/proxy.sock',
+    shareNet: false,
+    tmpBytes: 4 * 1024 * 1024,
+    env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'one-time-token' },
+  };
+
   it('unshares everything, clears the environment and makes the sandbox the only writable bind', () => {
-    const argv = buildBwrapArgv({
-      workDir: '/tmp/x/ws',
-      home: { dir: '/tmp/x/h', path: '/home/sandbox' },
-      mounts: [{ kind: 'ro', source: '/usr', dest: '/usr' }],
-      proxySocket: '/tmp/x/proxy.sock',
-      shareNet: false,
-      env: { PATH: '/usr/bin' },
-      argv: ['node', 'judge.mjs'],
-    });
-    const text = argv.join(' ');
-    expect(text).toContain('--unshare-all --die-with-parent --new-session');
+    const options = buildBwrapOptions(plan);
+    const text = options.join(' ');
     expect(text).not.toContain('--share-net');
     expect(text).toContain('--bind /tmp/x/ws /sandbox');
-    expect(text).toContain('--tmpfs /tmp --bind /tmp/x/h /home/sandbox --ro-bind /usr /usr');
-    expect(text).toContain('--chdir /sandbox --clearenv --setenv PATH /usr/bin -- node judge.mjs');
-    expect(argv.filter((a) => a === '--bind')).toHaveLength(3);
-    expect(argv).not.toContain('/');
+    expect(text).toContain('--size 4194304 --tmpfs /tmp --bind /tmp/x/h /home/sandbox --ro-bind /usr /usr');
+    expect(text).toContain('--chdir /sandbox --clearenv --setenv PATH /usr/bin');
+    expect(options.filter((a) => a === '--bind')).toHaveLength(3);
+    expect(options).not.toContain('/');
+    // The program's argv follows on the command line; the options never hold it.
+    expect(options).not.toContain('--');
+  });
+
+  it('drops every privilege, whoever starts it, and shows /proc read-only', () => {
+    const text = buildBwrapOptions(plan).join(' ');
+    expect(text).toMatch(
+      /^--unshare-all --unshare-user --disable-userns --uid 65534 --gid 65534 --cap-drop ALL --die-with-parent --new-session /,
+    );
+    expect(text).toContain('--proc /proc --remount-ro /proc');
+  });
+
+  it('passes the options NUL-separated, for bwrap --args', () => {
+    const data = bwrapArgsData(['--setenv', 'KEY', 'a b']);
+    expect(data).toBe('--setenv\0KEY\0a b\0');
   });
 });
 
