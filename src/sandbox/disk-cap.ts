@@ -5,6 +5,7 @@
  * files; past the cap, the program is stopped through the signal it runs with, and `exceeded`
  * says why. Under `process` isolation nothing is watched.
  */
+import { linkSignals } from '../providers/linked-signal.js';
 import { type FolderWatch, watchFolderSize } from './folder-size-watch.js';
 import type { Isolation } from './isolation.js';
 import type { Sandbox } from './sandbox.js';
@@ -33,8 +34,10 @@ export function diskCap(
   let watch: FolderWatch | undefined;
   let stopped = false;
   let exceeded: string | undefined;
+  // linkSignals, not AbortSignal.any, which on Node 20 leaves an entry on the run's signal per call.
+  const linked = linkSignals(run.signal, controller.signal);
   return {
-    signal: run.signal === undefined ? controller.signal : AbortSignal.any([run.signal, controller.signal]),
+    signal: linked.signal,
     async start() {
       const started = await watchFolderSize(folders, disk_mb * MB, () => {
         exceeded = `wrote more than judging.limits.disk_mb (${disk_mb} MB) to disk and was stopped`;
@@ -46,6 +49,7 @@ export function diskCap(
     stop() {
       stopped = true;
       watch?.stop();
+      linked.dispose();
     },
     get exceeded() {
       return exceeded;
