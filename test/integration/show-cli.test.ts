@@ -172,7 +172,8 @@ describe('autoresearch runs', () => {
     expect(result.stdout).toMatchInlineSnapshot(`
       "RUN                            EXPERIMENT  STATUS    ITERS  BASELINE -> BEST       COST  STOP
       20261129-2230-cold-email-k3f9  cold-email  finished      7  0.433 -> 0.933        $0.46  iteration…
-      20261128-0915-cold-email-s1p2  cold-email  crashed       2  0.750 -> 1.000 (sim)  $0.14  no stop r…"
+      20261128-0915-cold-email-s1p2  cold-email  crashed       2  0.750 -> 1.000 (sim)  $0.14  no stop r…
+      (not shown at this width: KIND, STARTED; widen the terminal or use --json)"
     `);
   });
 });
