@@ -43,10 +43,13 @@ export default async function applyCommand(
   const chosen = member === undefined ? await readBest(run, state) : await readMember(run.dir, state, member);
   const files = targetsOf(manifest, chosen.text);
   const root = await repositoryRootOf(manifest.projectRoot);
+  // Which files already hold the chosen text, read once: they are neither refused nor rewritten.
+  const holds = new Set<string>();
+  for (const file of files) if ((await readWorkingPrompt(file.target)) === file.text) holds.add(file.target);
   for (const file of files) {
     const drift = await checkPromptDrift(file.target, file.sha256);
     // A file that already holds the chosen text (a second apply) is no edit of the user's to protect.
-    const applied = drift.status === 'changed' && (await readWorkingPrompt(file.target)) === file.text;
+    const applied = drift.status === 'changed' && holds.has(file.target);
     if (drift.status !== 'unchanged' && !applied && !flags.force) {
       const what = drift.status === 'missing' ? 'no longer exists' : 'was edited after the run started';
       const edits =
@@ -69,7 +72,7 @@ export default async function applyCommand(
   // Only the files whose text differs from what they hold are written.
   const written: string[] = [];
   for (const file of files) {
-    if ((await readWorkingPrompt(file.target)) === file.text) continue;
+    if (holds.has(file.target)) continue;
     await writePromptAtomically(file.target, file.text);
     written.push(file.part === undefined ? file.shown : `${file.shown} (${file.part})`);
   }
