@@ -8,7 +8,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli } from '../helpers/built-cli.js';
+import { cleanEnv, REPO_ROOT, runBuiltCli } from '../helpers/built-cli.js';
+import { projectWithJudge } from '../helpers/command-judge-project.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const FAULT = resolve(REPO_ROOT, 'test/fixtures/judges/fault-judge.mjs');
@@ -28,29 +29,19 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
   );
 }
 
-/** A project whose experiment has the sim generator and fault-judge.mjs in `mode` as its judge. */
-async function projectWithJudge(project: string, mode: readonly string[]): Promise<void> {
-  const init = await runBuiltCli(['init', 'my-prompt'], { cwd: project, env: cleanEnv() });
-  expect(init.code, init.stderr).toBe(0);
-  const command = [process.execPath, FAULT, ...mode].map((arg) => JSON.stringify(arg)).join(', ');
-  const file = join(project, 'experiments/my-prompt/experiment.yaml');
-  const yaml = (await readFile(file, 'utf8'))
-    .replace(/^ {2}generator: .*$/m, '  generator: { provider: sim }')
-    .replace(/^ {2}# judge: \{ command: .*$/m, `  judge: { command: [${command}], timeout_s: 30 }`)
-    .concat('\njudging: { isolation: process }\n');
-  await writeFile(file, yaml);
-}
-
 describe('reading back what a hostile judge left', () => {
   it.each([
     ['a FIFO', ['plant-fifo'], 'is a FIFO, not a regular file'],
     ['a link to a host file', ['plant-link'], 'is a symbolic link, not a regular file'],
   ])('%s ends as a judge_error, promptly, quoting nothing', async (_what, mode, why) => {
-    requireBuiltCli();
     const project = tmp();
     const secret = join(project, 'host-secret.json');
     await writeFile(secret, `{"quality_score": 1, "note": "${MARKER}"}`);
-    await projectWithJudge(project, mode[0] === 'plant-link' ? [...mode, secret] : mode);
+    await projectWithJudge(project, [
+      process.execPath,
+      FAULT,
+      ...(mode[0] === 'plant-link' ? [...mode, secret] : mode),
+    ]);
     const runsDir = join(project, 'runs');
 
     const result = await runBuiltCli(['eval', 'my-prompt', '--runs-dir', runsDir], {
