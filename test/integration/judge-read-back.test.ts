@@ -1,9 +1,10 @@
 /**
  * A real `eval` whose judge program plants what the runner must not read back: judge-scores.json
- * as a FIFO (which held the runner for good), then as a link to a host file holding a marker
- * (whose text reached stderr and events.jsonl). The evaluation ends promptly as a judge_error that
- * says what was found, and the marker is in no file of the run and not on stderr. Needs
- * `npm run build` first.
+ * as a FIFO (which held the runner for good), or as a link to a host file holding a marker (whose
+ * text reached stderr and events.jsonl), to the runner's /proc/self/environ (the marker is in its
+ * environment) or to /dev/zero (1.2 GB of memory a try). The evaluation ends promptly as a
+ * judge_error that says what was found, and the marker is in no file of the run and not on
+ * stderr. Needs `npm run build` first.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -32,7 +33,13 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
 describe('reading back what a hostile judge left', () => {
   it.each([
     ['a FIFO', ['plant-fifo'], 'is a FIFO, not a regular file'],
-    ['a link to a host file', ['plant-link'], 'is a symbolic link, not a regular file'],
+    ['a link to a host file', ['plant-link', 'SECRET'], 'is a symbolic link, not a regular file'],
+    [
+      'a link to /proc/self/environ',
+      ['plant-link', '/proc/self/environ'],
+      'is a symbolic link, not a regular file',
+    ],
+    ['a link to /dev/zero', ['plant-link', '/dev/zero'], 'is a symbolic link, not a regular file'],
   ])('%s ends as a judge_error, promptly, quoting nothing', async (_what, mode, why) => {
     const project = tmp();
     const secret = join(project, 'host-secret.json');
@@ -40,13 +47,13 @@ describe('reading back what a hostile judge left', () => {
     await projectWithJudge(project, [
       process.execPath,
       FAULT,
-      ...(mode[0] === 'plant-link' ? [...mode, secret] : mode),
+      ...mode.map((arg) => (arg === 'SECRET' ? secret : arg)),
     ]);
     const runsDir = join(project, 'runs');
 
     const result = await runBuiltCli(['eval', 'my-prompt', '--runs-dir', runsDir], {
       cwd: project,
-      env: cleanEnv(),
+      env: cleanEnv({ READ_BACK_TEST_MARKER: MARKER }),
     });
 
     // Before, a FIFO held the runner until SIGKILL.
