@@ -16,7 +16,7 @@
  */
 import pc from 'picocolors';
 import { cutVisible } from './fit-text.js';
-import { terminalText } from './visible-text.js';
+import { terminalText } from '../visible-text.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 

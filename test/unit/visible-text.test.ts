@@ -5,7 +5,7 @@
  */
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import { terminalText, visibleText } from '../../../src/ui/visible-text.js';
+import { terminalText, visibleText } from '../../src/visible-text.js';
 
 const TITLE = '\u001b]0;pwned\u0007';
 const CLEAR = '\u001b[2J';
