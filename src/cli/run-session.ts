@@ -17,7 +17,8 @@ import {
   createBatchRunner,
   type Submitted,
 } from '../providers/batch/batch-runner.js';
-import { createModelPool, type ModelPool } from '../providers/model-pool.js';
+import { createModelPool, type ModelPool, type PoolBudget } from '../providers/model-pool.js';
+import { createSpendReservations } from '../providers/spend-reservations.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import type { KillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -144,6 +145,23 @@ function createSessionBatches(
   });
 }
 
+/**
+ * `budget.usd` before each call (docs/design/cost-engine.md): what earlier sessions spent counts,
+ * and the first call that would cross it aborts the run with the BudgetReached as its reason.
+ */
+function sessionBudget(input: SessionInput, controller: AbortController): { budget?: PoolBudget } {
+  const limit = input.experiment.config.budget.usd;
+  if (limit === undefined) return {};
+  return {
+    budget: {
+      reservations: createSpendReservations(limit, input.recorder.state().spend.usd),
+      onRefused(reached) {
+        if (!controller.signal.aborted) controller.abort(reached);
+      },
+    },
+  };
+}
+
 export async function runSession(input: SessionInput): Promise<ExitCode> {
   const term = terminal();
   const { experiment, recorder, runDir } = input;
@@ -180,6 +198,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     signal: controller.signal,
     cwd: experiment.dir,
     onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
+    ...sessionBudget(input, controller),
   });
   recorder.onEvent(attachRunRenderer(term));
   // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.
