@@ -3,7 +3,8 @@
  * (spend-reservations.ts): its input estimated from the request's text (~4 characters a token,
  * as the plan's estimate counts), all of it at the dearer of the input and cache-write rates, and
  * its output at the full max_tokens it may use. Null when the entry has no price: such calls are
- * recorded as unpriced and do not count toward `budget.usd`.
+ * recorded as unpriced and do not count toward `budget.usd` (nor do a `command` program's, which
+ * reports no tokens).
  */
 import { ASSUMED_MAX_TOKENS, tokensOf } from '../experiment/estimate-cost.js';
 import type { ModelEntry } from '../experiment/schema.js';
@@ -36,6 +37,8 @@ export function maxOutputTokens(entry: ModelEntry, request: CompletionRequest): 
 }
 
 export function worstCaseUsd(entry: ModelEntry, request: CompletionRequest): number | null {
+  // A `command` program reports no tokens, so its calls are billed nothing through the run.
+  if (entry.provider === 'command') return null;
   const price = estimatePrice(entry)?.price;
   if (price === undefined) return null;
   const inputRate = Math.max(price.input_per_mtok, price.cache_write_per_mtok ?? 0);
