@@ -18,6 +18,7 @@ import {
   type Submitted,
 } from '../providers/batch/batch-runner.js';
 import { createModelPool, type ModelPool, type PoolBudget } from '../providers/model-pool.js';
+import { withoutKeys } from '../providers/role-env.js';
 import { createSpendReservations } from '../providers/spend-reservations.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import type { KillPoint } from '../loop/kill-point.js';
@@ -267,7 +268,11 @@ async function notifyFinish(input: SessionInput): Promise<void> {
     runId: input.runId,
     reportPath: runPaths(input.runDir).report,
   });
-  const warning = await runOnFinish(argv, summary, { cwd: input.experiment.dir, env: input.env });
+  const warning = await runOnFinish(argv, summary, {
+    cwd: input.experiment.dir,
+    // A notifier has no model role: it gets no model key (role-env.ts).
+    env: withoutKeys(input.env, input.experiment.models),
+  });
   if (warning !== null)
     await input.recorder.emit({ type: 'warning', message: warning }).catch(() => undefined);
 }

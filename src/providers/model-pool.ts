@@ -17,6 +17,7 @@ import { BudgetReached } from './budget-reached.js';
 import { createEndpointLimiter } from './limiter.js';
 import { linkSignals } from './linked-signal.js';
 import { DEFAULT_MAX_RETRIES, type RetryEvent, type RetryPolicy, withRetries } from './retry.js';
+import { envForEntry } from './role-env.js';
 import { isRefusal, type SpendReservations } from './spend-reservations.js';
 import {
   type CompletionRequest,
@@ -131,7 +132,12 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const factory: ProviderFactory =
     options.createProvider ??
     ((entry) =>
-      createProvider(entry, { env, onWarning, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
+      createProvider(entry, {
+        // Each adapter, and any program it runs, holds its own key only (role-env.ts).
+        env: envForEntry(env, options.models, entry),
+        onWarning,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      }));
   const providers = new Map<string, Promise<Provider>>();
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();
