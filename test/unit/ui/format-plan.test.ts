@@ -78,6 +78,25 @@ describe('formatPlan', () => {
     expect(text).toContain('judge: external program, 1 run per evaluation');
   });
 
+  it('says when budget.usd would stop the run during its baseline', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
+    const { cost } = buildPlan(experiment);
+    const baseline = cost.baselineUsd ?? Number.NaN;
+    const at = (usd: number) => {
+      const tight = {
+        ...experiment,
+        config: { ...experiment.config, budget: { ...experiment.config.budget, usd } },
+      };
+      return formatPlan(buildPlan(tight), colors, '/');
+    };
+    expect(at(baseline / 2)).toMatch(
+      /budget\.usd stops the run at \$[\d.]+, during the baseline \(~\$[\d.]+\): no iteration runs/,
+    );
+    expect(at(baseline + 2.5 * (cost.perIterationUsd ?? Number.NaN))).toMatch(
+      /budget\.usd stops the run at \$[\d.]+, about 2 iterations in/,
+    );
+  });
+
   it("takes the spread of per-case differences from the latest run's decisions when there is one", async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: FIXTURES, env: {} });
     const measured = { runId: '20261201-0900-basic-ab12', decisions: 6, sdPerSample: 0.02 };
