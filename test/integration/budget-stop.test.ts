@@ -72,7 +72,10 @@ describe('budget.usd against the fake server', () => {
     // The baseline never finished: journaled as interrupted, no incumbent, nothing else begun.
     const finished = ofType(stopped, 'iteration_finished');
     expect(finished.map((e) => [e.iteration, e.status])).toEqual([[0, 'interrupted']]);
-    expect(`${first.stdout}${first.stderr}`).toMatch(/budget/);
+    // It says so: the summary names the stop, what was spent and how to go on.
+    expect(first.stdout).toMatch(
+      /stopped \(usd\): spent \$0\.\d+ of the \$1\.00 budget; the next call could cost up to \$0\.\d+ and was not started — `autoresearch resume --usd \+X` continues/,
+    );
 
     const resumed = await runBuiltCli(['resume', id as string, '--usd', '1000'], { cwd: repo.dir, env });
     expect(resumed.code, resumed.stderr).toBe(0);
