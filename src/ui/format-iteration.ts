@@ -24,7 +24,7 @@ const REASONING_LINES = 3;
 
 export function formatIteration(detail: IterationDetail, c: Colors, width: number): string {
   const { record: r } = detail;
-  const fit = (line: string) => cutVisible(line, width);
+  const cut = (line: string) => cutVisible(line, width);
   const lines: string[] = [];
   const row = (label: string, text: string) => lines.push(formatField(label.padEnd(13), text, width));
   row(
@@ -66,7 +66,7 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
     for (const cells of [header, ...body])
       lines.push(
-        fit(
+        cut(
           cells
             .map((cell, i) => cell.padEnd(widths[i] as number))
             .join('  ')
@@ -79,16 +79,16 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
   if (failing.length > 0) {
     lines.push('', 'What each case lost points on:');
     for (const view of failing) {
-      lines.push(fit(`${view.caseId}${view.split ? ` (${view.split})` : ''}`));
+      lines.push(cut(`${view.caseId}${view.split ? ` (${view.split})` : ''}`));
       for (const sample of view.samples) {
         const tag = view.samples.length > 1 ? `  [sample ${sample.sample}]` : '';
         for (const k of sample.checks.filter((k) => !k.pass))
-          lines.push(fit(`  ${c.red('✗')} ${k.name}${k.gate ? ' (gate)' : ''}: ${k.reason}${tag}`));
+          lines.push(cut(`  ${c.red('✗')} ${k.name}${k.gate ? ' (gate)' : ''}: ${k.reason}${tag}`));
         if (sample.judge && sample.judge.average < 5) {
           const criteria = Object.entries(sample.judge.criteria)
             .map(([k, v]) => `${k} ${v}`)
             .join(', ');
-          lines.push(fit(`  judge ${sample.judge.average.toFixed(2)}/5 (${criteria})${tag}`));
+          lines.push(cut(`  judge ${sample.judge.average.toFixed(2)}/5 (${criteria})${tag}`));
           const reasoning = wrapWords(sample.judge.reasoning.replace(/\s+/g, ' '), width - 4, 4).split('\n');
           lines.push(
             `    ${reasoning.slice(0, REASONING_LINES).join('\n')}${reasoning.length > REASONING_LINES ? ' …' : ''}`,
@@ -96,7 +96,7 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
         }
       }
       for (const e of view.grading?.expectations.filter((e) => !e.passed) ?? [])
-        lines.push(fit(`  ${c.red('✗')} expectation: ${e.text} — ${e.evidence}`));
+        lines.push(cut(`  ${c.red('✗')} expectation: ${e.text} — ${e.evidence}`));
     }
   }
   return lines.join('\n');
