@@ -90,7 +90,9 @@ describe('autoresearch show', () => {
     expect(result.stdout).toMatch(/^Iteration    7: holdout_fail/);
     expect(result.stdout).toContain('Scores       train 0.967 (Δ +0.033) · holdout 0.567 · best 0.933');
     // The holdout case that cost the keep, with the judge's reasons and the unmet expectation.
-    expect(result.stdout).toContain('bank-cfo (holdout)\n  judge 2.67/5 (call_to_action 5, clarity 2, personalization 1)');
+    expect(result.stdout).toContain(
+      'bank-cfo (holdout)\n  judge 2.67/5 (call_to_action 5, clarity 2, personalization 1)',
+    );
     expect(result.stdout).toContain('✗ expectation: Names one concrete pain of the month-end close');
     expect(result.stdout).toContain('Hypothesis   Mention the prospect');
     const json = JSON.parse((await run('show', FIXTURE_RUN_ID, '7', '--json')).stdout);
