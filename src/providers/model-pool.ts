@@ -249,6 +249,25 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     throw new ProviderError('aborted', reached.message, { cause: reached });
   }
 
+  /** The call once its worst case fits the budget, its hold settled at what it really cost. */
+  async function reserveAndCall(
+    role: Role,
+    name: string,
+    entry: ModelEntry,
+    request: CompletionRequest,
+  ): Promise<CompletionResult> {
+    const hold = await reserve(entry, request);
+    const linked = request.signal === undefined ? undefined : linkSignals(poolSignal, request.signal);
+    const call = callProvider(role, name, entry, request, linked?.signal ?? poolSignal);
+    // Let go of the run's signals once the call has settled, however it ended.
+    if (linked !== undefined) call.then(linked.dispose, linked.dispose);
+    call.then(
+      (result) => hold?.settle((result.costUsd ?? 0) + (result.failedCostUsd ?? 0)),
+      (error: unknown) => hold?.settle(error instanceof ProviderError ? (error.costUsd ?? 0) : 0),
+    );
+    return call;
+  }
+
   async function complete(
     role: Role,
     name: string,
@@ -268,16 +287,9 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       // An identical call already running: wait for it instead of paying twice.
       if (shared !== undefined) return fromCache(toCached(entry.provider, entry.model ?? '', await shared));
     }
-    const hold = await reserve(entry, request);
-    const linked = request.signal === undefined ? undefined : linkSignals(poolSignal, request.signal);
-    const call = callProvider(role, name, entry, request, linked?.signal ?? poolSignal);
-    // Let go of the run's signals once the call has settled, however it ended.
-    if (linked !== undefined) call.then(linked.dispose, linked.dispose);
-    call.then(
-      (result) => hold?.settle((result.costUsd ?? 0) + (result.failedCostUsd ?? 0)),
-      (error: unknown) => hold?.settle(error instanceof ProviderError ? (error.costUsd ?? 0) : 0),
-    );
+    const call = reserveAndCall(role, name, entry, request);
     if (key === undefined || cache === undefined) return call;
+    // Registered before the reservation is awaited, so an identical call arriving meanwhile joins it.
     inFlight.set(key, call);
     try {
       const result = await call;
