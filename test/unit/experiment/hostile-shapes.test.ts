@@ -1,0 +1,86 @@
+/**
+ * Hostile prompt-shape inputs (docs/experiment.md, "Limits"): each is an error at its file:line
+ * and key path, where before it crashed the loader or was accepted and lost work later.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Problem, ValidationError } from '../../../src/errors.js';
+import { loadExperiment } from '../../../src/experiment/load-experiment.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+
+const tmp = useTempDir('ar-hostile-shapes-');
+
+const EXPERIMENT = `name: hostile
+prompt:
+  system: { file: system.md }
+  messages:
+    - { role: user, content: "{{question}}" }
+  optimise: [system]
+output: { json_schema: answer.schema.json }
+tools: tools.json
+cases: cases.yaml
+models:
+  generator: { provider: sim }
+checks: [{ type: icontains, value: total }]
+search: { acceptance: margin }
+`;
+
+const CASES = `- id: plain
+  vars: { question: "Where is my invoice?" }
+- id: with-tools
+  vars: { question: "Total of INV-1?" }
+  messages:
+    - role: assistant
+      content: ""
+      tool_calls: [{ id: call_1, name: lookup, arguments: { name: ACME } }]
+    - { role: tool, tool_call_id: call_1, content: '{"vendor": "ACME"}' }
+`;
+
+const TOOLS =
+  '[{"name": "lookup", "parameters": {"type": "object", "properties": {"name": {"type": "string"}}}}]';
+
+async function errorsOf(files: Record<string, string>): Promise<string[]> {
+  const dir = join(tmp(), 'experiments', 'hostile');
+  await mkdir(dir, { recursive: true });
+  const all: Record<string, string> = {
+    'experiment.yaml': EXPERIMENT,
+    'system.md': 'You answer billing questions.\n',
+    'answer.schema.json': '{"type": "object", "properties": {"total": {"type": "number"}}}',
+    'tools.json': TOOLS,
+    'cases.yaml': CASES,
+    ...files,
+  };
+  for (const [name, text] of Object.entries(all)) await writeFile(join(dir, name), text);
+  const error = await loadExperiment(dir, { cwd: tmp(), env: {} }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ValidationError))
+    throw new Error(`expected a ValidationError, got ${String(error)}`);
+  expect(error.exitCode).toBe(2);
+  return error.problems
+    .filter((p: Problem) => p.severity === 'error')
+    .map(
+      (p) =>
+        `${p.location.file.split('/').pop()}:${p.location.line}:${p.location.col} ${p.keyPath}: ${p.message}`,
+    );
+}
+
+describe('hostile prompt shapes, each at its file:line', () => {
+  it('an output schema nested 3,000 levels deep, at the first level past the limit', async () => {
+    const deep = `${'{"type":"object","properties":{"a":'.repeat(3000)}{"type":"string"}${'}}'.repeat(3000)}`;
+    const errors = await errorsOf({ 'answer.schema.json': deep });
+    const opener = '{"type":"object","properties":{"a":'.length;
+    expect(errors).toEqual([
+      `answer.schema.json:1:${50 * opener + 1} ${Array(50).fill('properties.a').join('.')}: nested more than 100 levels deep`,
+    ]);
+  });
+
+  it('a tools file whose parameters alias themselves', async () => {
+    const tools = '- name: lookup\n  parameters: &p\n    type: object\n    properties:\n      x: *p\n';
+    expect(await errorsOf({ 'tools.json': tools })).toEqual([
+      'tools.json:5:10 [0].parameters.properties.x: alias *p points into the node it names (&p), so it never ends',
+    ]);
+  });
+});
