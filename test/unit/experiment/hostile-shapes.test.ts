@@ -83,4 +83,13 @@ describe('hostile prompt shapes, each at its file:line', () => {
       'tools.json:5:10 [0].parameters.properties.x: alias *p points into the node it names (&p), so it never ends',
     ]);
   });
+
+  it('two parts read from one file, one of them optimised, naming both key paths and the file', async () => {
+    const shared = EXPERIMENT.replace('content: "{{question}}"', 'content: { file: system.md }');
+    const both = shared.replace('optimise: [system]', "optimise: [system, 'messages[0]']");
+    for (const experiment of [shared, both])
+      expect(await errorsOf({ 'experiment.yaml': experiment })).toEqual([
+        "experiment.yaml:5:32 prompt.messages[0].content.file: `prompt.messages[0].content.file` and `prompt.system.file` are both read from system.md, and `system` is optimised: an edit kept for one part would be overwritten by the other's text",
+      ]);
+  });
 });
