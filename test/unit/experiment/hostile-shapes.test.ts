@@ -92,4 +92,14 @@ describe('hostile prompt shapes, each at its file:line', () => {
         "experiment.yaml:5:32 prompt.messages[0].content.file: `prompt.messages[0].content.file` and `prompt.system.file` are both read from system.md, and `system` is optimised: an edit kept for one part would be overwritten by the other's text",
       ]);
   });
+
+  it('two tool calls with one id in a case, at the second, naming the case and the id', async () => {
+    const cases = CASES.replace(
+      'tool_calls: [{ id: call_1, name: lookup, arguments: { name: ACME } }]',
+      'tool_calls:\n        - { id: call_1, name: lookup, arguments: { name: ACME } }\n        - { id: call_1, name: lookup, arguments: { name: ACME Ltd } }',
+    );
+    expect(await errorsOf({ 'cases.yaml': cases })).toEqual([
+      'cases.yaml:10:13 [1].messages[0].tool_calls[1].id: case `with-tools` calls `call_1` twice: a call id may appear once in a conversation',
+    ]);
+  });
 });
