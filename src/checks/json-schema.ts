@@ -9,7 +9,9 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { formatKeyPath } from '../experiment/key-path.js';
 import { runWithin } from './bounded-run.js';
+import { findOversizedEnum, MAX_ENUM_VALUES } from './enum-size.js';
 import { isPlainObject } from './check-values.js';
 
 export type SchemaVerdict =
@@ -47,6 +49,11 @@ export function readSchema(value: unknown): object | boolean | Error {
 
 /** A validator for the schema, or the error ajv raised compiling it (message kept for the user). */
 export function compileSchema(schema: object | boolean): SchemaValidator | Error {
+  const oversized = findOversizedEnum(schema);
+  if (oversized)
+    return new Error(
+      `\`${formatKeyPath(oversized.path)}\` lists ${oversized.count} values, more than the ${MAX_ENUM_VALUES} allowed in one enum`,
+    );
   const key = JSON.stringify(schema);
   const cached = compiled.get(key);
   if (cached !== undefined) return cached;

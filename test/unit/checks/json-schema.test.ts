@@ -29,3 +29,23 @@ describe('JSON schemas', () => {
     expect(b('s', 1000)).toMatchObject({ valid: false, errors: 'data must be number' });
   });
 });
+
+describe('the enum bound', () => {
+  const withEnum = (count: number) => ({
+    type: 'object',
+    properties: {
+      tier: { anyOf: [{ type: 'string', enum: Array.from({ length: count }, (_, i) => `v${i}`) }] },
+    },
+  });
+
+  it('compiles an enum of 1,000 values and refuses one of 1,001, naming its key path', () => {
+    const validate = compileSchema(withEnum(1000));
+    expect(validate).not.toBeInstanceOf(Error);
+    expect((validate as Exclude<typeof validate, Error>)({ tier: 'v999' }, 1000)).toEqual({ valid: true });
+    const refused = compileSchema(withEnum(1001));
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toBe(
+      '`properties.tier.anyOf[0].enum` lists 1001 values, more than the 1000 allowed in one enum',
+    );
+  });
+});

@@ -102,4 +102,12 @@ describe('hostile prompt shapes, each at its file:line', () => {
       'cases.yaml:10:13 [1].messages[0].tool_calls[1].id: case `with-tools` calls `call_1` twice: a call id may appear once in a conversation',
     ]);
   });
+
+  it('an output schema enum past the bound, at the file, before ajv compares its values pairwise', async () => {
+    const values = JSON.stringify(Array.from({ length: 1001 }, (_, i) => `v${i}`));
+    const schema = `{"type": "object", "properties": {"a": {"type": "string", "enum": ${values}}}}`;
+    expect(await errorsOf({ 'answer.schema.json': schema })).toEqual([
+      'answer.schema.json:1:1 : not a valid JSON Schema: `properties.a.enum` lists 1001 values, more than the 1000 allowed in one enum',
+    ]);
+  });
 });
