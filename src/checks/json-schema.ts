@@ -8,8 +8,8 @@
  * like a `regex` check; other schemas run directly.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { parse as parseYaml } from 'yaml';
 import { formatKeyPath } from '../experiment/key-path.js';
+import { parseYamlSource } from '../experiment/yaml-source.js';
 import { runWithin } from './bounded-run.js';
 import { findOversizedEnum, MAX_ENUM_VALUES } from './enum-size.js';
 import { isPlainObject } from './check-values.js';
@@ -37,11 +37,12 @@ export function readSchema(value: unknown): object | boolean | Error {
     if (value.startsWith('file://')) {
       return new Error('schema files (file://) are not supported here: write the schema inline under value');
     }
-    try {
-      schema = parseYaml(value);
-    } catch (error) {
-      return new Error(`value is not a JSON schema: ${toError(error).message}`);
-    }
+    // The experiment's one YAML loader: it refuses alias cycles and runaway nesting, which
+    // would otherwise hang or overflow ajv.
+    const source = parseYamlSource('value', value);
+    const error = source.problems.find((p) => p.severity === 'error');
+    if (error !== undefined) return new Error(`value is not a JSON schema: ${error.message}`);
+    schema = source.data;
   }
   if (typeof schema === 'boolean' || isPlainObject(schema)) return schema;
   return new Error('value must be a JSON schema object');

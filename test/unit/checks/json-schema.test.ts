@@ -49,3 +49,13 @@ describe('the enum bound', () => {
     );
   });
 });
+
+describe('a schema written as YAML text', () => {
+  it('is read by the experiment loader, so an alias into itself is an error, not a schema ajv never finishes', () => {
+    const schema = readSchema('type: object\nproperties: &p\n  x: { properties: *p }\n');
+    expect(schema).toBeInstanceOf(Error);
+    expect((schema as Error).message).toBe(
+      'value is not a JSON schema: alias *p points into the node it names (&p), so it never ends',
+    );
+  });
+});
