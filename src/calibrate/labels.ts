@@ -20,6 +20,7 @@ import type { Experiment } from '../experiment/types.js';
 import { locate, parseYamlSource, type YamlSource } from '../experiment/yaml-source.js';
 import { describeIssues } from '../experiment/zod-problems.js';
 import { sha256Hex } from '../sha256.js';
+import { findDuplicateLabels } from './duplicate-labels.js';
 
 export const LABELS_FILE = 'labels.yaml';
 
@@ -74,6 +75,7 @@ export async function readLabels(file: string, context: LabelsContext): Promise<
   const problems: Problem[] = [...source.problems];
   const labels: Label[] = [];
   if (source.usable) await readEntries(file, source, context, problems, labels);
+  problems.push(...findDuplicateLabels(file, labels));
   if (problems.some((p) => p.severity === 'error')) throw new ValidationError(problems);
   return { labels, sha256: sha256Hex(read.text), warnings: problems };
 }

@@ -8,8 +8,10 @@
  * like a `regex` check; other schemas run directly.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { formatKeyPath } from '../experiment/key-path.js';
+import { parseYamlSource } from '../experiment/yaml-source.js';
 import { runWithin } from './bounded-run.js';
+import { findOversizedEnum, MAX_ENUM_VALUES } from './enum-size.js';
 import { isPlainObject } from './check-values.js';
 
 export type SchemaVerdict =
@@ -35,11 +37,12 @@ export function readSchema(value: unknown): object | boolean | Error {
     if (value.startsWith('file://')) {
       return new Error('schema files (file://) are not supported here: write the schema inline under value');
     }
-    try {
-      schema = parseYaml(value);
-    } catch (error) {
-      return new Error(`value is not a JSON schema: ${toError(error).message}`);
-    }
+    // The experiment's one YAML loader: it refuses alias cycles and runaway nesting, which
+    // would otherwise hang or overflow ajv.
+    const source = parseYamlSource('value', value);
+    const error = source.problems.find((p) => p.severity === 'error');
+    if (error !== undefined) return new Error(`value is not a JSON schema: ${error.message}`);
+    schema = source.data;
   }
   if (typeof schema === 'boolean' || isPlainObject(schema)) return schema;
   return new Error('value must be a JSON schema object');
@@ -47,6 +50,11 @@ export function readSchema(value: unknown): object | boolean | Error {
 
 /** A validator for the schema, or the error ajv raised compiling it (message kept for the user). */
 export function compileSchema(schema: object | boolean): SchemaValidator | Error {
+  const oversized = findOversizedEnum(schema);
+  if (oversized)
+    return new Error(
+      `\`${formatKeyPath(oversized.path)}\` lists ${oversized.count} values, more than the ${MAX_ENUM_VALUES} allowed in one enum`,
+    );
   const key = JSON.stringify(schema);
   const cached = compiled.get(key);
   if (cached !== undefined) return cached;

@@ -5,6 +5,7 @@
  * names, and with several optimisable parts that none holds a part marker line (part-texts.ts) — at
  * its key in experiment.yaml.
  */
+import { realpath } from 'node:fs/promises';
 import type { Problem } from '../errors.js';
 import { suggestNearest } from '../did-you-mean.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
@@ -56,6 +57,8 @@ export async function readPromptParts(
   const parts: PromptPart[] = [];
   const templates: PromptTemplate[] = [];
   let unreadable = false;
+  // An optimised part writes its file: a second part read from that file would change with it.
+  const fileOwners = new Map<string, { name: string; key: KeyPath; optimise: boolean }>();
   for (const part of declared) {
     const base = { name: part.name, role: part.role, optimise: chosen.has(part.name) };
     if (typeof part.text === 'string') {
@@ -75,6 +78,18 @@ export async function readPromptParts(
       unreadable = true;
       continue;
     }
+    const real = await realpath(read.path).catch(() => read.path);
+    const owner = fileOwners.get(real);
+    if (owner && (owner.optimise || base.optimise))
+      problems.push(
+        at(
+          where,
+          key,
+          `\`${formatKeyPath(key)}\` and \`${formatKeyPath(owner.key)}\` are both read from ${part.text.file}, and ${owner.optimise ? `\`${owner.name}\`` : `\`${part.name}\``} is optimised: an edit kept for one part would be overwritten by the other's text`,
+          'give each part its own file (copy it), or make the shared text inline where it is fixed',
+        ),
+      );
+    else if (!owner) fileOwners.set(real, { name: part.name, key, optimise: base.optimise });
     parts.push({ ...base, text: read.text, path: read.path });
     templates.push({ name: part.name, text: read.text, file: read.path });
     const marker = chosen.size > 1 && base.optimise ? findMarkerLine(read.text) : undefined;

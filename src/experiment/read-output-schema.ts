@@ -7,9 +7,12 @@ import { basename, extname } from 'node:path';
 import type { Problem } from '../errors.js';
 import { compileSchema } from '../checks/json-schema.js';
 import { isRecord } from '../is-record.js';
+import { findJsonTooDeep } from './json-depth.js';
 import { readReferencedFile, type Where } from './referenced-file.js';
 import { lineOf } from './template.js';
 import type { PromptShape } from './types.js';
+import { formatKeyPath } from './key-path.js';
+import { MAX_YAML_DEPTH } from './yaml-expansion.js';
 
 export async function readOutputSchema(
   value: string,
@@ -45,6 +48,18 @@ export async function readOutputSchema(
       position ? lineOf(read.text, Number(position[1])) : 1,
     );
   }
+  const deep = findJsonTooDeep(read.text, MAX_YAML_DEPTH);
+  if (deep) {
+    const at = positionAt(read.text, deep.offset);
+    problems.push({
+      severity: 'error',
+      location: { file: read.path, ...at },
+      keyPath: formatKeyPath(deep.path),
+      message: `nested more than ${MAX_YAML_DEPTH} levels deep`,
+      hint: 'the APIs accept far shallower schemas (OpenAI: 10 levels of objects); flatten it (docs/experiment.md, "Limits")',
+    });
+    return undefined;
+  }
   if (!isRecord(schema))
     return fail('a JSON Schema file must hold one object', 1, 'e.g. {"type": "object", "properties": {…}}');
   const compiled = compileSchema(schema);
@@ -67,4 +82,11 @@ function schemaName(path: string): string {
     .replace(/[^A-Za-z0-9_-]/g, '_')
     .slice(0, 64);
   return base === '' ? 'output' : base;
+}
+
+/** 1-based line and column of an offset. */
+function positionAt(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = lineOf(text, offset);
+  return { line, col: offset - before.lastIndexOf('\n') };
 }

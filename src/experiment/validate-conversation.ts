@@ -2,7 +2,7 @@
  * Each case's conversation (docs/design/prompt-shapes.md): the template's messages, then the case's
  * own. It must end with a user or tool turn (the model answers it), every tool turn must answer a
  * call an earlier assistant turn of the case made, and every call must be answered before the next
- * turn.
+ * turn. Call ids are unique within a case, as the APIs require.
  */
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
@@ -53,7 +53,10 @@ export function validateConversations(
     for (const [j, message] of messages.entries()) {
       if (message.role !== 'tool') unanswered(j, ' before this turn');
       if (message.role === 'assistant' && message.toolCalls) {
-        for (const call of message.toolCalls) calls.add(call.id);
+        for (const [k, call] of message.toolCalls.entries()) {
+          if (calls.has(call.id)) problems.push(duplicateCall(c, casesFile, [j, k], call.id));
+          calls.add(call.id);
+        }
         pending = { at: j, ids: new Set(message.toolCalls.map((call) => call.id)) };
       }
       if (message.role !== 'tool') continue;
@@ -80,4 +83,15 @@ export function validateConversations(
     }
   }
   return problems;
+}
+
+function duplicateCall(c: DraftCase, casesFile: string, [j, k]: [number, number], id: string): Problem {
+  const key = ['messages', j, 'tool_calls', k, 'id'];
+  return {
+    severity: 'error',
+    location: { file: casesFile, ...c.locate(key) },
+    keyPath: formatKeyPath([c.index, ...key]),
+    message: `case \`${c.id}\` calls \`${id}\` twice: a call id may appear once in a conversation`,
+    hint: 'the APIs refuse a conversation with two calls of one id; give each call its own `id` (and its tool turn the same one)',
+  };
 }

@@ -5,6 +5,12 @@
 import { type Document, LineCounter, isMap, isPair, isScalar, isSeq, type Node, parseDocument } from 'yaml';
 import type { Problem } from '../errors.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
+import {
+  type ExpansionBreach,
+  findExpansionBreach,
+  MAX_YAML_DEPTH,
+  MAX_YAML_EXPANDED_SIZE,
+} from './yaml-expansion.js';
 
 export interface Position {
   line: number;
@@ -39,6 +45,12 @@ export function parseYamlSource(file: string, text: string): YamlSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   const problems: Problem[] = [];
+  // The parser gives up on nesting far past our limit, and every error after that is an echo of it.
+  const overflow = doc.errors.find((e) => e.message.includes('Maximum call stack size exceeded'));
+  if (overflow) {
+    const at = overflow.linePos?.[0] ?? lineCounter.linePos(overflow.pos[0]);
+    return { file, doc, lineCounter, data: undefined, problems: [tooDeep(file, at, '')], usable: false };
+  }
   for (const error of doc.errors) {
     const at = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
     if (error.code === 'DUPLICATE_KEY') {
@@ -73,8 +85,14 @@ export function parseYamlSource(file: string, text: string): YamlSource {
   const usable = doc.errors.every((e) => TRUSTED_ERROR_CODES.has(e.code));
   let data: unknown;
   if (usable) {
+    const breach = findExpansionBreach(doc);
+    if (breach !== undefined) {
+      problems.push(describeBreach(file, breach, lineCounter));
+      return { file, doc, lineCounter, data: undefined, problems, usable: false };
+    }
     try {
-      data = doc.toJS({ maxAliasCount: 1000 });
+      // Aliases are bounded above by the expanded size, so yaml's own alias count is not needed.
+      data = doc.toJS({ maxAliasCount: -1 });
     } catch (error) {
       problems.push({
         severity: 'error',
@@ -86,6 +104,38 @@ export function parseYamlSource(file: string, text: string): YamlSource {
     }
   }
   return { file, doc, lineCounter, data, problems, usable };
+}
+
+function tooDeep(file: string, at: Position, keyPath: string): Problem {
+  return {
+    severity: 'error',
+    location: { file, line: at.line, col: at.col },
+    keyPath,
+    message: `nested more than ${MAX_YAML_DEPTH} levels deep (mappings and lists, aliases expanded)`,
+    hint: 'flatten the structure; no experiment input needs that many levels (docs/experiment.md, "Limits")',
+  };
+}
+
+function describeBreach(file: string, breach: ExpansionBreach, lineCounter: LineCounter): Problem {
+  if (breach.kind === 'depth')
+    return tooDeep(file, lineCounter.linePos(breach.offset), formatKeyPath(breach.path));
+  if (breach.kind === 'cycle') {
+    const at = lineCounter.linePos(breach.offset);
+    return {
+      severity: 'error',
+      location: { file, line: at.line, col: at.col },
+      keyPath: formatKeyPath(breach.path),
+      message: `alias *${breach.anchor} points into the node it names (&${breach.anchor}), so it never ends`,
+      hint: `an alias may repeat a node written before it, not one that contains the alias; copy the content instead`,
+    };
+  }
+  return {
+    severity: 'error',
+    location: { file, line: 1, col: 1 },
+    keyPath: '',
+    message: `with its aliases expanded the document would hold about ${Math.round(breach.size / 1048576)} MiB, over the limit of ${MAX_YAML_EXPANDED_SIZE / 1048576} MiB`,
+    hint: 'aliases that repeat aliases multiply the content; write the repeated parts once (docs/experiment.md, "Limits")',
+  };
 }
 
 /** yaml's pretty messages end with " at line L, column C:" and a code frame; we print our own location. */

@@ -107,6 +107,12 @@ export async function syncPoolRefs(deps: PoolRefsDeps, state: PoolRefsState): Pr
   const existing = new Map(
     (await listPoolRefs(repo, experiment, deps.runId)).map((ref) => [ref.member, ref] as const),
   );
+  // A ref deleted by hand while later members' refs still hold its commit: point it there again,
+  // since a new commit would not be the parent those refs name.
+  const kept =
+    existing.size < pool.members.length
+      ? await findKeptMemberCommits(repo, [...existing.values()], root, deps.runId)
+      : new Map<string, PoolRef>();
   const commits = new Map<string, string>();
   const created: string[] = [];
   const members = [...pool.members].sort((a, b) => memberNumber(a.id) - memberNumber(b.id));
@@ -116,6 +122,18 @@ export async function syncPoolRefs(deps: PoolRefsDeps, state: PoolRefsState): Pr
     if (found !== undefined) {
       assertMemberCommit(found, member, parents, deps.runId);
       commits.set(member.id, found.sha);
+      continue;
+    }
+    const restored = kept.get(member.id);
+    if (restored !== undefined) {
+      assertMemberCommit(restored, member, parents, deps.runId);
+      await createRef(repo, {
+        ref: restored.ref,
+        sha: restored.sha,
+        reason: `autoresearch: pool ${member.id} of run ${deps.runId}, restored`,
+      });
+      commits.set(member.id, restored.sha);
+      created.push(member.id);
       continue;
     }
     const text = await readMemberPrompt(deps.runDir, member);
@@ -155,6 +173,43 @@ export async function syncPoolRefs(deps: PoolRefsDeps, state: PoolRefsState): Pr
       { hint: 'the journal (events.jsonl) was edited or damaged; pool refs cannot show this lineage' },
     );
   }
+}
+
+/**
+ * This run's member commits behind the refs that exist (their ancestors down to the run start), by
+ * their `Autoresearch-Pool` trailer, as the refs they belong at. One git call.
+ */
+async function findKeptMemberCommits(
+  repo: GitRepo,
+  refs: readonly PoolRef[],
+  root: string,
+  runId: string,
+): Promise<Map<string, PoolRef>> {
+  const found = new Map<string, PoolRef>();
+  const first = refs[0];
+  if (first === undefined) return found;
+  const prefix = first.ref.slice(0, first.ref.length - first.member.length);
+  const result = await repo.git([
+    'log',
+    '--format=%H%x1f%P%x1f%(trailers:only,unfold)%x1e',
+    ...refs.map((ref) => ref.sha),
+    `^${root}`,
+  ]);
+  for (const record of result.stdout.split('\x1e')) {
+    const [sha, parents, trailers] = record.replace(/^\n+/, '').split('\x1f');
+    if (sha === undefined || sha === '') continue;
+    const parsed = parseRunTrailers(trailers ?? '');
+    if (parsed.runId !== runId || parsed.pool === undefined || found.has(parsed.pool)) continue;
+    found.set(parsed.pool, {
+      member: parsed.pool,
+      ref: `${prefix}${parsed.pool}`,
+      sha,
+      parents: (parents ?? '').split(' ').filter(Boolean),
+      runId: parsed.runId,
+      pool: parsed.pool,
+    });
+  }
+  return found;
 }
 
 /** An existing ref must be this run's commit of that member, on the lineage the journal holds. */

@@ -3,7 +3,7 @@
  * artifacts. Tolerant by design: a missing file is simply absent, and a damaged one becomes a
  * problem line instead of an exception, so a report always renders.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isAutoresearchError } from '../errors.js';
 import { isErrno } from '../run/errno.js';
@@ -11,6 +11,7 @@ import { readJournal } from '../run/journal.js';
 import { readLockStatus } from '../run/lock.js';
 import { readManifest, type Manifest } from '../run/manifest.js';
 import { candidatePaths, iterationPaths, runPaths } from '../run/paths.js';
+import { readJsonRecord, readTextOrNull } from './read-json-record.js';
 import type { CandidateFolder, GradingEntry, IterationFolder, OutputFile, RunFolder } from './run-folder.js';
 
 /** Outputs longer than this are cut in the report (the file on disk stays whole). */
@@ -24,7 +25,7 @@ export async function readRunFolder(runDir: string): Promise<RunFolder> {
     problems.push(`events.jsonl line ${invalid.line}: ${invalid.message}`);
   const [manifest, bestPrompt, iterations, lock] = await Promise.all([
     readManifestTolerantly(runDir, problems),
-    readText(paths.best),
+    readTextOrNull(paths.best),
     readIterations(runDir, problems),
     readLockStatus(runDir),
   ]);
@@ -67,8 +68,8 @@ export async function readIteration(
   const numbers = names.filter((name) => /^\d+$/.test(name)).map(Number);
   numbers.sort((a, b) => a - b);
   const [mutation, decision, candidates] = await Promise.all([
-    readJson(paths.mutation, problems),
-    readJson(paths.decision, problems),
+    readJsonRecord(paths.mutation, problems),
+    readJsonRecord(paths.decision, problems),
     Promise.all(numbers.map((candidate) => readCandidate(runDir, iteration, candidate, problems))),
   ]);
   return { iteration, mutation, decision, candidates };
@@ -82,12 +83,12 @@ async function readCandidate(
 ): Promise<CandidateFolder> {
   const paths = candidatePaths(runDir, iteration, candidate);
   const [prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading] = await Promise.all([
-    readText(paths.prompt),
+    readTextOrNull(paths.prompt),
     readOutputs(paths.outputs),
-    readJson(paths.checks, problems),
-    readJson(paths.judgeScores, problems),
-    readJson(paths.judgeMap, problems),
-    readJson(paths.evaluation, problems),
+    readJsonRecord(paths.checks, problems),
+    readJsonRecord(paths.judgeScores, problems),
+    readJsonRecord(paths.judgeMap, problems),
+    readJsonRecord(paths.evaluation, problems),
     readGrading(paths.grading, problems),
   ]);
   return { candidate, prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading };
@@ -99,7 +100,7 @@ async function readOutputs(dir: string): Promise<OutputFile[]> {
     // `<case-id>.<sample>.txt`; case ids may themselves hold dots.
     const match = /^(.+)\.(\d+)\.txt$/.exec(name);
     if (!match) continue;
-    const text = (await readText(join(dir, name))) ?? '';
+    const text = (await readTextOrNull(join(dir, name))) ?? '';
     files.push({
       caseId: match[1] as string,
       sample: Number(match[2]),
@@ -114,30 +115,10 @@ async function readGrading(dir: string, problems: string[]): Promise<GradingEntr
   const entries: GradingEntry[] = [];
   for (const name of await listNames(dir)) {
     if (!name.endsWith('.json')) continue;
-    const value = await readJson(join(dir, name), problems);
+    const value = await readJsonRecord(join(dir, name), problems);
     if (value !== null) entries.push({ caseId: name.slice(0, -'.json'.length), value });
   }
   return entries;
-}
-
-async function readJson(file: string, problems: string[]): Promise<unknown> {
-  const text = await readText(file);
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    problems.push(`${file} is not valid JSON`);
-    return null;
-  }
-}
-
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR') || isErrno(error, 'EISDIR')) return null;
-    throw error;
-  }
 }
 
 async function listNames(dir: string): Promise<string[]> {

@@ -19,18 +19,18 @@ export async function writeReport(runDir: string, options: WriteReportOptions = 
   return (await renderAndWriteReport(runDir, options)).file;
 }
 
-/** Writes the report and returns what it wrote, for the server to send as is. */
+/** Writes the report and returns what it wrote (for the server to send as is) and the damaged files it met. */
 export async function renderAndWriteReport(
   runDir: string,
   options: WriteReportOptions = {},
-): Promise<{ file: string; html: string; stamp: string }> {
+): Promise<{ file: string; html: string; stamp: string; problems: string[] }> {
   const folder = await readRunFolder(runDir);
   const data = buildReportData(folder, { now: (options.now ?? (() => new Date()))(), toolVersion: VERSION });
   const file = runPaths(runDir).report;
   const html = renderReportHtml(data);
   // Derived from the run folder and rewritten at every refresh: no fsync.
   await writeTextAtomic(file, html, { durable: false });
-  return { file, html, stamp: data.stamp };
+  return { file, html, stamp: data.stamp, problems: data.problems };
 }
 
 export interface ReportRefresher {

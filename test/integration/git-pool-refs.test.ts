@@ -263,3 +263,28 @@ describe('the keep commit of a pareto run', () => {
     expect(await reconcileLastKeep(deps, p3.text)).toBe('ok');
   });
 });
+
+describe('syncPoolRefs after a pool ref was deleted by hand', () => {
+  it('points a deleted member ref at its commit again, which later members still name as parent', async () => {
+    const r = await makeRepo();
+    const run = await writePoolRun({ repo: r, runsDir: r.path('runs'), members: MEMBERS });
+    await syncPoolRefs(run.deps, run.recorder.state());
+    const before = await r.git(['for-each-ref', '--format=%(refname) %(objectname)']);
+    await r.git(['update-ref', '-d', poolRef('cold-email', run.id, 'p1')]);
+    expect(await syncPoolRefs(run.deps, run.recorder.state())).toEqual(['p1']);
+    expect(await r.git(['for-each-ref', '--format=%(refname) %(objectname)'])).toBe(before);
+  });
+
+  it('makes a deleted leaf again: no other ref names its commit', async () => {
+    const r = await makeRepo();
+    const run = await writePoolRun({ repo: r, runsDir: r.path('runs'), members: MEMBERS });
+    await syncPoolRefs(run.deps, run.recorder.state());
+    const p3 = poolRef('cold-email', run.id, 'p3');
+    await r.git(['update-ref', '-d', p3]);
+    expect(await syncPoolRefs(run.deps, run.recorder.state())).toEqual(['p3']);
+    expect(await parentsOf(r, p3)).toEqual([
+      (await r.git(['rev-parse', poolRef('cold-email', run.id, 'p1')])).trim(),
+      (await r.git(['rev-parse', poolRef('cold-email', run.id, 'p2')])).trim(),
+    ]);
+  });
+});

@@ -3,9 +3,9 @@
  * them without colour (NO_COLOR, not a TTY, UTC). Needs `npm run build` first.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,5 +210,32 @@ describe('autoresearch report', () => {
     const result = await run('report', '20261128', '--port', '8080');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--port only applies with --serve');
+  });
+});
+
+describe('a damaged evaluation.json', () => {
+  it('show and report name the file cut short instead of silently showing less', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ar-show-damaged-'));
+    try {
+      await writeFixtureRun(dir);
+      const record = join(dir, FIXTURE_RUN_ID, 'iterations/0001/candidates/0/evaluation.json');
+      await mkdir(dirname(record), { recursive: true });
+      const whole = JSON.stringify({ evaluation: { cases: [{ id: 'saas-cto', split: 'train' }] } });
+      await writeFile(record, whole.slice(0, whole.length / 2));
+      const warning = `warning: ${record} is cut short (truncated after ${Math.floor(whole.length / 2)} characters), so its record cannot be read`;
+      const env: NodeJS.ProcessEnv = { ...process.env, AUTORESEARCH_RUNS_DIR: dir, NO_COLOR: '1', TZ: 'UTC' };
+      delete env['FORCE_COLOR'];
+      for (const command of ['show', 'report']) {
+        const result = await execa(process.execPath, [cli, command, FIXTURE_RUN_ID], {
+          env,
+          cwd: dir,
+          reject: false,
+        });
+        expect(result.exitCode).toBe(0);
+        expect(result.stderr.split('\n')).toContain(warning);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';
 import { serveReport } from '../../report/serve-report.js';
-import { writeReport } from '../../report/write-report.js';
+import { renderAndWriteReport } from '../../report/write-report.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -27,7 +27,8 @@ export default async function reportCommand(
   const { id, dir } = await resolveRunId(runsDir, runId);
   const term = terminal();
   if (!options.serve) {
-    const file = await writeReport(dir);
+    const { file, problems } = await renderAndWriteReport(dir);
+    for (const problem of problems) term.err(term.colors.yellow(`warning: ${problem}`));
     term.out(`Wrote ${file}`);
     term.out(term.colors.dim(`Open ${pathToFileURL(file).href} in a browser; it needs no network.`));
     return 0;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readCalibration } from '../../calibrate/read-calibration.js';
+import { findDamagedEvaluations } from '../../report/find-damaged-evaluations.js';
 import { buildOverview } from '../../report/overview.js';
 import { minEffectOf, reviewPool } from '../../report/pool-view.js';
 import { readJournal } from '../../run/journal.js';
@@ -41,6 +42,8 @@ export default async function showCommand(
       term.colors.yellow(`warning: events.jsonl line ${invalid.line} was skipped: ${invalid.message}`),
     );
   }
+  for (const problem of await findDamagedEvaluations(dir))
+    term.err(term.colors.yellow(`warning: ${problem}`));
   if (iteration !== undefined) {
     const detail = await readIterationDetail(dir, state, iteration);
     term.out(

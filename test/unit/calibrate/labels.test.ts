@@ -213,3 +213,45 @@ describe('readLabels', () => {
     expect((error as AutoresearchError).hint).toMatch(/init/);
   });
 });
+
+describe('readLabels: one output labelled twice', () => {
+  it('contradictory verdicts are an error at the second entry, naming the first', async () => {
+    const problems = await problemsOf(
+      [
+        '- { output: "Same email", case: saas-cto, scores: { clarity: 4, relevance: 2 } }',
+        '- { output: "Other email", case: saas-cto, scores: { clarity: 1 } }',
+        '- output: "Same email"',
+        '  case: saas-cto',
+        '  scores: { clarity: 2, relevance: 2 }',
+        '  expectations: { "Asks for a call": fail }',
+        '',
+      ].join('\n'),
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        location: { file: join(tmp(), 'labels.yaml'), line: 3 },
+        keyPath: '[2].scores.clarity',
+        message:
+          'entry 2 labels the same output of case `saas-cto` as entry 0 (line 1) and disagrees: `clarity` 2 here, 4 there',
+        hint: 'keep one verdict per output: settle it and delete the other entry',
+      },
+    ]);
+  });
+
+  it('an identical repeat is only a warning; the same text for another case is no repeat', async () => {
+    const file = await write(
+      [
+        '- { output: "Same email", case: saas-cto, expectations: { "Asks for a call": pass } }',
+        '- { output: "Same email", case: clinic-owner, expectations: { "Asks for a call": fail } }',
+        '- { output: "Same email", case: saas-cto, expectations: { "Asks for a call": pass } }',
+        '',
+      ].join('\n'),
+    );
+    const read = await readLabels(file, context());
+    expect(read.labels).toHaveLength(3);
+    expect(read.warnings.map((p) => `${p.location.line} ${p.keyPath} ${p.severity}: ${p.message}`)).toEqual([
+      '3 [2] warning: entry 2 labels the same output of case `saas-cto` as entry 0 (line 1) again, so that output counts twice',
+    ]);
+  });
+});

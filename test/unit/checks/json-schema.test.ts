@@ -29,3 +29,33 @@ describe('JSON schemas', () => {
     expect(b('s', 1000)).toMatchObject({ valid: false, errors: 'data must be number' });
   });
 });
+
+describe('the enum bound', () => {
+  const withEnum = (count: number) => ({
+    type: 'object',
+    properties: {
+      tier: { anyOf: [{ type: 'string', enum: Array.from({ length: count }, (_, i) => `v${i}`) }] },
+    },
+  });
+
+  it('compiles an enum of 1,000 values and refuses one of 1,001, naming its key path', () => {
+    const validate = compileSchema(withEnum(1000));
+    expect(validate).not.toBeInstanceOf(Error);
+    expect((validate as Exclude<typeof validate, Error>)({ tier: 'v999' }, 1000)).toEqual({ valid: true });
+    const refused = compileSchema(withEnum(1001));
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toBe(
+      '`properties.tier.anyOf[0].enum` lists 1001 values, more than the 1000 allowed in one enum',
+    );
+  });
+});
+
+describe('a schema written as YAML text', () => {
+  it('is read by the experiment loader, so an alias into itself is an error, not a schema ajv never finishes', () => {
+    const schema = readSchema('type: object\nproperties: &p\n  x: { properties: *p }\n');
+    expect(schema).toBeInstanceOf(Error);
+    expect((schema as Error).message).toBe(
+      'value is not a JSON schema: alias *p points into the node it names (&p), so it never ends',
+    );
+  });
+});

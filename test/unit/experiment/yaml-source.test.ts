@@ -70,3 +70,82 @@ describe('locate', () => {
     expect(findPathAtOffset(source.doc, offset)).toEqual(['models', 'judge', 'provider']);
   });
 });
+
+describe('parseYamlSource: aliases and nesting', () => {
+  it('refuses an alias inside the node it names, at the alias, instead of building a cycle', () => {
+    const text = '- name: lookup\n  parameters: &p\n    type: object\n    properties:\n      x: *p\n';
+    const source = parseYamlSource('/tools.yaml', text);
+    expect(source.usable).toBe(false);
+    expect(source.data).toBeUndefined();
+    expect(source.problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        keyPath: '[0].parameters.properties.x',
+        location: { file: '/tools.yaml', line: 5, col: 10 },
+      }),
+    ]);
+    expect(source.problems[0]?.message).toContain('alias *p points into the node it names');
+  });
+
+  it('accepts a PyYAML file that repeats one object through thousands of aliases', () => {
+    // What yaml.dump writes for 3,000 labels sharing one scores dict.
+    const entries = Array.from({ length: 3000 }, (_, i) =>
+      i === 0
+        ? '- output: o0\n  scores: &id001\n    clarity: 4\n    relevance: 2\n'
+        : `- output: o${i}\n  scores: *id001\n`,
+    );
+    const source = parseYamlSource('/labels.yaml', entries.join(''));
+    expect(source.problems).toEqual([]);
+    expect((source.data as unknown[]).length).toBe(3000);
+    expect((source.data as { scores: unknown }[])[2999]?.scores).toEqual({ clarity: 4, relevance: 2 });
+  });
+
+  it('refuses a billion laughs by its expanded size', () => {
+    const lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+    for (let i = 1; i <= 9; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    const source = parseYamlSource('/cases.yaml', `${lines.join('\n')}\n`);
+    expect(source.usable).toBe(false);
+    expect(source.problems).toEqual([
+      expect.objectContaining({ severity: 'error', location: { file: '/cases.yaml', line: 1, col: 1 } }),
+    ]);
+    expect(source.problems[0]?.message).toMatch(/aliases expanded .* over the limit of 64 MiB/);
+  });
+
+  it('refuses nesting past the limit at the first level too deep, with its key path', () => {
+    const text = `${'{"a":'.repeat(150)}1${'}'.repeat(150)}`;
+    const source = parseYamlSource('/schema.json', text);
+    expect(source.usable).toBe(false);
+    expect(source.problems).toEqual([
+      expect.objectContaining({
+        keyPath: Array(100).fill('a').join('.'),
+        location: expect.objectContaining({ line: 1 }),
+      }),
+    ]);
+    expect(source.problems[0]?.message).toBe(
+      'nested more than 100 levels deep (mappings and lists, aliases expanded)',
+    );
+  });
+
+  it('says the same when the nesting is too deep for the parser itself', () => {
+    const source = parseYamlSource('/schema.json', `${'['.repeat(3000)}${']'.repeat(3000)}`);
+    expect(source.usable).toBe(false);
+    expect(source.problems.map((p) => p.message)).toEqual([
+      'nested more than 100 levels deep (mappings and lists, aliases expanded)',
+    ]);
+  });
+
+  it('counts nesting through aliases', () => {
+    const inner = `${'{"a":'.repeat(60)}1${'}'.repeat(60)}`;
+    const source = parseYamlSource(
+      '/x.yaml',
+      `base: &b ${inner}\nmore: ${'{"b":'.repeat(50)}*b${'}'.repeat(50)}\n`,
+    );
+    expect(source.usable).toBe(false);
+    expect(source.problems[0]?.keyPath).toBe(['more', ...Array(50).fill('b')].join('.'));
+  });
+});

@@ -193,7 +193,7 @@ describe('buildReportData on sparse and damaged records', () => {
     const data = buildReportData(await readRunFolder(run.dir), context);
     expect(data.problems).toEqual([
       `events.jsonl line ${run.events.length + 1}: not JSON`,
-      `${join(run.dir, 'iterations/0005/candidates/1/checks.json')} is not valid JSON`,
+      `${join(run.dir, 'iterations/0005/candidates/1/checks.json')} is cut short (truncated after 10 characters), so its record cannot be read`,
     ]);
     expect(iteration(data, 5).cases[0]?.samples[0]?.checks).toEqual([]);
     expect(iteration(data, 1).reason).toBeNull();
