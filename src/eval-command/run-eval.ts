@@ -11,6 +11,7 @@
  * journal, all under the run lock. A judge or grader error is an `error` evaluation (no
  * score); Ctrl-C journals it as interrupted; auth and credit failures stop it and throw.
  */
+import { agentPart } from '../agent/agent-runner.js';
 import { AutoresearchError } from '../errors.js';
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Role } from '../experiment/roles.js';
@@ -128,6 +129,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
             env: deps.env,
             ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
           }),
+          ...agentPart(experiment),
         },
       ));
     } catch (error) {

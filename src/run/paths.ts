@@ -83,6 +83,8 @@ export interface CandidatePaths {
   output(caseId: string, sample: number): string;
   /** `grading/<case-id>.json`. */
   caseGrading(caseId: string): string;
+  /** An agent case's record folder, `agent/<case-id>.<sample>/` (docs/design/agent-runs.md). */
+  agent(caseId: string, sample: number): string;
 }
 
 export function candidatePaths(runDir: string, iteration: number, candidate: number): CandidatePaths {
@@ -107,6 +109,7 @@ export function candidatePathsAt(dir: string): CandidatePaths {
     grading,
     output: (caseId, sample) => join(outputs, `${safeCaseId(caseId)}.${sample}.txt`),
     caseGrading: (caseId) => join(grading, `${safeCaseId(caseId)}.json`),
+    agent: (caseId, sample) => join(dir, 'agent', `${safeCaseId(caseId)}.${sample}`),
   };
 }
 
