@@ -15,7 +15,9 @@ import { type GenerateInput, settleAll } from './generate.js';
 
 export async function generateAgentOutputs(
   input: Omit<GenerateInput, 'client' | 'shape'> & { experiment: Experiment },
-  deps: Pick<EvaluateDeps, 'agent' | 'agentRecordDir' | 'env' | 'signal'>,
+  deps: Pick<EvaluateDeps, 'agent' | 'agentRecordDir' | 'env' | 'signal' | 'pool'>,
+  /** The ledger account the agents' model calls go on. */
+  account: string,
 ): Promise<Generation[]> {
   const { experiment } = input;
   const target = experiment.agent;
@@ -56,6 +58,24 @@ export async function generateAgentOutputs(
               run,
               env: deps.env ?? process.env,
               isolation: runIsolation(experiment),
+              // Each of the agent's model calls on the generator's bill, like a generation's.
+              onModelCall: (call) =>
+                deps.pool.ledger.record({
+                  role: 'generator',
+                  provider: generator.provider,
+                  model: call.model,
+                  ok: call.ok,
+                  inputTokens: call.inputTokens,
+                  outputTokens: call.outputTokens,
+                  ...(call.cacheReadTokens === undefined ? {} : { cacheReadTokens: call.cacheReadTokens }),
+                  ...(call.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: call.cacheWriteTokens }),
+                  costUsd: call.costUsd,
+                  cached: call.cached,
+                  attempts: 1,
+                  latencyMs: call.latencyMs,
+                  simulated: generator.provider === 'sim',
+                  account,
+                }),
               ...(deps.signal === undefined ? {} : { signal: deps.signal }),
             },
           );

@@ -71,7 +71,7 @@ export async function generateAndCheck(
     const generations =
       input.experiment.agent === undefined
         ? await generateOutputs({ ...common, shape: input.experiment.shape, client: generator })
-        : await generateAgentOutputs({ ...common, experiment: input.experiment }, deps);
+        : await generateAgentOutputs({ ...common, experiment: input.experiment }, deps, hooks.account);
     if (generations.some((g) => g.ok)) hooks.onFirstOutput();
     deps.onPhase?.('checking');
     const checks = await Promise.all(checking);

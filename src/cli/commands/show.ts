@@ -18,12 +18,15 @@ import { runsDirOf } from '../runs-dir-option.js';
 
 /**
  * An agent run's cases as last evaluated in full (docs/design/agent-runs.md): the final check's
- * best, else the baseline's; null for a run of model calls.
+ * best, else the baseline's (an `eval` record's one evaluation); null for a run of model calls.
  */
-async function agentCasesOf(dir: string): Promise<{ title: string; cases: AgentCases } | null> {
+async function agentCasesOf(
+  dir: string,
+  first: string,
+): Promise<{ title: string; cases: AgentCases } | null> {
   for (const [title, candidate] of [
     ['final check, best', join(dir, 'final', 'best')],
-    ['baseline', candidatePaths(dir, 0, 0).dir],
+    [first, candidatePaths(dir, 0, 0).dir],
   ] as const) {
     const cases = await readAgentCases(candidate);
     if (cases !== null) return { title, cases };
@@ -69,7 +72,7 @@ export default async function showCommand(
   // the manifest holds.
   const pool =
     state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
-  const agent = await agentCasesOf(dir);
+  const agent = await agentCasesOf(dir, state.start?.kind === 'eval' ? 'the evaluation' : 'baseline');
   term.out(
     options.json
       ? formatShowJson(overview, state.iterations, { pool, ...(agent ? { agentCases: agent.cases } : {}) })
