@@ -1,8 +1,8 @@
 /**
  * `on_finish:` (docs/design/cost-engine.md): when a run stops, for any reason, the experiment's
  * program gets the run's summary JSON on stdin — a webhook, a desktop notification, a pager. It is
- * the user's program, run with the run's environment from the experiment's folder, and it is given
- * 30 seconds. Whatever happens to it (it exits non-zero, times out, cannot be found) is a warning,
+ * the user's program, run with the run's environment (its model keys left out: role-env.ts) from
+ * the experiment's folder, and it is given 30 seconds. Whatever happens to it (it exits non-zero, times out, cannot be found) is a warning,
  * journaled and printed; the run's outcome and exit code are never its to change.
  */
 import { resolveOnFinish } from '../experiment/validate-on-finish.js';

@@ -18,7 +18,9 @@ import {
   createBatchRunner,
   type Submitted,
 } from '../providers/batch/batch-runner.js';
-import { createModelPool, type ModelPool } from '../providers/model-pool.js';
+import { createModelPool, type ModelPool, type PoolBudget } from '../providers/model-pool.js';
+import { withoutKeys } from '../providers/role-env.js';
+import { createSpendReservations } from '../providers/spend-reservations.js';
 import { createSandboxedReview } from '../evaluate/sandboxed-review.js';
 import type { KillPoint } from '../loop/kill-point.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -145,6 +147,23 @@ function createSessionBatches(
   });
 }
 
+/**
+ * `budget.usd` before each call (docs/design/cost-engine.md): what earlier sessions spent counts,
+ * and the first call that would cross it aborts the run with the BudgetReached as its reason.
+ */
+function sessionBudget(input: SessionInput, controller: AbortController): { budget?: PoolBudget } {
+  const limit = input.experiment.config.budget.usd;
+  if (limit === undefined) return {};
+  return {
+    budget: {
+      reservations: createSpendReservations(limit, input.recorder.state().spend.usd),
+      onRefused(reached) {
+        if (!controller.signal.aborted) controller.abort(reached);
+      },
+    },
+  };
+}
+
 export async function runSession(input: SessionInput): Promise<ExitCode> {
   const term = terminal();
   const { experiment, recorder, runDir } = input;
@@ -181,6 +200,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     signal: controller.signal,
     cwd: experiment.dir,
     onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
+    ...sessionBudget(input, controller),
   });
   recorder.onEvent(attachRunRenderer(term));
   // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.
@@ -250,7 +270,11 @@ async function notifyFinish(input: SessionInput): Promise<void> {
     runId: input.runId,
     reportPath: runPaths(input.runDir).report,
   });
-  const warning = await runOnFinish(argv, summary, { cwd: input.experiment.dir, env: input.env });
+  const warning = await runOnFinish(argv, summary, {
+    cwd: input.experiment.dir,
+    // A notifier has no model role: it gets no model key (role-env.ts).
+    env: withoutKeys(input.env, input.experiment.models),
+  });
   if (warning !== null)
     await input.recorder.emit({ type: 'warning', message: warning }).catch(() => undefined);
 }

@@ -146,14 +146,15 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
       roles.push({ role, perCall: callTokens, perIterationUsd: null, unknownBecause: because });
       perCallWays[role] = null;
     };
-    if (members.some(isProgramEntry)) {
-      unknown(
-        members.length > 1
-          ? `a member of the ${role} panel is an external program; its model calls are not counted`
-          : `${role} is an external program; its model calls are not counted`,
-      );
-      continue;
-    }
+    // A program's own model calls are neither counted here nor toward budget.usd: the role costs
+    // what its model members cost (nothing when it has none), and the note says so.
+    const programs = members.filter(isProgramEntry).length;
+    const programNote =
+      programs === 0
+        ? undefined
+        : members.length > 1
+          ? `${role}: ${programs === 1 ? 'a member of the panel is an external program' : `${programs} members of the panel are external programs`}; its own model calls are not counted, here or in budget.usd`
+          : `${role} is an external program; its own model calls are not counted, here or in budget.usd`;
     const priced = roleModels({ [role]: config }).map((m) => ({ ...m, estimated: estimatePrice(m.entry) }));
     const unpriced = priced.find((m) => m.estimated === undefined);
     if (unpriced !== undefined) {
@@ -174,7 +175,8 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     }
     for (const way of NIGHT_WAYS) ways[way] = weight === 0 ? 0 : ways[way] / weight;
     const one = ways.interactive;
-    const note = priced.find((m) => m.estimated?.note !== undefined)?.estimated?.note;
+    const priceNote = priced.find((m) => m.estimated?.note !== undefined)?.estimated?.note;
+    const note = [programNote, priceNote].filter((n) => n !== undefined).join('; ') || undefined;
     roles.push({
       role,
       perCall: callTokens,

@@ -13,6 +13,7 @@ import {
   summariseScores,
 } from './judge-scores.js';
 import { isRecord } from '../is-record.js';
+import { cutText } from '../loop/text.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 
 export interface JudgeExpectation {
@@ -28,8 +29,9 @@ export type JudgeScoresCheck =
 
 const MAX_PROBLEMS = 8;
 
+// What the judge wrote, cut: a score or a name of megabytes would otherwise fill the journal's message.
 function describe(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  return cutText(JSON.stringify(value) ?? String(value), 80);
 }
 
 /** Problems with one score set: exactly the keys, each checked by `valid`. */
@@ -48,7 +50,7 @@ function checkScoreSet(
   }
   for (const key of Object.keys(set)) {
     if (!keys.includes(key))
-      problems.push(`${where} has criterion "${key}", which the rubric does not define`);
+      problems.push(`${where} has criterion ${describe(key)}, which the rubric does not define`);
   }
   return problems;
 }
@@ -59,7 +61,7 @@ function checkItems(items: unknown, keys: readonly string[], where: string): str
   const problems: string[] = [];
   for (const [key, answers] of Object.entries(items)) {
     if (!keys.includes(key))
-      problems.push(`${where} has criterion "${key}", which the rubric does not define`);
+      problems.push(`${where} has criterion ${describe(key)}, which the rubric does not define`);
     else if (
       !Array.isArray(answers) ||
       !answers.every((a) => isRecord(a) && typeof a['item'] === 'string' && typeof a['met'] === 'boolean')

@@ -3,7 +3,7 @@
  *
  *   baseline ─▶ [ propose ─▶ evaluate ─▶ decide ─▶ record/commit ] × N ─▶ final evaluation
  *
- * It stops at the first budget limit, on `autoresearch stop`, on Ctrl-C (journaling the
+ * It stops at the first budget limit (before any call that could cross budget.usd), on `autoresearch stop`, on Ctrl-C (journaling the
  * iteration as interrupted), on auth/credit failures and after 3 error iterations in a row —
  * always leaving a run that `resume` continues.
  */
@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { finalEvaluationCount } from '../experiment/iteration-plan.js';
 import { loopCases, testCases } from '../experiment/loop-cases.js';
 import { BatchWaitCutOff } from '../providers/batch/batch-runner.js';
+import { BudgetReached } from '../providers/budget-reached.js';
 import { ProviderError } from '../providers/types.js';
 import type { StopReason } from '../run/events.js';
 import { candidatePaths } from '../run/paths.js';
@@ -183,6 +184,14 @@ function classifyFailure(error: unknown, signal: AbortSignal): LoopEnd | undefin
   // pending for resume.
   const cut = [error, signal.reason].find((e) => e instanceof BatchWaitCutOff);
   if (cut instanceof BatchWaitCutOff) return { reason: cut.reason, message: cut.message, exitCode: 0 };
+  // A call refused by budget.usd aborted the run: the open iteration is redone on resume.
+  const reached = [error, signal.reason].find((e) => e instanceof BudgetReached);
+  if (reached instanceof BudgetReached)
+    return {
+      reason: 'usd',
+      message: `${reached.message} — \`autoresearch resume --usd +X\` continues`,
+      exitCode: 0,
+    };
   if (signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) {
     return {
       reason: 'interrupted',

@@ -3,7 +3,8 @@
  * endpoint's concurrency limit, our retries, the response cache and the cost ledger. Stages
  * and the judge proxy ask for `client(role)` and never see the layers. Aborting the pool's
  * signal (Ctrl-C) or calling close() aborts every call in flight; aborted calls are never
- * retried.
+ * retried. With a budget, every priced call that reaches a provider first reserves its worst case
+ * (spend-reservations.ts); a refused one is never started and the budget's `onRefused` hears of it.
  */
 import { memberName, roleModels } from '../experiment/judge-panel.js';
 import type { Role } from '../experiment/roles.js';
@@ -12,9 +13,12 @@ import { computeCacheKey } from './cache-key.js';
 import { type CachedCompletion, createFileCache, type ResponseCache, toCached } from './cache.js';
 import { createProvider, type ProviderFactory } from './create-provider.js';
 import { type CostLedger, createCostLedger } from './ledger.js';
+import { BudgetReached } from './budget-reached.js';
 import { createEndpointLimiter } from './limiter.js';
 import { linkSignals } from './linked-signal.js';
 import { DEFAULT_MAX_RETRIES, type RetryEvent, type RetryPolicy, withRetries } from './retry.js';
+import { envForEntry } from './role-env.js';
+import { isRefusal, type SpendReservations } from './spend-reservations.js';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -22,6 +26,14 @@ import {
   type Provider,
   ProviderError,
 } from './types.js';
+import { worstCaseUsd } from './worst-case-cost.js';
+
+/** `budget.usd` as the pool enforces it: the reservations, and who stops the run on a refusal. */
+export interface PoolBudget {
+  reservations: SpendReservations;
+  /** Called once per refused call, before it throws; the run session aborts the run with it. */
+  onRefused(reached: BudgetReached): void;
+}
 
 export interface ModelPoolOptions {
   /** Role → entry, as ResolvedModels holds them; judge/grader program entries get no client. */
@@ -43,6 +55,7 @@ export interface ModelPoolOptions {
   createProvider?: ProviderFactory;
   cache?: ResponseCache;
   ledger?: CostLedger;
+  budget?: PoolBudget;
 }
 
 export interface ModelPool {
@@ -119,7 +132,12 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const factory: ProviderFactory =
     options.createProvider ??
     ((entry) =>
-      createProvider(entry, { env, onWarning, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }));
+      createProvider(entry, {
+        // Each adapter, and any program it runs, holds its own key only (role-env.ts).
+        env: envForEntry(env, options.models, entry),
+        onWarning,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      }));
   const providers = new Map<string, Promise<Provider>>();
   const inFlight = new Map<string, Promise<CompletionResult>>();
   const pending = new Set<Promise<unknown>>();
@@ -212,6 +230,25 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     };
   }
 
+  /** The call's hold on the budget, once it fits; undefined without a budget or a price. */
+  async function reserve(entry: ModelEntry, request: CompletionRequest) {
+    const budget = options.budget;
+    const worst = budget === undefined ? null : worstCaseUsd(entry, request);
+    if (budget === undefined || worst === null) return undefined;
+    const outcome = await budget.reservations.reserve(worst);
+    if (!isRefusal(outcome)) {
+      // Aborted while it waited for room: it never starts, so it holds nothing.
+      if (poolSignal.aborted || request.signal?.aborted === true) {
+        outcome.settle(0);
+        throw new ProviderError('aborted', 'call aborted');
+      }
+      return outcome;
+    }
+    const reached = new BudgetReached(outcome);
+    budget.onRefused(reached);
+    throw new ProviderError('aborted', reached.message, { cause: reached });
+  }
+
   async function complete(
     role: Role,
     name: string,
@@ -231,10 +268,15 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       // An identical call already running: wait for it instead of paying twice.
       if (shared !== undefined) return fromCache(toCached(entry.provider, entry.model ?? '', await shared));
     }
+    const hold = await reserve(entry, request);
     const linked = request.signal === undefined ? undefined : linkSignals(poolSignal, request.signal);
     const call = callProvider(role, name, entry, request, linked?.signal ?? poolSignal);
     // Let go of the run's signals once the call has settled, however it ended.
     if (linked !== undefined) call.then(linked.dispose, linked.dispose);
+    call.then(
+      (result) => hold?.settle((result.costUsd ?? 0) + (result.failedCostUsd ?? 0)),
+      (error: unknown) => hold?.settle(error instanceof ProviderError ? (error.costUsd ?? 0) : 0),
+    );
     if (key === undefined || cache === undefined) return call;
     inFlight.set(key, call);
     try {

@@ -61,6 +61,8 @@ export interface ProviderRecord {
   modelExample?: string;
   /** Runs the user's agent CLI: takes `binary:`, has no sampling settings, offers no `tools:`. */
   agentCli?: true;
+  /** Variables an agent CLI reads its own login from (role-env.ts): kept in its environment. */
+  loginKeys?: readonly string[];
   prices: PriceSource;
   /** Its prompt cache: the shortest prefix (tokens) it serves, by model name (prices.ts normaliseModelName). */
   promptCache?: { minimumTokens: (model: string) => number };
@@ -106,6 +108,7 @@ export const PROVIDER_REGISTRY: Readonly<Record<ProviderName, ProviderRecord>> =
   },
   'claude-cli': {
     agentCli: true,
+    loginKeys: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
     prices: {
       from: 'table',
       // Claude Code's model aliases (`--model sonnet`): the models Claude Code 2.1.332 sends for
@@ -121,6 +124,7 @@ export const PROVIDER_REGISTRY: Readonly<Record<ProviderName, ProviderRecord>> =
   },
   'codex-cli': {
     agentCli: true,
+    loginKeys: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
     prices: { from: 'table' },
     endpoint: (entry, env) => `codex-cli ${codexBinary(entry, env)}`,
     create: async (entry, deps) =>

@@ -23,6 +23,8 @@ export interface WatchOutput {
   width(): number;
   colors: Colors;
   write(text: string): void;
+  /** Takes back the last `lines` lines written (Terminal.rewind). */
+  rewind(lines: number): void;
 }
 
 export interface WatchSessionDeps {
@@ -68,9 +70,9 @@ export function startWatchSession(runId: string, deps: WatchSessionDeps): WatchS
       width: output.width(),
       colors: output.colors,
     });
-    // Move to the start of the previous frame and clear it, then draw the new one in its place.
-    const clear = drawnLines > 0 ? `\u001b[${drawnLines}F\u001b[0J` : '';
-    output.write(`${clear}${frame}`);
+    // The previous frame is taken back, the new one drawn in its place.
+    if (drawnLines > 0) output.rewind(drawnLines);
+    output.write(frame);
     drawnLines = frame.split('\n').length;
   };
 

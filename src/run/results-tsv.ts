@@ -1,7 +1,7 @@
 /**
  * `results.tsv`: derived from the run state (never a second source of truth), in one layout for
  * every search strategy (docs/design/run-records.md). Tabs, newlines and backslashes inside
- * hypotheses are escaped so every row is one line.
+ * hypotheses are escaped so every row is one line, and other control characters shown as escapes.
  *
  * One row per decided candidate: an iteration whose candidates were decided one by one (the
  * pareto search's `candidate_decided`, docs/design/pareto-search.md) has a row for each, with its
@@ -15,6 +15,7 @@
  * build wrote (in its older layout) is rewritten in this one at its next write, at the latest
  * when a resume stops.
  */
+import { visibleText } from '../visible-text.js';
 import type { CandidateDecisionRecord, IterationRecord, RunState } from './run-state.js';
 
 export const RESULTS_COLUMNS = [
@@ -123,10 +124,12 @@ function signed(value: number | null): string {
 }
 
 export function escapeCell(text: string): string {
-  return text.replace(/[\\\t\n\r]/g, (ch) => {
+  const escaped = text.replace(/[\\\t\n\r]/g, (ch) => {
     if (ch === '\t') return '\\t';
     if (ch === '\n') return '\\n';
     if (ch === '\r') return '\\r';
     return '\\\\';
   });
+  // A hypothesis comes from a model: `cat results.tsv` must not obey an escape sequence in it.
+  return visibleText(escaped);
 }

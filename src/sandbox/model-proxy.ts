@@ -36,6 +36,7 @@ import {
 } from './proxy-wire.js';
 import { sha256Hex } from '../sha256.js';
 import { readProxyHints } from './proxy-hints.js';
+import { clampToRole } from './proxy-sampling.js';
 import type { ProxyAccess } from './sandbox-env.js';
 
 export interface ModelProxy extends ProxyAccess {
@@ -176,11 +177,11 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       send(res, wireError(api, 400, 'invalid_request_error', 'invalid_request_error', parsed.message));
       return;
     }
+    const request = clampToRole(parsed.request, client.entry);
     const hints = readProxyHints(req.headers);
     const { fresh } = options;
     const refresh = options.refresh === true || hints.refresh || fresh !== undefined;
-    const numbered =
-      hints.sample ?? numberRequest(requestKey(parsed.request), refresh && fresh === undefined);
+    const numbered = hints.sample ?? numberRequest(requestKey(request), refresh && fresh === undefined);
     const sampleIndex = (fresh?.sampleBase ?? 0) + numbered;
     // A judge that gives up (or is killed) cancels its call.
     const gone = new AbortController();
@@ -190,7 +191,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     const linked = linkSignals(options.signal, gone.signal);
     try {
       const result = await client.complete({
-        ...parsed.request,
+        ...request,
         sampleIndex,
         ...(refresh ? { refresh } : {}),
         signal: linked.signal,

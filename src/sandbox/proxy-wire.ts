@@ -80,8 +80,17 @@ export function parseWireRequest(api: WireApi, body: unknown): ParsedWire {
     else return { ok: false, message: `messages[${index}].role must be user or assistant` };
   }
   if (messages.length === 0) return { ok: false, message: 'there is no user message' };
+  // Nonsense is refused as the APIs refuse it; what is sensible is clamped to the role (proxy-sampling.ts).
   const temperature = numberOf(body['temperature']);
-  const maxTokens = numberOf(body['max_tokens']) ?? numberOf(body['max_completion_tokens']);
+  if (body['temperature'] !== undefined && (temperature === undefined || temperature < 0 || temperature > 2))
+    return { ok: false, message: '`temperature` must be a number from 0 to 2' };
+  const limitKey = body['max_tokens'] !== undefined ? 'max_tokens' : 'max_completion_tokens';
+  const maxTokens = numberOf(body[limitKey]);
+  if (
+    body[limitKey] !== undefined &&
+    (maxTokens === undefined || !Number.isInteger(maxTokens) || maxTokens < 1)
+  )
+    return { ok: false, message: `\`${limitKey}\` must be a whole number of at least 1` };
   const cacheable = api === 'anthropic' ? cacheableOf(body, body['messages']) : undefined;
   return {
     ok: true,

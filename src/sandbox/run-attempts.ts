@@ -59,9 +59,11 @@ function examine<T>(
       run.isolation === 'os' ? limitNote(outcome.process, run.limits ?? DEFAULT_LIMITS) : undefined;
     return { ok: false, problem: note === undefined ? failed : `${failed} (${note})` };
   }
-  if (outcome.resultText === undefined)
-    return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
-  const json = parseJsonText(outcome.resultText);
+  const { result } = outcome;
+  if (result.kind === 'missing') return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
+  if (result.kind === 'refused')
+    return { ok: false, problem: `the ${who}'s ${run.resultFile} was not read: it ${result.why}` };
+  const json = parseJsonText(result.text);
   if (!json.ok) return { ok: false, problem: `${run.resultFile} is not valid JSON` };
   const accepted = options.accept(json.value);
   if (!accepted.ok) return { ok: false, problem: `${run.resultFile} is invalid: ${accepted.problem}` };

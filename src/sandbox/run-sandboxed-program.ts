@@ -8,7 +8,7 @@ import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-
 import type { ModelClient } from '../providers/types.js';
 import { diskCap } from './disk-cap.js';
 import { type IsolatedStart, isolateProgram, startProxyFor } from './isolate-program.js';
-import { readResultFile } from './read-result-file.js';
+import { type ResultFileRead, readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
 import type { ModelProxy } from './model-proxy.js';
 import {
@@ -52,8 +52,8 @@ export interface SandboxedProgramRun {
 
 export interface SandboxedProgramOutcome {
   process: ProcessResult;
-  /** The result file's text; undefined when the program wrote none. */
-  resultText: string | undefined;
+  /** The result file as read back (read-result-file.ts): its text, none, or why it was refused. */
+  result: ResultFileRead;
   /** Model calls the proxy passed on that failed. */
   proxyFailures: readonly unknown[];
   /** Why the program was stopped for passing a limit (disk-cap.ts), when it was. */
@@ -136,7 +136,7 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
     });
     return {
       process: outcome,
-      resultText: await readResultFile(sandbox.dir, run.resultFile),
+      result: await readResultFile(sandbox.dir, run.resultFile),
       proxyFailures: [...(proxy?.failures ?? [])],
       ...(cap.exceeded === undefined ? {} : { overLimit: cap.exceeded }),
     };
@@ -233,13 +233,13 @@ export async function startSandboxedProgram(
       }
       release(input);
       const outcome = await running;
-      const resultText = await readResultFile(sandbox.dir, run.resultFile);
+      const result = await readResultFile(sandbox.dir, run.resultFile);
       const proxyFailures = [...(proxy?.failures ?? [])];
       await settle();
       const overLimit = cap.exceeded;
       return {
         process: outcome,
-        resultText,
+        result,
         proxyFailures,
         ...(overLimit === undefined ? {} : { overLimit }),
       };

@@ -126,8 +126,11 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
       cost.totalUsd > budget.usd &&
       cost.perIterationUsd > 0
     ) {
+      const baseline = cost.baselineUsd ?? 0;
       more(
-        `budget.usd stops the run at $${budget.usd}, about ${Math.max(0, Math.floor((budget.usd - (cost.baselineUsd ?? 0)) / cost.perIterationUsd))} iterations in`,
+        baseline > budget.usd
+          ? `budget.usd stops the run at $${budget.usd}, during the baseline (~${usd(baseline)}): no iteration runs`
+          : `budget.usd stops the run at $${budget.usd}, about ${Math.floor((budget.usd - baseline) / cost.perIterationUsd)} iterations in`,
       );
     }
     more(

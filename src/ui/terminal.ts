@@ -8,9 +8,15 @@
  * so erasing that line (`\r ESC[2K`) removes all of it. Every other write erases it first:
  * stdout and stderr share the screen, and each write is on it before the next one starts
  * (writes to a TTY are synchronous in Node), so rows on stdout never land beside it.
+ *
+ * Everything written passes through terminalText (visible-text.ts): text from outside (a judge's
+ * stderr, a model's output) reaches the screen in many formatters, but only through here, so this
+ * is where a control character in it is made visible. The product's own colour codes stay codes
+ * when colour is on; its own cursor moves are `rewind` and the status line's erase, written here.
  */
 import pc from 'picocolors';
 import { cutVisible } from './fit-text.js';
+import { terminalText } from '../visible-text.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -29,6 +35,12 @@ export interface Terminal {
    * `''` erases it. Nothing at all when stderr is not a TTY: a log gets no escape codes.
    */
   status(text: string): void;
+  /**
+   * Takes back the last `lines` lines written to that stream (a redrawn frame, a passing phase
+   * line): the cursor goes to the first of them and the screen is cleared from there. Nothing
+   * when the stream is not a TTY.
+   */
+  rewind(lines: number, stream?: 'out' | 'err'): void;
 }
 
 interface Stream {
@@ -51,7 +63,9 @@ export function createTerminal(
   stderr: Stream = process.stderr,
   onExit: (erase: () => void) => void = (erase) => process.once('exit', erase),
 ): Terminal {
-  const colors = pc.createColors(wantsColor(stdout));
+  const colour = wantsColor(stdout);
+  const colors = pc.createColors(colour);
+  const shown = (text: string) => terminalText(text, colour);
   let statusShown = false;
   let exitHooked = false;
   const eraseStatus = () => {
@@ -62,22 +76,28 @@ export function createTerminal(
   return {
     out: (text) => {
       eraseStatus();
-      stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      stdout.write(shown(text.endsWith('\n') ? text : `${text}\n`));
     },
     err: (text) => {
       eraseStatus();
-      stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      stderr.write(shown(text.endsWith('\n') ? text : `${text}\n`));
     },
     status: (text) => {
       if (!stderr.isTTY) return;
       // One column spare: a line that fills the last column wraps on some terminals.
-      const line = cutVisible(text.replace(/\s*[\r\n]\s*/g, ' '), (stderr.columns || 80) - 1);
+      const line = cutVisible(shown(text.replace(/\s*[\r\n]\s*/g, ' ')), (stderr.columns || 80) - 1);
       if (line === '') return eraseStatus();
       // An exit in the middle of a phase (process.exit on a second Ctrl-C, a crash) erases it too.
       if (!exitHooked) onExit(eraseStatus);
       exitHooked = true;
       stderr.write(`${ERASE_LINE}${line}`);
       statusShown = true;
+    },
+    rewind: (lines, stream = 'out') => {
+      const target = stream === 'out' ? stdout : stderr;
+      if (!target.isTTY || lines <= 0) return;
+      eraseStatus();
+      target.write(`\x1b[${lines}F\x1b[0J`);
     },
     colors,
     isTTY: Boolean(stdout.isTTY),

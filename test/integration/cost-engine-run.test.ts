@@ -24,7 +24,7 @@ import { createTempRepo, readTreeBytes, type TempRepo } from '../helpers/temp-re
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'kill', 'release-note');
 const KEY = 'sk-ant-cost-engine-0123456789';
 const MARK = { type: 'ephemeral' };
-const BUDGET = 0.048;
+const BUDGET = 0.053;
 
 /** Guidance that makes the judge's prefix longer than claude-sonnet-4-5's 1,024-token minimum. */
 const GUIDANCE = Array.from(
@@ -87,10 +87,14 @@ process.stdin.on('end', () => writeFileSync(new URL('./summary.json', import.met
 
 describe('the cost engine against the fake server', () => {
   it('caches the judge prefix, prices the ledger, alerts at 50% and 80% and notifies at the end', async () => {
-    // The baseline costs about $0.043 on the fake server: a $0.048 budget is crossed at 50% and
-    // 80% while it runs (no budget check can stop a baseline), and then stops the run.
+    // The baseline costs about $0.043 on the fake server: the budget is crossed at 50% and 80%
+    // while it runs, leaves room for its last calls' worst cases (judge and grader held to 200 and
+    // 300 output tokens), and then stops the run.
     const run = await runProject((config) => {
       (config['budget'] as Record<string, unknown>)['usd'] = BUDGET;
+      const models = config['models'] as Record<string, Record<string, unknown>>;
+      (models['judge'] as Record<string, unknown>)['max_tokens'] = 200;
+      (models['grader'] as Record<string, unknown>)['max_tokens'] = 300;
       config['on_finish'] = [process.execPath, './notify.mjs'];
     }, RECORDER);
     expect(run.result.code, run.result.stderr).toBe(0);

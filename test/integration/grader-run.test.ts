@@ -72,6 +72,21 @@ describe('runGrader with grader programs', () => {
       );
   });
 
+  it.each([
+    ['a FIFO', 'fifo', /grading\.json was not read: it is a FIFO, not a regular file \(after 2 attempts\)$/],
+    [
+      'a file past the 4 MiB cap',
+      'oversize',
+      /grading\.json was not read: it is too large: \d+ bytes, \d+ over the cap of 4194304 \(after 2 attempts\)$/,
+    ],
+  ])('takes %s in place of grading.json for a grader_error, promptly', async (_what, mode, message) => {
+    const started = Date.now();
+    const result = await runGrader({ ...caseInput, grader: program(mode), env: runnerEnv, tmpRoot });
+    expect(result).toMatchObject({ ok: false, kind: 'grader_error', attempts: 2 });
+    if (!result.ok) expect(result.message).toMatch(message);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it('shows the grader only the outputs, the transcript and the expectations', async () => {
     const result = await runGrader({ ...caseInput, grader: program('spy'), env: runnerEnv, tmpRoot });
     expect(result.ok).toBe(true);

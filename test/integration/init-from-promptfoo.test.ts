@@ -32,6 +32,7 @@ function captureTerminal(): Terminal & { stdout: () => string; stderr: () => str
     isTTY: false,
     errIsTTY: false,
     status: () => undefined,
+    rewind: () => undefined,
     width: 100,
     stdout: () => out.join('\n'),
     stderr: () => err.join('\n'),

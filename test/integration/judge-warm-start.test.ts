@@ -78,7 +78,8 @@ describe('startSandboxedProgram', () => {
     );
     expect(outcome.process.exitCode).toBe(0);
     expect(outcome.process.timedOut).toBe(false);
-    const result = JSON.parse(outcome.resultText ?? '{}') as {
+    expect(outcome.result.kind).toBe('text');
+    const result = JSON.parse(outcome.result.kind === 'text' ? outcome.result.text : '{}') as {
       startedAt: number;
       readAt: number;
       before: string[];
@@ -109,7 +110,7 @@ describe('startSandboxedProgram', () => {
     controller.abort();
     const outcome = await started.finish([{ path: 'rubric.md', text: '# R' }], '{}');
     expect(outcome.process.aborted).toBe(true);
-    expect(outcome.resultText).toBeUndefined();
+    expect(outcome.result).toEqual({ kind: 'missing' });
     expect(await readdir(tmpRoot)).toEqual([]);
   });
 });

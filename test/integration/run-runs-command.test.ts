@@ -54,6 +54,7 @@ async function runCli(args: string[], width = 200): Promise<{ code: number; out:
     isTTY: false,
     errIsTTY: false,
     status: () => undefined,
+    rewind: () => undefined,
     width,
   };
   setTerminal(term);

@@ -1,7 +1,7 @@
 /**
  * The result file is read back from a folder the program controlled (read-result-file.ts): a
  * link it left there to a host file, or a folder link leading out, is no result, and a FIFO in
- * its place does not hold the runner.
+ * its place does not hold the runner; the message says what it found and quotes none of it.
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,14 +63,19 @@ describe('reading a program’s result file', () => {
   });
 
   it.each([
-    ['a link to a host file', 'file-link', 'result.json'],
-    ['a file behind a folder link that leads out', 'folder-link', 'out/result.json'],
-    ['a FIFO', 'fifo', 'result.json'],
-  ])('takes %s for no result', async (_what, how, resultFile) => {
+    ['a link to a host file', 'file-link', 'result.json', 'is a symbolic link, not a regular file'],
+    [
+      'a file behind a folder link that leads out',
+      'folder-link',
+      'out/result.json',
+      'lies behind a link that leads out of the folder',
+    ],
+    ['a FIFO', 'fifo', 'result.json', 'is a FIFO, not a regular file'],
+  ])('takes %s for no result, saying what it was', async (_what, how, resultFile, why) => {
     const result = await leave(how, resultFile);
     expect(result).toMatchObject({
       ok: false,
-      message: `the program wrote no ${resultFile} (after 1 attempt)`,
+      message: `the program's ${resultFile} was not read: it ${why} (after 1 attempt)`,
     });
     expect(JSON.stringify(result)).not.toContain('0xfeed');
   });

@@ -143,6 +143,7 @@ function captureTerminal(): Terminal & { stdout: string[]; stderr: string[] } {
     isTTY: false,
     errIsTTY: false,
     status: () => undefined,
+    rewind: () => undefined,
     width: 100,
   };
 }

@@ -28,6 +28,7 @@ async function validateJson(runsDir: string) {
     isTTY: false,
     errIsTTY: false,
     status: () => undefined,
+    rewind: () => undefined,
     width: 100,
   };
   const code = await runValidate(BASIC, { json: true }, { cwd: root, env: {}, term, runsDir });

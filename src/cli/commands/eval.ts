@@ -150,7 +150,7 @@ export default async function evalCommand(
 function showPhases(term: Terminal): (event: RunEvent) => void {
   let shown = false;
   return (event) => {
-    if (shown) term.err('\x1b[1A\x1b[2K');
+    if (shown) term.rewind(1, 'err');
     shown = false;
     // A warning (a CLI ignoring a setting) is worth seeing in a log too.
     if (event.type === 'warning') term.err(term.colors.yellow(`warning: ${event.message}`));

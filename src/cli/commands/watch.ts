@@ -62,6 +62,7 @@ export default async function watchCommand(
         width: () => term.width,
         colors: term.colors,
         write: (text) => term.out(text),
+        rewind: (lines) => term.rewind(lines),
       },
     });
     await Promise.race([session.done, left]);

@@ -12,6 +12,23 @@ function file(per_output: unknown[], extra: Record<string, unknown> = {}) {
 }
 
 describe('validateJudgeScores', () => {
+  it('quotes at most 80 characters of what the judge wrote, however long it was', () => {
+    const long = 'x'.repeat(100_000);
+    const result = validateJudgeScores(
+      file([
+        entry('output_00.txt', { clarity: long, tone: 4, [long]: 3 }),
+        entry(long, {}),
+        entry('output_01.txt', { clarity: 4, tone: 4 }),
+      ]),
+      expected,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toHaveLength(3);
+    for (const problem of result.problems) expect(problem.length).toBeLessThan(200);
+    expect(result.problems.join('\n')).toContain(`clarity is "${'x'.repeat(78)}…`);
+  });
+
   it('accepts a valid file and recomputes every number, ignoring the judge’s arithmetic', () => {
     const result = validateJudgeScores(
       file(

@@ -119,6 +119,8 @@ describe('results.tsv', () => {
 
   it('escapes tabs, newlines, carriage returns and backslashes in cells', () => {
     expect(escapeCell('a\tb\nc\r\\d')).toBe('a\\tb\\nc\\r\\\\d');
+    // A model's hypothesis with an escape sequence (a window title) is shown, not obeyed.
+    expect(escapeCell('x\u001b]0;owned\u0007y')).toBe('x\\u001b]0;owned\\u0007y');
   });
 
   it('writes files atomically, leaving no temporary files behind', async () => {

@@ -86,6 +86,7 @@ function recordingTerminal(width: number): Terminal & { written: string[] } {
     out: (text) => written.push(`out: ${text}`),
     err: (text) => written.push(`err: ${text}`),
     status: (text) => written.push(`status: ${text}`),
+    rewind: () => undefined,
     colors: plain,
     isTTY: true,
     errIsTTY: true,

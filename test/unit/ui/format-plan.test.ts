@@ -62,17 +62,39 @@ describe('formatPlan', () => {
     );
   });
 
-  it('says the cost is unknown and why', async () => {
+  it('prices the models of an experiment with a judge program, whose own calls it says are not counted', async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
     const text = formatPlan(buildPlan(experiment), colors, '/');
-    expect(text).toContain('Cost        unknown');
+    // The program's calls count toward neither the estimate nor budget.usd: they do not make it unknown.
+    expect(text).not.toContain('unknown');
+    expect(text).toMatch(/Cost +~\$0\.\d+ per iteration, ~\$0\.\d+ for 30 iterations/);
     expect(text).toContain(
       "Acceptance  margin (version 1): keep a train mean that beats the incumbent's by twice the baseline's noise over 3 evaluations",
     );
     expect(text).toContain('baseline: 3 evaluations');
-    expect(text).toContain('judge is an external program');
+    expect(text).toContain(
+      'judge is an external program; its own model calls are not counted, here or in budget.usd',
+    );
     expect(text).toContain('judge: external program, 1 run per evaluation');
-    expect(text).toMatch(/the roles with a known price: ~\$\d/);
+  });
+
+  it('says when budget.usd would stop the run during its baseline', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
+    const { cost } = buildPlan(experiment);
+    const baseline = cost.baselineUsd ?? Number.NaN;
+    const at = (usd: number) => {
+      const tight = {
+        ...experiment,
+        config: { ...experiment.config, budget: { ...experiment.config.budget, usd } },
+      };
+      return formatPlan(buildPlan(tight), colors, '/');
+    };
+    expect(at(baseline / 2)).toMatch(
+      /budget\.usd stops the run at \$[\d.]+, during the baseline \(~\$[\d.]+\): no iteration runs/,
+    );
+    expect(at(baseline + 2.5 * (cost.perIterationUsd ?? Number.NaN))).toMatch(
+      /budget\.usd stops the run at \$[\d.]+, about 2 iterations in/,
+    );
   });
 
   it("takes the spread of per-case differences from the latest run's decisions when there is one", async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTerminal, ERASE_LINE } from '../../../src/ui/terminal.js';
 
 function stream(isTTY: boolean, columns = 40) {
@@ -56,5 +56,45 @@ describe('the status line', () => {
     term.status('  … iteration 1: generating');
     term.err('warning: slow');
     expect(stderr.chunks).toEqual(['warning: slow\n']);
+  });
+});
+
+describe('what reaches the screen', () => {
+  const TITLE = '\u001b]0;pwned\u0007';
+  const CLIPBOARD = '\u001b]52;c;cm0gLXJmIH4=\u0007';
+
+  it('shows the escape codes of external text instead of obeying them, on both streams', () => {
+    const stdout = stream(false);
+    const stderr = stream(false);
+    const term = createTerminal(stdout, stderr, () => undefined);
+    term.out(`output ${TITLE}\u001b[2J`);
+    term.err(`judge said ${CLIPBOARD}`);
+    expect(stdout.chunks).toEqual(['output \\u001b]0;pwned\\u0007\\u001b[2J\n']);
+    expect(stderr.chunks).toEqual(['judge said \\u001b]52;c;cm0gLXJmIH4=\\u0007\n']);
+  });
+
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('keeps the product’s colours on a colour terminal, and the status line safe too', () => {
+    vi.stubEnv('NO_COLOR', '');
+    const stdout = stream(true);
+    const stderr = stream(true, 100);
+    const term = createTerminal(stdout, stderr, () => undefined);
+    term.out(`${term.colors.green('keep')} ${TITLE}`);
+    term.status(`  … judging ${CLIPBOARD}`);
+    expect(stdout.chunks).toEqual(['\u001b[32mkeep\u001b[39m \\u001b]0;pwned\\u0007\n']);
+    expect(stderr.chunks).toEqual([`${ERASE_LINE}  … judging \\u001b]52;c;cm0gLXJmIH4=\\u0007`]);
+  });
+
+  it('rewinds lines only on a TTY', () => {
+    const tty = stream(true);
+    const pipe = stream(false);
+    const term = createTerminal(tty, pipe, () => undefined);
+    term.rewind(3);
+    term.rewind(1, 'err');
+    expect(tty.chunks).toEqual(['\u001b[3F\u001b[0J']);
+    expect(pipe.chunks).toEqual([]);
   });
 });
