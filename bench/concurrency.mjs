@@ -119,10 +119,10 @@ await runBenchmark(
   async ({ smoke }) => {
     const latency = smoke ? 20 : 200;
     const cases = smoke ? 6 : 48;
-    const levels = smoke ? [1, 4] : [1, 4, 8, 16];
+    const levels = smoke ? [4] : [1, 4, 8, 16];
     const runs = smoke ? 1 : 3;
     const runLevels = smoke ? [4] : TARGET_LEVELS;
-    const runIterations = smoke ? 2 : 6;
+    const runIterations = smoke ? 1 : 6;
     // The mutator's requests get a new prompt each time; every other request the simulated reply.
     const server = await startFakeLlmServer({
       latencyMs: latency,

@@ -28,9 +28,12 @@ import { markdownTable, textTable } from './lib/table.mjs';
 
 /** The target: batch+caching costs at most this share of interactive. */
 const TARGET_SHARE = 0.45;
-/** The fake's batch completion delay: each batch ends this long after it was created. */
-const COMPLETE_AFTER_MS = 1000;
-const POLL_MS = 100;
+/**
+ * The fake's batch completion delay (each batch ends this long after it was created) and the
+ * run's poll interval. A smoke run waits on every batch for nothing its figures need, so less.
+ */
+const TIMING = { completeAfterMs: 1000, pollMs: 100 };
+const SMOKE_TIMING = { completeAfterMs: 100, pollMs: 20 };
 const CASES = 8;
 const ROLES = ['generator', 'judge', 'grader', 'mutator'];
 
@@ -70,21 +73,21 @@ function project(iterations, cases, baseUrl) {
   return created;
 }
 
-async function startServer(cache) {
+async function startServer(cache, timing) {
   return startFakeLlmServer({
     latencyMs: 5,
     respond: await createSimResponder(),
-    batch: { completeAfterMs: COMPLETE_AFTER_MS },
+    batch: { completeAfterMs: timing.completeAfterMs },
     // No prefix reaches an infinite minimum: the provider reports no cache usage at all.
     ...(cache ? {} : { promptCache: { anthropicMinimum: () => Number.POSITIVE_INFINITY } }),
   });
 }
 
-function runEnv(baseUrl, extra = {}) {
+function runEnv(baseUrl, timing, extra = {}) {
   return cleanEnv({
     ...FAKE_KEY_ENV,
     ANTHROPIC_BASE_URL: baseUrl,
-    AUTORESEARCH_BATCH_POLL_MS: String(POLL_MS),
+    AUTORESEARCH_BATCH_POLL_MS: String(timing.pollMs),
     ...extra,
   });
 }
@@ -132,12 +135,12 @@ function readRun(events) {
   };
 }
 
-async function runMode(mode, iterations, cases) {
-  const server = await startServer(mode.cache);
+async function runMode(mode, iterations, cases, timing) {
+  const server = await startServer(mode.cache, timing);
   const created = project(iterations, cases, server.anthropicBaseUrl);
   try {
     const args = ['run', 'bench', ...(mode.batch ? ['--batch'] : [])];
-    const result = await runCli(args, { cwd: created.dir, env: runEnv(server.anthropicBaseUrl) });
+    const result = await runCli(args, { cwd: created.dir, env: runEnv(server.anthropicBaseUrl, timing) });
     expectExit(result, [0], `run (${mode.key})`);
     return {
       ...readRun(readEvents(latestRunDir(created.dir))),
@@ -151,11 +154,11 @@ async function runMode(mode, iterations, cases) {
 }
 
 /** SIGKILL right after the first batch is journaled, then `resume`: batches created again for its requests. */
-async function killAndResume(iterations, cases) {
-  const server = await startServer(true);
+async function killAndResume(iterations, cases, timing) {
+  const server = await startServer(true, timing);
   const created = project(iterations, cases, server.anthropicBaseUrl);
   try {
-    const env = runEnv(server.anthropicBaseUrl);
+    const env = runEnv(server.anthropicBaseUrl, timing);
     const killed = await runCli(['run', 'bench', '--batch'], {
       cwd: created.dir,
       env: { ...env, AUTORESEARCH_TEST_KILL_AT: 'batch_submitted:1' },
@@ -214,13 +217,14 @@ await runBenchmark(
   async ({ smoke }) => {
     const iterations = smoke ? 1 : 10;
     const cases = smoke ? 4 : CASES;
+    const timing = smoke ? SMOKE_TIMING : TIMING;
     const results = {};
     for (const mode of MODES) {
-      results[mode.key] = await runMode(mode, iterations, cases);
+      results[mode.key] = await runMode(mode, iterations, cases, timing);
       const r = results[mode.key];
       console.log(`  ${mode.key}: ${usd(r.usd)}, ${r.batches} batches, ${seconds(r.wallMs)}`);
     }
-    const kill = await killAndResume(iterations, cases);
+    const kill = await killAndResume(iterations, cases, timing);
     const base = results.interactive;
     const comparable = MODES.every((m) => results[m.key].decisions === base.decisions);
     const share = results['batch+caching'].usd / base.usd;
@@ -272,8 +276,8 @@ await runBenchmark(
       "The prompt and rubric are bench-local copies made longer (a fixed 24-line style guide before the prompt's task, 24 " +
         "calibration notes after the rubric) so the cacheable prefixes pass Anthropic's 1,024-token minimum for this model; the " +
         'examples as shipped are shorter than that and would not be cached.',
-      `Fake server: ${COMPLETE_AFTER_MS} ms batch completion delay (completeAfterMs), 5 ms per interactive call, polled every ` +
-        `${POLL_MS} ms. "Prompt cache off" starts the fake with an infinite caching minimum: it reports no cache usage, as a ` +
+      `Fake server: ${timing.completeAfterMs} ms batch completion delay (completeAfterMs), 5 ms per interactive call, polled every ` +
+        `${timing.pollMs} ms. "Prompt cache off" starts the fake with an infinite caching minimum: it reports no cache usage, as a ` +
         "provider without caching would. USD and tokens from the run's spend events (the ledger, final evaluation included); " +
         'the cached-token share is cache-read tokens over all input tokens (cached ones included). Calls per role: batch ' +
         "(through the batch API, at its discount), cached (a request the run had already made, answered by the run's response " +

@@ -122,7 +122,8 @@ await runBenchmark(
   { key: 'overhead', script: 'bench/overhead.mjs', title: '2. Orchestration overhead' },
   async ({ smoke }) => {
     const cases = smoke ? 4 : 20;
-    const iterations = smoke ? 3 : 50;
+    // Two in smoke: an iteration followed by another and one followed by the final check (iterationSpans).
+    const iterations = smoke ? 2 : 50;
     const server = await startFakeLlmServer({ latencyMs: 0, respond: await createFreshMutatorResponder() });
     try {
       const judgeStart = await measureJudgeStart(server, { runs: smoke ? 1 : 7 });

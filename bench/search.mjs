@@ -36,6 +36,8 @@ const TARGET_CALL_SHARE = 0.6;
 const REACH_SHARE = 0.9;
 /** Generations per test case when a cut is scored: the test split is small, so its noise is cut down. */
 const EVAL_SAMPLES = 3;
+/** A smoke run's scores mean nothing: one generation per case is enough to read one. */
+const SMOKE_EVAL_SAMPLES = 1;
 // The cheap landscapes (checks only) first, the one with a judge last.
 const LANDSCAPES = [
   { key: 'inbox-replies', example: 'inbox-replies', label: 'inbox-replies (two kinds: stuck)', stuck: true },
@@ -178,7 +180,7 @@ function pointWithin(trajectory, budget) {
  * run's record written into the experiment, then `autoresearch eval --split test` — the same
  * path for both strategies and for every cut.
  */
-async function testScoreAt(landscape, { project, runDir }, point) {
+async function testScoreAt(landscape, { project, runDir }, point, samples) {
   const { iteration, candidate, sha256 } = point.bestRef;
   const iterationDir = join(runDir, 'iterations', String(iteration).padStart(4, '0'));
   const text = readFileSync(join(iterationDir, 'candidates', String(candidate), 'prompt.md'), 'utf8');
@@ -200,7 +202,7 @@ async function testScoreAt(landscape, { project, runDir }, point) {
       '--split',
       'test',
       '--samples',
-      String(EVAL_SAMPLES),
+      String(samples),
       '--json',
     ],
     {
@@ -216,7 +218,7 @@ async function testScoreAt(landscape, { project, runDir }, point) {
  * Both strategies on one seed, then each cut at the same call budget — the smaller of the two
  * runs' loop calls — and the best each had at that point scored on the test split.
  */
-async function runSeed(landscape, seed, iterations) {
+async function runSeed(landscape, seed, iterations, samples) {
   const runs = {};
   try {
     for (const strategy of STRATEGIES) {
@@ -232,7 +234,7 @@ async function runSeed(landscape, seed, iterations) {
     const bySeed = { seed, budget };
     for (const strategy of STRATEGIES) {
       const point = pointWithin(runs[strategy].run.trajectory, budget);
-      const test = await testScoreAt(landscape, runs[strategy], point);
+      const test = await testScoreAt(landscape, runs[strategy], point, samples);
       bySeed[strategy] = {
         ...runs[strategy].run,
         atBudget: { iteration: point.iteration, calls: point.calls, train: point.best, test },
@@ -394,10 +396,11 @@ await runBenchmark(
     const interval = (values) => pairedInterval(values, 0.975);
     const seeds = smoke ? 1 : 10;
     const iterations = smoke ? 1 : 20;
+    const samples = smoke ? SMOKE_EVAL_SAMPLES : EVAL_SAMPLES;
     const jobs = LANDSCAPES.flatMap((landscape) =>
       Array.from({ length: seeds }, (_, i) => async () => ({
         landscape: landscape.key,
-        bySeed: await runSeed(landscape, i + 1, iterations),
+        bySeed: await runSeed(landscape, i + 1, iterations, samples),
       })),
     );
     const results = await runAll(jobs);
@@ -467,7 +470,7 @@ await runBenchmark(
         "judge, grader and mutator; the response cache's hits left out, as they reach no model), the final evaluation apart. Equal budget: per seed, the " +
         "smaller of the two runs' loop calls; each run is cut after its last iteration that ends within it, and the " +
         "prompt that was its best there (read from the run's record, checked against its journaled hash) is scored on " +
-        `the sealed test cases by \`autoresearch eval --split test --samples ${EVAL_SAMPLES}\` (the mean of ${EVAL_SAMPLES} ` +
+        `the sealed test cases by \`autoresearch eval --split test --samples ${samples}\` (the mean of ${samples} ` +
         'generations per case): mean over seeds ± the 95% Student-t half-width, the ' +
         `difference paired by seed. "After ${iterations} iterations each" is the same difference from the runs' own final ` +
         'evaluations, whatever calls each spent. ' +

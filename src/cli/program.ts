@@ -200,8 +200,12 @@ export function buildProgram(): Command {
 
   program
     .command('show')
-    .description('per-iteration table of a run')
+    .description('per-iteration table of a run, or one iteration in full')
     .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument(
+      '[iteration]',
+      'one iteration: its hypothesis, decision, and every case with what it lost points on',
+    )
     .option('--json', 'machine-readable output')
     .action(lazy('show'));
 

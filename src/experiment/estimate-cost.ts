@@ -59,6 +59,8 @@ export interface RoleCost {
   perIterationUsd: number | null;
   /** Why there is no number, when there is none. */
   unknownBecause?: string;
+  /** The model with no price behind `unknownBecause`, and the key that would give it one. */
+  unpriced?: { model: string; keyPath: string };
   /** What the number assumes, when that is worth saying (a CLI's own cost reporting). */
   note?: string;
 }
@@ -142,8 +144,8 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     if (config === undefined) continue;
     const callTokens = tokens[role];
     const members = judgeMembers(config);
-    const unknown = (because: string) => {
-      roles.push({ role, perCall: callTokens, perIterationUsd: null, unknownBecause: because });
+    const unknown = (because: string, unpriced: RoleCost['unpriced']) => {
+      roles.push({ role, perCall: callTokens, perIterationUsd: null, unknownBecause: because, unpriced });
       perCallWays[role] = null;
     };
     // A program's own model calls are neither counted here nor toward budget.usd: the role costs
@@ -159,7 +161,8 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
     const unpriced = priced.find((m) => m.estimated === undefined);
     if (unpriced !== undefined) {
       const { entry } = unpriced;
-      unknown(`no price for ${entryLabel(entry)}; set ${formatKeyPath(unpriced.path)}.price`);
+      const keyPath = `${formatKeyPath(unpriced.path)}.price`;
+      unknown(`no price for ${entryLabel(entry)}; set ${keyPath}`, { model: entryLabel(entry), keyPath });
       continue;
     }
     // A panel's call: the members' prices, each weighted by the calls it makes (its samples).

@@ -65,7 +65,7 @@ async function readIterations(runDir: string, problems: string[]): Promise<Itera
   return Promise.all(numbers.map((iteration) => readIteration(runDir, iteration, problems)));
 }
 
-async function readIteration(
+export async function readIteration(
   runDir: string,
   iteration: number,
   problems: string[],

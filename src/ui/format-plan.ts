@@ -1,5 +1,6 @@
 /** The text `validate` prints on success: the plan of a run, its calls and its estimated cost. */
 import { times } from '../experiment/count-calls.js';
+import type { RoleCost } from '../experiment/estimate-cost.js';
 import type { Plan } from '../experiment/plan.js';
 import { type PlanAcceptance, round } from '../experiment/plan-acceptance.js';
 import { ROLES, type Role } from '../experiment/roles.js';
@@ -111,7 +112,7 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   const simulated = plan.models.every((m) => m.simulated);
   if (cost.perIterationUsd === null) {
     row('Cost', colors.yellow('unknown'));
-    for (const r of cost.roles) if (r.unknownBecause) more(`- ${r.unknownBecause}`);
+    for (const line of unknownCostLines(cost.roles)) more(`- ${line}`);
     if (cost.knownPerIterationUsd > 0)
       more(`the roles with a known price: ~${usd(cost.knownPerIterationUsd)} per iteration`);
   } else {
@@ -236,4 +237,29 @@ export function usd(amount: number): string {
   if (amount === 0) return '$0.00';
   if (amount < 0.01) return `$${amount.toPrecision(2)}`;
   return `$${amount.toFixed(2)}`;
+}
+
+/**
+ * Why the cost is unknown, one line per model with no price (one model in several roles is said
+ * once, naming the roles and each key that would price it), then any other reason.
+ */
+function unknownCostLines(roles: readonly RoleCost[]): string[] {
+  const byModel = new Map<string, { roles: string[]; keys: string[] }>();
+  const other: string[] = [];
+  for (const r of roles) {
+    if (r.unpriced === undefined) {
+      if (r.unknownBecause) other.push(r.unknownBecause);
+      continue;
+    }
+    const known = byModel.get(r.unpriced.model) ?? { roles: [], keys: [] };
+    known.roles.push(r.role);
+    known.keys.push(r.unpriced.keyPath);
+    byModel.set(r.unpriced.model, known);
+  }
+  const lines = [...byModel].map(([model, { roles: named, keys }]) =>
+    named.length === 1
+      ? `no price for ${model}; set ${keys[0]}`
+      : `no price for ${model} (${named.join(', ')}); set ${keys.join(', ')}`,
+  );
+  return [...lines, ...other];
 }

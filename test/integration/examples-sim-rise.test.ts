@@ -68,9 +68,10 @@ describe('invoice-extract under --provider sim', () => {
 describe('ticket-triage under --provider sim', () => {
   // Its bare prompt never asks for JSON, so the baseline fails the schema gate on every case; the
   // simulated mutator once read the check "summary-under-25-words" as a rule about sums instead.
-  it('gets past its JSON gate and raises the score in 8 iterations', async () => {
+  // The sim keeps a JSON prompt at iteration 5 (0 → 0.81); the sixth is one spare.
+  it('gets past its JSON gate and raises the score in 6 iterations', async () => {
     const before = new Set(runFolders(repo.path('runs')));
-    const result = await runBuiltCli(['run', 'ticket-triage', '--provider', 'sim', '--iterations', '8'], {
+    const result = await runBuiltCli(['run', 'ticket-triage', '--provider', 'sim', '--iterations', '6'], {
       cwd: repo.dir,
       env: cleanEnv(repo.env),
     });

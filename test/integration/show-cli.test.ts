@@ -84,6 +84,25 @@ describe('autoresearch show', () => {
     ]);
   });
 
+  it('shows one iteration in full: hypothesis, decision, per-case scores by split, what each case lost', async () => {
+    const result = await run('show', FIXTURE_RUN_ID, '7');
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Iteration    7: holdout_fail/);
+    expect(result.stdout).toContain('Scores       train 0.967 (Δ +0.033) · holdout 0.567 · best 0.933');
+    // The holdout case that cost the keep, with the judge's reasons and the unmet expectation.
+    expect(result.stdout).toContain(
+      'bank-cfo (holdout)\n  judge 2.67/5 (call_to_action 5, clarity 2, personalization 1)',
+    );
+    expect(result.stdout).toContain('✗ expectation: Names one concrete pain of the month-end close');
+    expect(result.stdout).toContain('Hypothesis   Mention the prospect');
+    const json = JSON.parse((await run('show', FIXTURE_RUN_ID, '7', '--json')).stdout);
+    expect(json.record).toMatchObject({ iteration: 7, status: 'holdout_fail' });
+    const missing = await run('show', FIXTURE_RUN_ID, '12');
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('error: this run has no iteration 12');
+    expect(missing.stderr).toContain('hint: its iterations are 0 to 7');
+  });
+
   it('exits 2 with a hint for an unknown run', async () => {
     const result = await run('show', 'nope');
     expect(result.exitCode).toBe(2);

@@ -101,7 +101,10 @@ afterAll(async () => {
  * Each chain's kills, in run order; each after the first cuts the resume of the run the one
  * before killed. Together: both stages of a staged evaluation (`generating` and `judging`,
  * the 1st in the screen, the 2nd in the rest), every `retesting`, the candidate's retest, and
- * `evaluated`/`decided`/`finished` of a screened-out and of a two-look iteration.
+ * `evaluated`/`decided`/`finished` of a screened-out and of a two-look iteration. Two chains,
+ * side by side: a kill that leaves its iteration open (a stage, a retest, `evaluated`) is
+ * followed by a later point of the same iteration, redone by the resume; `finished` and
+ * `decided` close theirs, so each is cut in the other chain.
  */
 function chains(roles: Roles): JournalTarget[][] {
   const { staged, twoLooks, retests, screenedOut } = roles;
@@ -113,20 +116,17 @@ function chains(roles: Roles): JournalTarget[][] {
       at('judging', staged, 2, 'the judge of the rest stage'),
       at('finished', screenedOut, 1, 'screened out, results.tsv not rewritten'),
       at('retesting', firstRetest, 1, 'a first look asked for a retest'),
+      at('judging', twoLooks, 3, "the judge of the candidate's retest"),
       at('evaluated', twoLooks, 1, 'both looks done, nothing decided'),
+      at('finished', twoLooks, 1, 'inconclusive journaled, results.tsv not rewritten'),
     ],
     [
       at('judging', staged, 1, 'the judge of the screen stage'),
       at('generating', staged, 2, 'the rest stage begins'),
       at('evaluated', screenedOut, 1, 'the screen failed, nothing decided'),
+      at('decided', screenedOut, 1, 'screened out journaled'),
       at('decided', twoLooks, 1, 'inconclusive journaled'),
       at('retesting', secondRetest, 1, 'the next retest'),
-    ],
-    [
-      at('decided', screenedOut, 1, 'screened out journaled'),
-      at('retesting', firstRetest, 1, 'a first look asked for a retest'),
-      at('judging', twoLooks, 3, "the judge of the candidate's retest"),
-      at('finished', twoLooks, 1, 'inconclusive journaled, results.tsv not rewritten'),
     ],
   ];
 }

@@ -74,14 +74,20 @@ afterAll(async () => {
  * event on disk. Together: the parents journaled with no mutator asked, both concurrent
  * retests, every candidate decided with nothing journaled, the closing append of a new best
  * (before its commit and before results.tsv) and of a pooled iteration (before and after its
- * results.tsv), a judge in the middle of two concurrent candidates' evaluations.
+ * results.tsv), a judge in the middle of two concurrent candidates' evaluations. Two chains
+ * (each costs a whole run), side by side: a kill that leaves its iteration open (parents, a
+ * judge, a retest, `evaluated`) is followed by a later point of the same iteration, which the
+ * resume redoes; `finished` and `pooled` close theirs.
  */
 const CHAINS: JournalTarget[][] = [
   [
     at('parent_chosen', 1, 2, 'parents journaled, the mutator not asked'),
+    at('judging', 1, 2, 'two candidates being judged'),
     at('finished', 1, 1, 'the new best journaled with p1 and p2, results.tsv and commit to come'),
     at('retesting', 2, 1, 'a retest against a non-best parent'),
     at('parent_chosen', 3, 1, "a merge's two members journaled, nothing merged"),
+    at('finished', 3, 1, 'a screened-out merge journaled'),
+    at('retesting', 4, 1, 'the first of two concurrent retests'),
     at('pooled', 4, 1, 'p3 journaled and results.tsv written, the stop not'),
   ],
   [
@@ -90,11 +96,6 @@ const CHAINS: JournalTarget[][] = [
     at('finished', 2, 1, 'a discard journaled, results.tsv not rewritten'),
     at('parent_chosen', 4, 2, 'parents from a front of three members'),
     at('retesting', 4, 2, 'the second of two concurrent retests'),
-  ],
-  [
-    at('judging', 1, 2, 'two candidates being judged'),
-    at('finished', 3, 1, 'a screened-out merge journaled'),
-    at('retesting', 4, 1, 'the first of two concurrent retests'),
     at('finished', 4, 1, 'p3 journaled, results.tsv not rewritten'),
   ],
 ];

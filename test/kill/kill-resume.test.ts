@@ -30,9 +30,10 @@ import { createProject, FIXTURE } from './support/project.js';
 
 const SEED = 6_2026;
 const ITERATIONS = 3;
-const CHAINS = 7;
+// Points go round-robin, KILLS_PER_CHAIN to a chain, so four chains cut each of the 19 once; more
+// chains would only cut them again, at a whole run apiece.
+const CHAINS = 4;
 const KILLS_PER_CHAIN = 5;
-const MIN_KILLS = 30;
 const RUN_ARGS = ['run', FIXTURE, '--provider', 'sim', '--iterations', String(ITERATIONS)];
 
 // AUTORESEARCH_KILL_TRACE=1 prints each process as it ends: for finding a slow or failing chain.
@@ -146,14 +147,14 @@ async function runChain(chain: number): Promise<ChainOutcome> {
 }
 
 describe('SIGKILL at seeded points, then resume', () => {
-  it(`keeps the record whole and the decisions unchanged over ${MIN_KILLS}+ kills in every phase`, async () => {
+  it('keeps the record whole and the decisions unchanged over a kill at every point of every phase', async () => {
     const limit = pLimit(2);
     const outcomes = await Promise.all(
       Array.from({ length: CHAINS }, (_, chain) => limit(() => runChain(chain))),
     );
     const fired = outcomes.flatMap((o) => o.fired);
     expect(outcomes.flatMap((o) => o.problems)).toEqual([]);
-    expect(fired.length).toBeGreaterThanOrEqual(MIN_KILLS);
+    expect(fired.length).toBeGreaterThanOrEqual(POINTS.length);
     trace(`kills: ${fired.map(formatKillPoint).join(' ')}`);
     expect(new Set(fired.map((k) => k.point))).toEqual(new Set(POINTS.map((p) => p.point)));
     expect(new Set(fired.map((k) => k.group))).toEqual(new Set(Object.keys(PHASE_POINTS)));

@@ -12,6 +12,8 @@ import { readManifestOrNull } from '../../run/manifest.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
 import { formatCalibration } from '../../ui/format-calibration.js';
+import { formatIteration } from '../../ui/format-iteration.js';
+import { readIterationDetail } from '../iteration-detail.js';
 import { formatShow, formatShowJson } from '../../ui/format-show.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -40,6 +42,7 @@ interface ShowOptions {
 
 export default async function showCommand(
   runId: string,
+  iteration: string | undefined,
   options: ShowOptions,
   command: Command,
 ): Promise<number> {
@@ -59,6 +62,13 @@ export default async function showCommand(
     term.err(
       term.colors.yellow(`warning: events.jsonl line ${invalid.line} was skipped: ${invalid.message}`),
     );
+  }
+  if (iteration !== undefined) {
+    const detail = await readIterationDetail(dir, state, iteration);
+    term.out(
+      options.json ? JSON.stringify(detail, null, 2) : formatIteration(detail, term.colors, term.width),
+    );
+    return 0;
   }
   if (calibration !== null) {
     term.out(

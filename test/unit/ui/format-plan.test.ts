@@ -78,6 +78,17 @@ describe('formatPlan', () => {
     expect(text).toContain('judge: external program, 1 run per evaluation');
   });
 
+  it('names a model with no price once, with every role it plays and each key that would price it', async () => {
+    const { experiment } = await loadExperiment(join(FIXTURES, 'basic'), { cwd: '/', env: {} });
+    const local = { provider: 'openai' as const, model: 'llama3.1', base_url: 'http://127.0.0.1:11434/v1' };
+    const models = { ...experiment.models, generator: local, mutator: local, judge: local };
+    const text = formatPlan(buildPlan({ ...experiment, models }), colors, '/');
+    expect(text.match(/no price for openai\/llama3\.1/g)).toHaveLength(1);
+    expect(text).toContain(
+      'no price for openai/llama3.1 (generator, mutator, judge); set models.generator.price, models.mutator.price, models.judge.price',
+    );
+  });
+
   it('says when budget.usd would stop the run during its baseline', async () => {
     const { experiment } = await loadExperiment(join(FIXTURES, 'program-judge'), { cwd: '/', env: {} });
     const { cost } = buildPlan(experiment);
