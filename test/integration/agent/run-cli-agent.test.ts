@@ -129,6 +129,25 @@ describe('Claude Code as an agent', () => {
   }, 60_000);
 });
 
+describe('a skill in the workspace', () => {
+  it('is offered to Claude Code and read when the model uses it', async () => {
+    server.configure({ respond: script([{ tool: 'Skill', args: { skill: 'release-notes' } }, 'Used it.']) });
+    const ws = await workspace();
+    await mkdir(join(ws, '.claude', 'skills', 'release-notes'), { recursive: true });
+    await writeFile(
+      join(ws, '.claude', 'skills', 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Turns notes into release notes.\n---\nGroup the notes by area.\n',
+    );
+    const { result } = await run('claude', ws);
+    expect(result.endReason).toBe('done');
+    expect(JSON.stringify(server.log[0]?.body)).toContain('Turns notes into release notes.');
+    expect(toolCalls(result.transcript)).toMatchObject([
+      { tool: 'Skill', input: { skill: 'release-notes' } },
+    ]);
+    expect(JSON.stringify(server.log[1]?.body)).toContain('Group the notes by area.');
+  }, 60_000);
+});
+
 describe('what an agent cannot reach', () => {
   it('leaves the project, $HOME and another workspace unread and unchanged, and holds no real key', async () => {
     const targets = [join(home, 'secret.txt'), join(project, 'autoresearch.yaml'), join(other, 'case.txt')];
