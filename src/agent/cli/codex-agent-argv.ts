@@ -8,8 +8,9 @@
  * goals, the question tool exec mode cannot answer, plugins and analytics. Codex has no turn limit
  * of its own: the proxy refuses the call past `max_turns`.
  *
- * `tools:` names Codex's own tools: `exec_command` (its shell), `apply_patch`, `view_image`; one
- * left out is turned off where Codex has a switch for it (CODEX_TOOL_SWITCHES).
+ * `tools:` names Codex's own tools: `exec_command` (its shell, with `write_stdin`), `apply_patch`,
+ * `view_image`; one left out is turned off where Codex has a switch for it (CODEX_TOOL_SWITCHES):
+ * `apply_patch` and `write_stdin` have none and stay on (CODEX_TOOLS_ALWAYS_ON).
  */
 import { codexProviderSettings } from '../../providers/adapters/codex-cli.js';
 import type { AgentRunRequest } from '../agent-run.js';
@@ -23,16 +24,18 @@ export const CODEX_AGENT_OFF: readonly string[] = [
   'analytics.enabled=false',
 ];
 
-/** Codex's tools and the setting that turns each off. */
+/** Codex's tools that have a setting to turn them off, and the setting. */
 export const CODEX_TOOL_SWITCHES: Readonly<Record<string, string>> = {
   exec_command: 'features.shell_tool=false',
   view_image: 'features.view_image=false',
-  apply_patch: 'include_apply_patch_tool=false',
 };
 
-/** Names in `tools:` Codex has no switch for (for validate). */
+/** Codex's own tools that stay on whatever `tools:` says: 0.171 has no switch for them. */
+export const CODEX_TOOLS_ALWAYS_ON: readonly string[] = ['apply_patch', 'write_stdin'];
+
+/** Names in `tools:` that are none of Codex's tools (for validate). */
 export function unknownCodexTools(tools: readonly string[]): string[] {
-  return tools.filter((tool) => !(tool in CODEX_TOOL_SWITCHES));
+  return tools.filter((tool) => !(tool in CODEX_TOOL_SWITCHES) && !CODEX_TOOLS_ALWAYS_ON.includes(tool));
 }
 
 export function buildCodexAgentArgs(request: AgentRunRequest, proxyBaseUrl: string): string[] {

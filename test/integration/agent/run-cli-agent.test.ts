@@ -203,6 +203,20 @@ describe('Codex as an agent', () => {
     expect(calls.map((c) => c.cached)).toEqual([false, false]);
   }, 60_000);
 
+  it('offers only the tools the allow-list names, where Codex has a switch', async () => {
+    server.configure({ respond: () => 'Nothing to do.' });
+    const offered = async (allowedTools: string[]) => {
+      server.reset();
+      const { result } = await run('codex', await workspace(), { allowedTools });
+      expect(result.endReason).toBe('done');
+      return (server.log[0]?.body?.['tools'] as { name?: string; type: string }[]).map(
+        (t) => t.name ?? t.type,
+      );
+    };
+    expect(await offered(['exec_command'])).toEqual(['exec_command', 'write_stdin', 'apply_patch']);
+    expect(await offered(['view_image'])).toEqual(['apply_patch', 'view_image']);
+  }, 60_000);
+
   it('is stopped at max_turns by the proxy: the call past the limit never reaches the API', async () => {
     let n = 0;
     server.configure({

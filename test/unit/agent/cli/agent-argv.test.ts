@@ -56,6 +56,6 @@ describe('buildCodexAgentArgs', () => {
     const args = buildCodexAgentArgs(request({ agent: 'codex', limits }), 'http://p/v1');
     expect(args).toContain('features.view_image=false');
     expect(args).not.toContain('features.shell_tool=false');
-    expect(unknownCodexTools(['exec_command', 'Bash'])).toEqual(['Bash']);
+    expect(unknownCodexTools(['exec_command', 'apply_patch', 'Bash'])).toEqual(['Bash']);
   });
 });
