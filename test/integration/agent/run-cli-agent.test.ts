@@ -46,6 +46,8 @@ beforeAll(async () => {
   for (const dir of [home, project, other]) await mkdir(dir);
   await writeFile(join(home, 'secret.txt'), 'home secret\n');
   await writeFile(join(project, 'autoresearch.yaml'), 'project file\n');
+  await mkdir(join(project, 'runs', 'r1'), { recursive: true });
+  await writeFile(join(project, 'runs', 'r1', 'run.json'), '{"run":"record"}\n');
   await writeFile(join(other, 'case.txt'), 'another case\n');
 });
 afterAll(async () => {
@@ -149,8 +151,13 @@ describe('a skill in the workspace', () => {
 });
 
 describe('what an agent cannot reach', () => {
-  it('leaves the project, $HOME and another workspace unread and unchanged, and holds no real key', async () => {
-    const targets = [join(home, 'secret.txt'), join(project, 'autoresearch.yaml'), join(other, 'case.txt')];
+  it('leaves the project, its runs/, $HOME and another workspace unread and unchanged, and holds no real key', async () => {
+    const targets = [
+      join(home, 'secret.txt'),
+      join(project, 'autoresearch.yaml'),
+      join(project, 'runs', 'r1', 'run.json'),
+      join(other, 'case.txt'),
+    ];
     const before = await Promise.all(targets.map((path) => readFile(path, 'utf8')));
     const command = [
       ...targets.map((path) => `cat ${path}`),
@@ -164,7 +171,7 @@ describe('what an agent cannot reach', () => {
     expect(result.endReason).toBe('done');
     const output = toolResults(result.transcript)[0]?.content ?? '';
     expect(output).toContain('No such file or directory');
-    expect(output).not.toMatch(/home secret|project file|another case/);
+    expect(output).not.toMatch(/home secret|project file|"run"|another case/);
     expect(await Promise.all(targets.map((path) => readFile(path, 'utf8')))).toEqual(before);
     // The agent's key is the proxy's one-time token; the real one never entered the sandbox.
     expect(output).toMatch(/^ANTHROPIC_API_KEY=arp-/m);
@@ -272,6 +279,22 @@ describe('limits of a Claude Code agent', () => {
     expect(result.error).toMatch(/after 8 s/);
     expect(toolCalls(result.transcript)).toHaveLength(1);
     expect(processesMentioning('sleep 47.25')).toEqual([]);
+  }, 60_000);
+
+  it('rejects with the reason when the run stops, and leaves nothing running', async () => {
+    server.configure({ respond: script([{ tool: 'Bash', args: { command: 'sh wait.sh' } }, 'Slept.']) });
+    const ws = await workspace();
+    await writeFile(join(ws, 'wait.sh'), 'sleep 48.75\n');
+    const stop = new AbortController();
+    const timer = setInterval(() => {
+      if (processesMentioning('sleep 48.75').length > 0) stop.abort(new Error('the run is stopping'));
+    }, 100);
+    try {
+      await expect(run('claude', ws, {}, { signal: stop.signal })).rejects.toThrow('the run is stopping');
+    } finally {
+      clearInterval(timer);
+    }
+    expect(processesMentioning('sleep 48.75')).toEqual([]);
   }, 60_000);
 });
 
