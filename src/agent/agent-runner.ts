@@ -6,11 +6,12 @@
 import type { Experiment } from '../experiment/types.js';
 import type { RunAgent } from './agent-run.js';
 import { agentKindOf } from './agent-target.js';
+import { runCliAgent } from './cli/run-cli-agent.js';
 import { runSimAgent } from './sim-agent.js';
 
 export function agentPart(experiment: Experiment): { agent?: RunAgent } {
   if (experiment.agent === undefined) return {};
   const kind = agentKindOf(experiment.models.generator.provider);
   if (kind === 'sim') return { agent: runSimAgent };
-  return {};
+  return kind === undefined ? {} : { agent: runCliAgent };
 }

@@ -179,6 +179,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   const needs = {
     hasRubric: partial.rubric !== undefined,
     hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),
+    agent: partial.agent !== undefined,
   };
   const generator = configured.generator;
   const models = generator ? resolveModels({ ...configured, generator }, needs) : undefined;

@@ -7,6 +7,11 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
 import { AGENT_PROVIDERS, agentKindOf } from '../agent/agent-target.js';
+import {
+  CODEX_TOOL_SWITCHES,
+  CODEX_TOOLS_ALWAYS_ON,
+  unknownCodexTools,
+} from '../agent/cli/codex-agent-argv.js';
 import type { DraftCase } from './cases/load-cases.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
 import type { PartialConfig } from './partial-config.js';
@@ -59,6 +64,13 @@ export async function validateAgent(
       ['agent', 'place'],
       `Codex reads no ${agent.place === 'agent' ? 'agent definition in Markdown' : 'appended system prompt'}`,
       'use `place: instructions` (AGENTS.md) or `place: skill` with Codex',
+    );
+  const unknownTools = kind === 'codex' ? unknownCodexTools(agent.tools ?? []) : [];
+  if (unknownTools.length > 0)
+    error(
+      ['agent', 'tools'],
+      `Codex has no tool named ${unknownTools.map((t) => `\`${t}\``).join(', ')}`,
+      `Codex's tools: ${[...Object.keys(CODEX_TOOL_SWITCHES), ...CODEX_TOOLS_ALWAYS_ON].join(', ')}`,
     );
   if (partial.prompt !== undefined && typeof partial.prompt !== 'string')
     error(

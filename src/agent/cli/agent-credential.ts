@@ -28,6 +28,11 @@ const LOGINS = {
   },
 } as const;
 
+/** The key variable an agent run of this CLI needs. */
+export function agentKeyName(agent: 'claude' | 'codex'): string {
+  return LOGINS[agent].key;
+}
+
 /** Where the agent's proxy sends its calls and with which key; undefined without a key. */
 export function agentUpstream(agent: 'claude' | 'codex', env: NodeJS.ProcessEnv): AgentUpstream | undefined {
   const login = LOGINS[agent];

@@ -95,6 +95,30 @@ describe('an agent experiment', () => {
     ]);
   });
 
+  it('refuses a Codex tool Codex does not have, naming the ones it has', async () => {
+    const problems = await errors(
+      await experiment({
+        agent: '{ place: instructions, task: "go", tools: [exec_command, Bash] }',
+        generator: '{ provider: codex-cli }',
+      }),
+    );
+    expect(problems).toEqual([
+      expect.objectContaining({ keyPath: 'agent.tools', message: 'Codex has no tool named `Bash`' }),
+    ]);
+  });
+
+  it('needs the key the proxy adds, not a CLI login, and says why', async () => {
+    const file = await experiment({ generator: '{ provider: claude-cli }' });
+    const { problems } = await loadExperimentFile(file, {});
+    const warning = problems.find((p) => p.keyPath === 'models.generator');
+    expect(warning?.message).toBe('ANTHROPIC_API_KEY is not set (needed by generator)');
+    expect(warning?.hint).toContain(
+      'A CLI login (`claude auth login`, a subscription) is not used for agent cases',
+    );
+    const keyed = await loadExperimentFile(file, { ANTHROPIC_API_KEY: 'k' });
+    expect(keyed.problems.filter((p) => p.message.includes('API_KEY'))).toEqual([]);
+  });
+
   it('checks the task’s placeholders against the cases like the prompt’s', async () => {
     const problems = await errors(await experiment({ agent: '{ task: "Release {{missing}}" }' }));
     expect(problems).toEqual([expect.objectContaining({ message: expect.stringContaining('missing') })]);
