@@ -25,7 +25,7 @@ import { emptyTotals } from '../providers/ledger.js';
 import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
 import { ProviderError } from '../providers/types.js';
 import type { SpendRole } from '../run/events.js';
-import { candidatePaths, runPaths } from '../run/paths.js';
+import { agentCacheDir, candidatePaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeDecision } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
@@ -130,6 +130,7 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
             ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
           }),
           ...agentPart(experiment),
+          agentCacheDir: agentCacheDir(runDir),
         },
       ));
     } catch (error) {

@@ -51,6 +51,8 @@ export interface EvaluateDeps {
   agent?: RunAgent;
   /** Where each agent case's record goes (`agent/<case-id>.<sample>/` of the candidate's folder). */
   agentRecordDir?: (caseId: string, sample: number) => string;
+  /** The run's cache of agents' model answers (`agent-cache/`), so a resumed case pays for no call twice. */
+  agentCacheDir?: string;
 }
 
 /** One output of the generator (or its failure). */

@@ -15,7 +15,7 @@ import { type GenerateInput, settleAll } from './generate.js';
 
 export async function generateAgentOutputs(
   input: Omit<GenerateInput, 'client' | 'shape'> & { experiment: Experiment },
-  deps: Pick<EvaluateDeps, 'agent' | 'agentRecordDir' | 'env' | 'signal' | 'pool'>,
+  deps: Pick<EvaluateDeps, 'agent' | 'agentRecordDir' | 'agentCacheDir' | 'env' | 'signal' | 'pool'>,
   /** The ledger account the agents' model calls go on. */
   account: string,
 ): Promise<Generation[]> {
@@ -58,6 +58,7 @@ export async function generateAgentOutputs(
               run,
               env: deps.env ?? process.env,
               isolation: runIsolation(experiment),
+              ...(deps.agentCacheDir === undefined ? {} : { cacheDir: deps.agentCacheDir }),
               // Each of the agent's model calls on the generator's bill, like a generation's.
               onModelCall: (call) =>
                 deps.pool.ledger.record({

@@ -4,6 +4,7 @@
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
 import type { RunAgent } from '../agent/agent-run.js';
+import { agentCacheDir } from '../run/paths.js';
 import type { EvaluateDeps } from '../evaluate/evaluate-types.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
@@ -72,7 +73,7 @@ export function evaluationDeps(deps: LoopDeps, iteration: number): EvaluateDeps 
     env: deps.env,
     ...(deps.judge === undefined ? {} : { judge: deps.judge }),
     ...(deps.grader === undefined ? {} : { grader: deps.grader }),
-    ...(deps.agent === undefined ? {} : { agent: deps.agent }),
+    ...(deps.agent === undefined ? {} : { agent: deps.agent, agentCacheDir: agentCacheDir(deps.runDir) }),
     ...(runner === undefined
       ? {}
       : { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) }),

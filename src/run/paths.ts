@@ -120,3 +120,11 @@ function safeCaseId(caseId: string): string {
   }
   return caseId;
 }
+
+/**
+ * The run's cache of agents' model answers (docs/design/agent-runs.md), beside the model calls'
+ * cache rather than in it: that folder's shards are the pool's alone.
+ */
+export function agentCacheDir(runDir: string): string {
+  return join(runDir, 'agent-cache');
+}
