@@ -216,7 +216,7 @@ describe('Codex as an agent', () => {
       server.reset();
       const { result } = await run('codex', await workspace(), { allowedTools });
       expect(result.endReason).toBe('done');
-      return (server.log[0]?.body?.['tools'] as { name?: string; type: string }[]).map(
+      return ((server.log[0]?.body?.['tools'] ?? []) as { name?: string; type: string }[]).map(
         (t) => t.name ?? t.type,
       );
     };
