@@ -20,7 +20,7 @@ import { runsDirOf } from '../runs-dir-option.js';
 
 /**
  * An agent run's cases as last evaluated in full (docs/design/agent-runs.md): the final check's
- * best, else the baseline's (an `eval` record's one evaluation); null for a run of model calls.
+ * best (or its baseline, when the best is the baseline), else the baseline's (an `eval` record's one evaluation); null for a run of model calls.
  */
 async function agentCasesOf(
   dir: string,
@@ -28,6 +28,7 @@ async function agentCasesOf(
 ): Promise<{ title: string; cases: AgentCases } | null> {
   for (const [title, candidate] of [
     ['final check, best', join(dir, 'final', 'best')],
+    ['final check, baseline', join(dir, 'final', 'baseline')],
     [first, candidatePaths(dir, 0, 0).dir],
   ] as const) {
     const cases = await readAgentCases(candidate);
