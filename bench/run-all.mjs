@@ -4,7 +4,7 @@
  * cannot warm or pollute the next), each printing its table and rewriting its section of
  * BENCHMARKS.md.
  *
- *   npm run bench                       all nine; promptfoo only if already in bench/.peers/
+ *   npm run bench                       all ten; promptfoo only if already in bench/.peers/
  *   npm run bench -- --with-promptfoo   install promptfoo 0.121.20 there first when missing
  *   npm run bench -- --smoke            the tiny versions (seconds; BENCHMARKS.md untouched)
  *   npm run bench -- --out FILE         write the sections to FILE instead

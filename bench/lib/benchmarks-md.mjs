@@ -19,6 +19,7 @@ export const SECTIONS = [
   },
   { key: 'search', title: '8. Search: pareto vs greedy', script: 'bench/search.mjs' },
   { key: 'cost', title: '9. Cost: batch and prompt caching', script: 'bench/cost.mjs' },
+  { key: 'agent', title: '10. Agent cases', script: 'bench/agent.mjs' },
 ];
 
 const HEADER = `# Benchmarks
@@ -28,7 +29,7 @@ how it compares with promptfoo on the same evaluation, and how often its accepta
 a change that is not really better. Every figure below is written by a script in \`bench/\`; none
 is typed by hand.
 
-- \`npm run build && npm run bench\` runs all nine (the first seven in under ten minutes; section
+- \`npm run build && npm run bench\` runs all ten (the first seven in under ten minutes; section
   8 runs sixty whole loops and says how long they took, section 9 four runs of ten iterations; promptfoo is compared only when it
   is installed: \`npm run bench -- --with-promptfoo\` installs it first).
 - \`node bench/<name>.mjs\` runs one and rewrites only its section of this file.

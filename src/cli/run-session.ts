@@ -4,6 +4,7 @@
  * a second exits at once), the stop flag file, the terminal renderer, the lock, the
  * closing summary and the experiment's `on_finish` program.
  */
+import { agentPart } from '../agent/agent-runner.js';
 import { basename } from 'node:path';
 import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { ROLES } from '../experiment/roles.js';
@@ -223,6 +224,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
       stopRequested: () => isStopRequested(runDir, input.lock.record.token),
       env: input.env,
       ...createSandboxedReview(experiment, pool, { env: input.env }),
+      ...agentPart(experiment),
       ...(input.planEstimate ? { planEstimate: input.planEstimate } : {}),
       ...(batch === undefined ? {} : { batch }),
       ...(checkpoint ? { checkpoint } : {}),

@@ -11,6 +11,7 @@
  * journal, all under the run lock. A judge or grader error is an `error` evaluation (no
  * score); Ctrl-C journals it as interrupted; auth and credit failures stop it and throw.
  */
+import { agentPart } from '../agent/agent-runner.js';
 import { AutoresearchError } from '../errors.js';
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Role } from '../experiment/roles.js';
@@ -24,7 +25,7 @@ import { emptyTotals } from '../providers/ledger.js';
 import { createModelPool, type ModelPool, type ModelPoolOptions } from '../providers/model-pool.js';
 import { ProviderError } from '../providers/types.js';
 import type { SpendRole } from '../run/events.js';
-import { candidatePaths, runPaths } from '../run/paths.js';
+import { agentCacheDir, candidatePaths, runPaths } from '../run/paths.js';
 import type { ProcessIdentity } from '../run/process-identity.js';
 import { writeBest, writeDecision } from '../run/records.js';
 import { buildEvalReport, costFromLedger } from './build-eval-report.js';
@@ -128,6 +129,8 @@ export async function runEval(input: RunEvalInput, deps: RunEvalDeps): Promise<E
             env: deps.env,
             ...(deps.cliEntry ? { cliEntry: deps.cliEntry } : {}),
           }),
+          ...agentPart(experiment),
+          agentCacheDir: agentCacheDir(runDir),
         },
       ));
     } catch (error) {

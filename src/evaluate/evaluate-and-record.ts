@@ -18,6 +18,7 @@ export async function evaluateAndRecord(
   try {
     outcome = await evaluateCandidate(input, {
       ...deps,
+      agentRecordDir: paths.agent,
       onGenerated: (generation) => writer.output(generation),
       onChecked: (checks) => writer.checks(checks),
     });

@@ -4,6 +4,7 @@
  * (EvaluateDeps), and what it yields (CandidateOutcome; EvaluationResult at the entry). Every
  * stage file and every caller reads them from here, so no stage imports the evaluation back.
  */
+import type { AgentEndReason, RunAgent } from '../agent/agent-run.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { Grader } from '../grader/grader.js';
 import type { Judge, JudgeResult } from '../judge/judge.js';
@@ -46,6 +47,12 @@ export interface EvaluateDeps {
    * into the cache before the stage makes them, so the stage then finds them there.
    */
   batch?: (calls: readonly BatchCall[], phase: Phase) => Promise<void>;
+  /** Needed when the experiment is an agent experiment (docs/design/agent-runs.md): who runs its cases. */
+  agent?: RunAgent;
+  /** Where each agent case's record goes (`agent/<case-id>.<sample>/` of the candidate's folder). */
+  agentRecordDir?: (caseId: string, sample: number) => string;
+  /** The run's cache of agents' model answers (`agent-cache/`), so a resumed case pays for no call twice. */
+  agentCacheDir?: string;
 }
 
 /** One output of the generator (or its failure). */
@@ -62,6 +69,8 @@ export interface Generation {
   error?: string;
   stopReason?: string;
   cached: boolean;
+  /** An agent case's end (docs/design/agent-runs.md); its full record is agent.json. */
+  agent?: { endReason: AgentEndReason; turns: number; files: number };
 }
 
 export type JudgeSuccess = Extract<JudgeResult, { ok: true }>;

@@ -10,6 +10,7 @@ import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
 import type { EvaluateDeps, EvaluateInput, Generation } from './evaluate-types.js';
+import { generateAgentOutputs } from './generate-agent.js';
 import { generateOutputs, generationRequest } from './generate.js';
 import { scrubSecrets } from './scrub-env.js';
 
@@ -30,7 +31,8 @@ export async function generateAndCheck(
 ): Promise<Generated> {
   deps.onPhase?.('generating');
   const generator = clientOnAccount(deps.pool.client('generator'), hooks.account);
-  if (deps.batch !== undefined) {
+  // An agent case is a process with its own many calls: nothing of it goes through a batch.
+  if (deps.batch !== undefined && input.experiment.agent === undefined) {
     const calls = input.cases.flatMap((testCase) =>
       Array.from({ length: input.samples }, (_, sample) => ({
         role: 'generator' as const,
@@ -46,28 +48,30 @@ export async function generateAndCheck(
   const checkOne = createChecker(input.experiment, input.cases, deps);
   const checking: Promise<SampleChecks>[] = [];
   try {
-    const generations = await generateOutputs({
+    const common = {
       prompt: input.prompt,
-      shape: input.experiment.shape,
       cases: input.cases,
       samples: input.samples,
       sampleBase: input.sampleBase,
-      client: generator,
       ...(deps.signal ? { signal: deps.signal } : {}),
-      onProgress: (done, total) => {
+      onProgress: (done: number, total: number) => {
         // Not before the first output: starting a process blocks this thread for a moment,
         // which would delay the first requests.
         if (done > 0) hooks.onFirstOutput();
         deps.onPhase?.('generating', { done, total });
       },
-      onGenerated: (generation, index) => {
+      onGenerated: (generation: Generation, index: number) => {
         const checked = checkOne(generation);
         // Awaited below; until then a failure must not count as unhandled.
         checked.catch(() => undefined);
         checking[index] = checked;
         deps.onGenerated?.(generation);
       },
-    });
+    };
+    const generations =
+      input.experiment.agent === undefined
+        ? await generateOutputs({ ...common, shape: input.experiment.shape, client: generator })
+        : await generateAgentOutputs({ ...common, experiment: input.experiment }, deps, hooks.account);
     if (generations.some((g) => g.ok)) hooks.onFirstOutput();
     deps.onPhase?.('checking');
     const checks = await Promise.all(checking);

@@ -95,7 +95,7 @@ export function generationRequest(
 }
 
 /** Like Promise.all, but waits for every job before rethrowing, so no call outlives the stage. */
-async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
+export async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
   const settled = await Promise.allSettled(jobs);
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure) throw failure.reason;

@@ -10,7 +10,9 @@ import { dirname, extname, resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
 import { validateAcceptance } from './validate-acceptance.js';
 import { validateCheckEntries } from './validate-check-entries.js';
-import { validatePrompt } from './validate-prompt.js';
+import { type PromptTemplate, validatePrompt } from './validate-prompt.js';
+import { validateAgent } from './validate-agent.js';
+import { resolveAgentTarget } from '../agent/agent-target.js';
 import { validateScoring } from './validate-scoring.js';
 import { type DraftCase, isCaseFormat, loadCases } from './cases/load-cases.js';
 import type { KeyPath } from './key-path.js';
@@ -137,7 +139,8 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
 
   const { parts } = promptParts;
   if (casesSource && drafts) {
-    problems.push(...validatePrompt(promptParts.templates, casesSource.path, drafts));
+    const templates = [...promptParts.templates, ...agentTaskTemplate(partial, where)];
+    problems.push(...validatePrompt(templates, casesSource.path, drafts));
     if (parts) problems.push(...validateConversations(parts, casesSource.path, drafts, where));
   }
 
@@ -165,9 +168,18 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   const configured = readConfiguredModels(raw);
   problems.push(...validateModelEntries(configured, where));
   problems.push(...validateGeneratorForShape(partial, configured.generator, where));
+  problems.push(
+    ...(await validateAgent(
+      partial,
+      configured.generator,
+      casesSource && drafts ? { file: casesSource.path, drafts } : undefined,
+      where,
+    )),
+  );
   const needs = {
     hasRubric: partial.rubric !== undefined,
     hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),
+    agent: partial.agent !== undefined,
   };
   const generator = configured.generator;
   const models = generator ? resolveModels({ ...configured, generator }, needs) : undefined;
@@ -206,6 +218,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
     ...(rubric ? { rubric } : {}),
     models,
     checks: config.checks,
+    ...(config.agent ? { agent: resolveAgentTarget(config.agent, dir) } : {}),
     warnings,
   };
   return { experiment, problems: warnings };
@@ -267,6 +280,20 @@ function validateGeneratorForShape(
     });
   }
   return problems;
+}
+
+/** An agent's task is a template over the case's vars like the prompt's parts. */
+function agentTaskTemplate(partial: PartialConfig, where: Where): PromptTemplate[] {
+  if (partial.agent === undefined) return [];
+  const at = where.locate(['agent', 'task']);
+  return [
+    {
+      name: 'agent.task',
+      text: partial.agent.task,
+      file: where.file,
+      inline: { keyPath: 'agent.task', line: at.line, col: at.col },
+    },
+  ];
 }
 
 /** Errors before warnings; within each, files in the order met and lines in order. */

@@ -3,6 +3,7 @@
  * split, and its messages their placeholders filled from its vars (once: a case's turns never
  * change).
  */
+import { dirname, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
 import type { DraftCase } from './cases/load-cases.js';
 import { assignSplits } from './cases/split.js';
@@ -88,6 +89,7 @@ export function placeCases(
       checks: c.checks,
       expectations: c.expectations,
       ...(c.messages ? { messages: c.messages.map((m) => fillMessage(m, c.vars)) } : {}),
+      ...(c.fixtures === undefined ? {} : { fixtures: resolve(dirname(where.casesFile), c.fixtures) }),
       split: result.splits[i] ?? 'train',
       source: { file: where.casesFile, line: c.line },
     }),

@@ -8,7 +8,7 @@ import type { Problem } from '../errors.js';
 import { apiProviderList, providerRecord, providersWhere } from '../providers/registry.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
 import { roleModels } from './judge-panel.js';
-import { describeMissingKey, findMissingKeyModels, missingKeyHint } from './missing-keys.js';
+import { agentNeeder, describeMissingKey, findMissingKeyModels, missingKeyHint } from './missing-keys.js';
 import { ROLES, type Role } from './roles.js';
 import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
 import type { ResolvedModels } from './types.js';
@@ -80,6 +80,8 @@ export function validateModelEntries(models: ConfiguredModels, where: Where): Pr
 export interface ModelNeeds {
   hasRubric: boolean;
   hasExpectations: boolean;
+  /** An agent experiment: its generator runs the agent cases (docs/design/agent-runs.md). */
+  agent?: boolean;
 }
 
 export function resolveModels(
@@ -165,9 +167,13 @@ export function findModelWarnings(
     }
   }
 
-  for (const [name, needers] of findMissingKeyModels(resolved, env, ROLES)) {
+  for (const [name, needers] of findMissingKeyModels(resolved, env, ROLES, needs.agent === true)) {
     const first = needers.find((m) => models[m.role] !== undefined)?.path ?? ['models', 'generator'];
-    warn(first, describeMissingKey(name, [...new Set(needers.map((m) => m.role))]), missingKeyHint(name));
+    warn(
+      first,
+      describeMissingKey(name, [...new Set(needers.map((m) => m.role))]),
+      missingKeyHint(name, agentNeeder(needers, needs.agent === true)),
+    );
   }
   return problems;
 }

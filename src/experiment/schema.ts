@@ -247,6 +247,38 @@ export const PromptParts = z.strictObject({
 });
 export type PromptParts = z.infer<typeof PromptParts>;
 
+/** Where an agent experiment's optimised file goes in each workspace (docs/design/agent-runs.md). */
+export const AGENT_PLACES = ['skill', 'instructions', 'agent', 'system'] as const;
+export type AgentPlace = (typeof AGENT_PLACES)[number];
+
+/**
+ * `agent:` (docs/design/agent-runs.md): every case is a task an agent carries out with its tools in
+ * a fresh workspace; the generator's provider says which agent (claude-cli, codex-cli or sim).
+ */
+export const AgentConfig = z.strictObject({
+  place: z.enum(AGENT_PLACES).default('instructions'),
+  /** The skill's or agent definition's name: a folder or file name in the workspace. */
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes (at most 64)')
+    .optional(),
+  /** A folder of the skill's other files, copied beside SKILL.md. */
+  files: z.string().min(1).optional(),
+  /** The user message: a template over the case's vars. */
+  task: z.string().min(1).default('{{task}}'),
+  /** A folder copied into every workspace, before the case's own. */
+  fixtures: z.string().min(1).optional(),
+  git: z.boolean().default(false),
+  /** The tools the agent may use, in its CLI's own names; absent: the CLI's defaults. */
+  tools: z
+    .array(z.string().regex(/^[A-Za-z0-9_*():. -]{1,200}$/, 'a tool name'))
+    .min(1)
+    .optional(),
+  max_turns: positiveInt.max(1000).default(30),
+  timeout_s: z.number().positive().max(86_400).default(600),
+});
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
 export const ExperimentFile = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes'),
   description: z.string().optional(),
@@ -285,6 +317,7 @@ export const ExperimentFile = z.strictObject({
    * batch APIs.
    */
   batch: z.boolean().optional(),
+  agent: AgentConfig.optional(),
 });
 export type ExperimentFile = z.infer<typeof ExperimentFile>;
 
@@ -343,5 +376,7 @@ export const CaseEntry = z.strictObject({
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),
   split: z.enum(['train', 'holdout', 'test']).optional(),
+  /** An agent case's own fixture folder, relative to the cases file (docs/design/agent-runs.md). */
+  fixtures: z.string().min(1).optional(),
 });
 export type CaseEntry = z.infer<typeof CaseEntry>;

@@ -1,5 +1,6 @@
 /** The experiment after loading: paths resolved, defaults applied, cases split. */
 import type { CheckEntry, ExperimentFile, JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
+import type { AgentTarget } from '../agent/agent-target.js';
 import type { Problem } from '../errors.js';
 import type { ChatMessage, StructuredOutput, ToolDefinition } from '../providers/types.js';
 
@@ -24,6 +25,8 @@ export interface Case {
    * (templates rendered).
    */
   messages?: ChatMessage[];
+  /** An agent case's own fixture folder, absolute (docs/design/agent-runs.md). */
+  fixtures?: string;
 }
 
 /** `system`, `messages[i]` (0-based) or, for a path `prompt:`, `prompt`. */
@@ -102,6 +105,8 @@ export interface Experiment {
   models: ResolvedModels;
   /** Global checks, applied to every case before the case's own. */
   checks: CheckEntry[];
+  /** Present: every case is an agent case (docs/design/agent-runs.md). */
+  agent?: AgentTarget;
   /** Non-fatal problems found while loading (unused vars, missing keys, …). */
   warnings: Problem[];
 }

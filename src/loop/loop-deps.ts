@@ -3,6 +3,8 @@
  * recorder (journal + state), the model pool, the judge and grader, git (or null: commits
  * off), the clock, the abort signal and the stop flag. Tests drive whole runs by swapping these.
  */
+import type { RunAgent } from '../agent/agent-run.js';
+import { agentCacheDir } from '../run/paths.js';
 import type { EvaluateDeps } from '../evaluate/evaluate-types.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { GitRepo } from '../git/index.js';
@@ -43,6 +45,8 @@ export interface LoopDeps {
   planEstimate?: { usd: number | null; seconds: number | null };
   /** `--batch` (docs/design/cost-engine.md): evaluations submit their calls as batches first. */
   batch?: BatchRunner;
+  /** Needed by an agent experiment (docs/design/agent-runs.md): who runs its cases. */
+  agent?: RunAgent;
   /** Test-only: the named points of the loop that journal nothing (see kill-point.ts). */
   checkpoint?: (point: string) => void;
 }
@@ -69,6 +73,7 @@ export function evaluationDeps(deps: LoopDeps, iteration: number): EvaluateDeps 
     env: deps.env,
     ...(deps.judge === undefined ? {} : { judge: deps.judge }),
     ...(deps.grader === undefined ? {} : { grader: deps.grader }),
+    ...(deps.agent === undefined ? {} : { agent: deps.agent, agentCacheDir: agentCacheDir(deps.runDir) }),
     ...(runner === undefined
       ? {}
       : { batch: (calls, phase) => runner.run(calls, { iteration, phase }, deps.signal) }),

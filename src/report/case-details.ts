@@ -3,6 +3,7 @@
  * scores and reasoning (mapped back from the neutral file names through judge-map.json) and
  * the grader's verdicts with their evidence and flags.
  */
+import { AgentCaseRecord } from '../agent/agent-record.js';
 import {
   parseChecks,
   parseGrading,
@@ -38,12 +39,26 @@ export interface JudgeView {
   members?: { label: string; criteria: Record<string, number> }[];
 }
 
+/** An agent case (docs/design/agent-runs.md): how it ended, what it used and left, its transcript. */
+export interface AgentView {
+  endReason: string;
+  turns: number;
+  durationMs: number;
+  tools: Record<string, number>;
+  files: { path: string; status: string; skipped?: string }[];
+  error?: string;
+  transcript: string | null;
+  transcriptTruncated: boolean;
+}
+
 export interface SampleView {
   sample: number;
   output: string | null;
   truncated: boolean;
   checks: CheckView[];
   judge: JudgeView | null;
+  /** An agent run's case; absent for a model call. */
+  agent?: AgentView;
 }
 
 export interface GradingView {
@@ -123,6 +138,25 @@ export function buildCaseViews(folder: CandidateFolder, splits: ReadonlyMap<stri
     const view = sampleOf(output.caseId, output.sample);
     view.output = output.text;
     view.truncated = output.truncated;
+  }
+  for (const entry of folder.agent) {
+    const parsed = AgentCaseRecord.safeParse(entry.record);
+    if (!parsed.success) continue;
+    const r = parsed.data;
+    sampleOf(entry.caseId, entry.sample).agent = {
+      endReason: r.endReason,
+      turns: r.turns,
+      durationMs: r.durationMs,
+      tools: r.tools,
+      files: r.files.map((f) => ({
+        path: f.path,
+        status: f.status,
+        ...(f.skipped ? { skipped: f.skipped } : {}),
+      })),
+      ...(r.error === undefined ? {} : { error: r.error }),
+      transcript: entry.transcript,
+      transcriptTruncated: entry.transcriptTruncated,
+    };
   }
   for (const group of parseChecks(folder.checks) ?? []) {
     sampleOf(group.caseId, group.sample).checks = group.outcomes.map((o) => ({

@@ -12,7 +12,15 @@ import { readLockStatus } from '../run/lock.js';
 import { readManifest, type Manifest } from '../run/manifest.js';
 import { candidatePaths, iterationPaths, runPaths } from '../run/paths.js';
 import { readJsonRecord, readTextOrNull } from './read-json-record.js';
-import type { CandidateFolder, GradingEntry, IterationFolder, OutputFile, RunFolder } from './run-folder.js';
+import type {
+  AgentCaseFolder,
+  CandidateFolder,
+  GradingEntry,
+  IterationFolder,
+  OutputFile,
+  RunFolder,
+} from './run-folder.js';
+import { AGENT_RECORD_FILES } from '../agent/agent-record.js';
 
 /** Outputs longer than this are cut in the report (the file on disk stays whole). */
 export const MAX_OUTPUT_CHARS = 20_000;
@@ -91,7 +99,28 @@ async function readCandidate(
     readJsonRecord(paths.evaluation, problems),
     readGrading(paths.grading, problems),
   ]);
-  return { candidate, prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading };
+  const agent = await readAgentFolders(join(paths.dir, 'agent'), problems);
+  return { candidate, prompt, outputs, checks, judgeScores, judgeMap, evaluation, grading, agent };
+}
+
+async function readAgentFolders(dir: string, problems: string[]): Promise<AgentCaseFolder[]> {
+  const folders: AgentCaseFolder[] = [];
+  for (const name of await listNames(dir)) {
+    const match = /^(.+)\.(\d+)$/.exec(name);
+    if (!match) continue;
+    const [record, transcript] = await Promise.all([
+      readJsonRecord(join(dir, name, AGENT_RECORD_FILES.record), problems),
+      readTextOrNull(join(dir, name, AGENT_RECORD_FILES.transcript)),
+    ]);
+    folders.push({
+      caseId: match[1] as string,
+      sample: Number(match[2]),
+      record,
+      transcript: transcript === null ? null : transcript.slice(0, MAX_OUTPUT_CHARS),
+      transcriptTruncated: transcript !== null && transcript.length > MAX_OUTPUT_CHARS,
+    });
+  }
+  return folders;
 }
 
 async function readOutputs(dir: string): Promise<OutputFile[]> {

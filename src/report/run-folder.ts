@@ -14,6 +14,15 @@ export interface OutputFile {
   truncated: boolean;
 }
 
+/** An agent case's record folder (docs/design/agent-runs.md): agent.json raw, the transcript's beginning. */
+export interface AgentCaseFolder {
+  caseId: string;
+  sample: number;
+  record: unknown;
+  transcript: string | null;
+  transcriptTruncated: boolean;
+}
+
 export interface GradingEntry {
   caseId: string;
   value: unknown;
@@ -30,6 +39,8 @@ export interface CandidateFolder {
   /** evaluation.json (a finished evaluation only): the report reads each case's split from it. */
   evaluation: unknown;
   grading: GradingEntry[];
+  /** An agent run's cases; empty for a run of model calls. */
+  agent: AgentCaseFolder[];
 }
 
 export interface IterationFolder {

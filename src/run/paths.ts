@@ -83,6 +83,8 @@ export interface CandidatePaths {
   output(caseId: string, sample: number): string;
   /** `grading/<case-id>.json`. */
   caseGrading(caseId: string): string;
+  /** An agent case's record folder, `agent/<case-id>.<sample>/` (docs/design/agent-runs.md). */
+  agent(caseId: string, sample: number): string;
 }
 
 export function candidatePaths(runDir: string, iteration: number, candidate: number): CandidatePaths {
@@ -107,6 +109,7 @@ export function candidatePathsAt(dir: string): CandidatePaths {
     grading,
     output: (caseId, sample) => join(outputs, `${safeCaseId(caseId)}.${sample}.txt`),
     caseGrading: (caseId) => join(grading, `${safeCaseId(caseId)}.json`),
+    agent: (caseId, sample) => join(dir, 'agent', `${safeCaseId(caseId)}.${sample}`),
   };
 }
 
@@ -116,4 +119,12 @@ function safeCaseId(caseId: string): string {
     throw new RangeError(`case id "${caseId}" cannot be used in a file name`);
   }
   return caseId;
+}
+
+/**
+ * The run's cache of agents' model answers (docs/design/agent-runs.md), beside the model calls'
+ * cache rather than in it: that folder's shards are the pool's alone.
+ */
+export function agentCacheDir(runDir: string): string {
+  return join(runDir, 'agent-cache');
 }

@@ -51,6 +51,8 @@ export type Mount =
 export interface BwrapPlan {
   /** The evaluation's sandbox folder: the cwd, writable like the private HOME and /tmp. */
   workDir: string;
+  /** Where it appears inside: SANDBOX_WORK, or an agent's fixed workspace path (docs/design/agent-runs.md). */
+  workPath?: string;
   /**
    * The evaluation's private HOME folder and where it appears: `/home/sandbox`, or the user's
    * home path for a claude/codex CLI (then it holds a copy of the CLI's login).
@@ -85,9 +87,10 @@ export function buildBwrapOptions(plan: BwrapPlan): string[] {
     else if (mount.kind === 'rw') args.push('--bind', mount.source, mount.dest);
     else args.push('--symlink', mount.target, mount.path);
   }
-  args.push('--bind', plan.workDir, SANDBOX_WORK);
+  const workPath = plan.workPath ?? SANDBOX_WORK;
+  args.push('--bind', plan.workDir, workPath);
   if (plan.proxySocket !== undefined) args.push('--bind', plan.proxySocket, SANDBOX_PROXY_SOCKET);
-  args.push('--chdir', SANDBOX_WORK, '--clearenv');
+  args.push('--chdir', workPath, '--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   return args;
 }

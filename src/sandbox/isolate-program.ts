@@ -14,6 +14,7 @@ import type { ProcessRun } from '../process/run-process.js';
 import {
   BWRAP,
   buildBwrapOptions,
+  type Mount,
   bwrapArgsData,
   RELAY_PORT,
   SANDBOX_HOME,
@@ -23,6 +24,7 @@ import { copyCliLogin } from './cli-login-copy.js';
 import type { Isolation } from './isolation.js';
 import { type ModelProxy, type ModelProxyOptions, startModelProxy } from './model-proxy.js';
 import type { Sandbox } from './sandbox.js';
+import type { ProxyListen, SandboxAgent } from './sandbox-agent.js';
 import { buildSandboxEnv } from './sandbox-env.js';
 import { DEFAULT_LIMITS, MB, PRLIMIT, rlimitOptions, type SandboxLimits } from './sandbox-limits.js';
 import { nodeMounts, packageMounts, programMounts, systemMounts } from './sandbox-mounts.js';
@@ -35,6 +37,16 @@ export interface IsolatedProgram {
   /** Where relative paths of a `command` were resolved: the project, never shown under `os`. */
   projectDir: string;
   cliAgent: boolean;
+  /** A coding agent: its workspace path and variables (sandbox-agent.ts). */
+  agent?: Pick<SandboxAgent, 'workspacePath' | 'env' | 'readOnly'>;
+}
+
+/** Where a proxy listens for this attempt's program: a loopback port, or the socket the relay reaches. */
+export function proxyListen(sandbox: Sandbox, isolation: Isolation): ProxyListen {
+  if (isolation !== 'os') return {};
+  return {
+    unixSocket: { path: join(sandbox.root, 'proxy.sock'), relayUrl: `http://127.0.0.1:${RELAY_PORT}` },
+  };
 }
 
 /** The proxy for this attempt, listening where the program can reach it. */
@@ -43,17 +55,7 @@ export function startProxyFor(
   sandbox: Sandbox,
   isolation: Isolation,
 ): Promise<ModelProxy> {
-  return startModelProxy({
-    ...options,
-    ...(isolation === 'os'
-      ? {
-          unixSocket: {
-            path: join(sandbox.root, 'proxy.sock'),
-            relayUrl: `http://127.0.0.1:${RELAY_PORT}`,
-          },
-        }
-      : {}),
-  });
+  return startModelProxy({ ...options, ...proxyListen(sandbox, isolation) });
 }
 
 /** What to start: the program, or bubblewrap around the relay and the program. */
@@ -79,6 +81,7 @@ export async function isolateProgram(
     ...(proxy === undefined ? {} : { proxy }),
     ...(cliAgent ? { cliAgent: true } : {}),
   });
+  if (program.agent !== undefined && proxy !== undefined) Object.assign(env, program.agent.env(proxy));
   if (!inside) {
     const [file = '', ...args] = program.argv;
     return { file, args, cwd: sandbox.dir, env };
@@ -104,6 +107,7 @@ export async function isolateProgram(
     : [];
   const options = buildBwrapOptions({
     workDir: sandbox.dir,
+    ...(program.agent === undefined ? {} : { workPath: program.agent.workspacePath }),
     home: { dir: sandbox.home, path: home },
     mounts: [
       ...systemMounts(),
@@ -111,6 +115,7 @@ export async function isolateProgram(
       ...nodeMounts(),
       ...packageMounts(packageRoot, projectDir),
       ...programMounts(program.argv, parent['PATH']),
+      ...(program.agent?.readOnly ?? []).map((path): Mount => ({ kind: 'ro', source: path, dest: path })),
     ],
     ...(proxy === undefined ? {} : { proxySocket: join(sandbox.root, 'proxy.sock') }),
     shareNet: cliAgent,

@@ -31,7 +31,13 @@ export interface AttemptsOptions<T> {
   attempts: number;
   /** `judge` or `grader`, for messages. */
   who: string;
-  accept(json: unknown): Acceptance<T>;
+  /** One of `accept` and `readOutcome`. */
+  accept?: (json: unknown) => Acceptance<T>;
+  /**
+   * Instead of the result file and `accept`: the program's outcome is its result whatever its
+   * exit (an agent's stream, its timeout included); only an abort stops it.
+   */
+  readOutcome?: (outcome: SandboxedProgramOutcome) => T;
 }
 
 export type AttemptsResult<T> =
@@ -60,11 +66,13 @@ function examine<T>(
     return { ok: false, problem: note === undefined ? failed : `${failed} (${note})` };
   }
   const { result } = outcome;
-  if (result.kind === 'missing') return { ok: false, problem: `the ${who} wrote no ${run.resultFile}` };
+  if (result.kind === 'missing')
+    return { ok: false, problem: `the ${who} wrote no ${run.resultFile ?? 'result file'}` };
   if (result.kind === 'refused')
     return { ok: false, problem: `the ${who}'s ${run.resultFile} was not read: it ${result.why}` };
   const json = parseJsonText(result.text);
   if (!json.ok) return { ok: false, problem: `${run.resultFile} is not valid JSON` };
+  if (options.accept === undefined) return { ok: false, problem: `nothing reads ${run.resultFile}` };
   const accepted = options.accept(json.value);
   if (!accepted.ok) return { ok: false, problem: `${run.resultFile} is invalid: ${accepted.problem}` };
   return { ok: true, value: { value: accepted.value, raw: json.value } };
@@ -102,6 +110,9 @@ async function runAttempts<T>(
       return { ok: false, message: `the ${who} was interrupted`, attempts: attempt - 1 };
     const outcome = await runOnce(attempt);
     if (run.signal?.aborted) return { ok: false, message: `the ${who} was interrupted`, attempts: attempt };
+    if (options.readOutcome !== undefined) {
+      return { ok: true, value: options.readOutcome(outcome), raw: undefined, attempts: attempt };
+    }
     const final = findFinalProviderError(outcome.proxyFailures);
     if (final !== undefined) {
       const message = `the ${who}'s model call failed: ${final.message}`;

@@ -7,6 +7,10 @@
  * otherwise it runs again, up to `attempts`, the model's cache bypassed. Success and failure come
  * back in one shape: a program's failure is data, never an exception.
  *
+ * A coding agent (docs/design/agent-runs.md) comes through here too: `agent` puts the caller's
+ * workspace at its fixed path and the caller's proxy in front of its model traffic, and
+ * `readOutcome` takes the program's stream, whatever its exit, as the result.
+ *
  * The judge also starts its program before its files exist (startInSandbox), so Node's start
  * overlaps generation; the first attempt of runInSandbox then uses it.
  */
@@ -16,11 +20,13 @@ import type { ModelClient } from '../providers/types.js';
 import { type PlannedProgram, planProgram } from './plan-program.js';
 import { type Acceptance, type AttemptsResult, runProgramAttempts } from './run-attempts.js';
 import {
+  type SandboxedProgramOutcome,
   type SandboxedProgramRun,
   type StartedProgram,
   startSandboxedProgram,
 } from './run-sandboxed-program.js';
 import type { SandboxFile } from './sandbox.js';
+import type { SandboxAgent } from './sandbox-agent.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 
 /**
@@ -58,8 +64,8 @@ export interface SandboxRunOptions {
 /** Enough to start the program: everything but its files and how its result is judged. */
 export interface SandboxStart extends SandboxRunOptions {
   program: SandboxProgram;
-  /** The file the program must write, relative to its working folder. */
-  resultFile: string;
+  /** The file the program must write, relative to its working folder (none with `readOutcome`). */
+  resultFile?: string;
   timeoutMs: number;
   /**
    * A host folder (absolute) the program works in, for a program that changes files (a coding
@@ -69,13 +75,15 @@ export interface SandboxStart extends SandboxRunOptions {
    * unusable attempt left wants `attempts: 1`.
    */
   workspace?: string;
+  /** A coding agent in `workspace` (sandbox-agent.ts): never a claude/codex judge's own login or network. */
+  agent?: SandboxAgent;
 }
 
 export interface SandboxRequest<T> extends SandboxStart {
   /** What the program finds in its working folder, a fresh one for every attempt. */
   files: readonly SandboxFile[];
-  /** Checks the result file's JSON; a problem makes the attempt unusable. */
-  accept: (json: unknown) => Acceptance<T>;
+  /** Checks the result file's JSON; a problem makes the attempt unusable. One of `accept` and `readOutcome`. */
+  accept?: (json: unknown) => Acceptance<T>;
   attempts: number;
   /** `judge` or `grader`, for messages. */
   who: string;
@@ -83,6 +91,8 @@ export interface SandboxRequest<T> extends SandboxStart {
   fresh?: { sampleBase: number };
   /** The program startInSandbox started, for the first attempt; used or cancelled by the time this returns. */
   started?: StartedProgram;
+  /** The program's outcome is the result (run-attempts.ts): an agent's stream, whatever its exit. */
+  readOutcome?: (outcome: SandboxedProgramOutcome) => T;
 }
 
 /** `raw`: the result file as the program wrote it; `providerError`: a model failure that stops the run, or an abort. */
@@ -108,8 +118,9 @@ function toSandboxedRun(
     argv: program.argv,
     ...(program.input === undefined ? {} : { input: program.input }),
     ...(start.client === undefined ? {} : { client: start.client }),
-    cliAgent: program.cliAgent,
-    resultFile: start.resultFile,
+    // An agent is never a claude/codex judge with its own login and the host network.
+    cliAgent: program.cliAgent && start.agent === undefined,
+    ...(start.resultFile === undefined ? {} : { resultFile: start.resultFile }),
     timeoutMs: program.timeoutMs,
     ...(start.signal === undefined ? {} : { signal: start.signal }),
     ...(start.env === undefined ? {} : { env: start.env }),
@@ -118,6 +129,7 @@ function toSandboxedRun(
     ...(start.commandCwd === undefined ? {} : { projectDir: start.commandCwd }),
     ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
     ...(start.limits === undefined ? {} : { limits: start.limits }),
+    ...(start.agent === undefined ? {} : { agent: start.agent }),
   };
 }
 
@@ -131,7 +143,8 @@ export async function runInSandbox<T>(request: SandboxRequest<T>): Promise<Sandb
       who: request.who,
       attempts: request.attempts,
       run: fresh === undefined ? run : { ...run, fresh },
-      accept: request.accept,
+      ...(request.accept === undefined ? {} : { accept: request.accept }),
+      ...(request.readOutcome === undefined ? {} : { readOutcome: request.readOutcome }),
     });
   } finally {
     // A no-op once the first attempt has used it.

@@ -7,7 +7,7 @@
 import { type ProcessResult, type ProcessRun, runProcess } from '../process/run-process.js';
 import type { ModelClient } from '../providers/types.js';
 import { diskCap } from './disk-cap.js';
-import { type IsolatedStart, isolateProgram, startProxyFor } from './isolate-program.js';
+import { type IsolatedStart, isolateProgram, proxyListen, startProxyFor } from './isolate-program.js';
 import { type ResultFileRead, readResultFile } from './read-result-file.js';
 import type { Isolation } from './isolation.js';
 import type { ModelProxy } from './model-proxy.js';
@@ -18,6 +18,7 @@ import {
   type SandboxOptions,
   writeSandboxFiles,
 } from './sandbox.js';
+import type { SandboxAgent } from './sandbox-agent.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits.js';
 
 export interface SandboxedProgramRun {
@@ -29,8 +30,8 @@ export interface SandboxedProgramRun {
   client?: ModelClient;
   /** The user's claude/codex CLI as an agent: keeps its HOME's path and login (under `os` a private copy), gets no proxy. */
   cliAgent?: boolean;
-  /** The file the program must write, relative to the sandbox. */
-  resultFile: string;
+  /** The file the program must write, relative to the sandbox; none for an agent, whose stdout is its result. */
+  resultFile?: string;
   timeoutMs: number;
   signal?: AbortSignal;
   /** A retry of an unusable attempt: the proxy serves no model call from the cache. */
@@ -48,6 +49,8 @@ export interface SandboxedProgramRun {
   workspace?: string;
   /** What the program may use under `os` isolation (sandbox-limits.ts); default DEFAULT_LIMITS. */
   limits?: SandboxLimits;
+  /** A coding agent (sandbox-agent.ts): the workspace at its path, the caller's proxy, no network. */
+  agent?: SandboxAgent;
 }
 
 export interface SandboxedProgramOutcome {
@@ -69,9 +72,14 @@ function sandboxOptions(run: Pick<SandboxedProgramRun, 'tmpRoot' | 'workspace'>)
 
 /** The model proxy serving the run's model, unless there is none or the program is a CLI agent. */
 async function proxyFor(
-  run: Pick<SandboxedProgramRun, 'client' | 'cliAgent' | 'signal' | 'refresh' | 'fresh' | 'isolation'>,
+  run: Pick<
+    SandboxedProgramRun,
+    'client' | 'cliAgent' | 'signal' | 'refresh' | 'fresh' | 'isolation' | 'agent'
+  >,
   sandbox: Sandbox,
 ): Promise<ModelProxy | undefined> {
+  if (run.agent !== undefined)
+    return run.agent.startProxy(proxyListen(sandbox, run.isolation ?? 'process'), sandbox);
   if (run.client === undefined || run.cliAgent === true) return undefined;
   return startProxyFor(
     {
@@ -87,18 +95,23 @@ async function proxyFor(
 
 /** What to start: the program as the run's isolation wants it. */
 async function startPlan(
-  run: Pick<SandboxedProgramRun, 'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir' | 'limits'>,
+  run: Pick<
+    SandboxedProgramRun,
+    'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir' | 'limits' | 'agent'
+  >,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
 ): Promise<IsolatedStart | undefined> {
-  if (run.argv.length === 0) return undefined;
+  const argv = run.agent === undefined || proxy === undefined ? run.argv : run.agent.argv(proxy);
+  if (argv.length === 0) return undefined;
   return isolateProgram(
     {
-      argv: run.argv,
+      argv,
       env: run.env ?? process.env,
       isolation: run.isolation ?? 'process',
       projectDir: run.projectDir ?? process.cwd(),
-      cliAgent: run.cliAgent === true,
+      cliAgent: run.cliAgent === true && run.agent === undefined,
+      ...(run.agent === undefined ? {} : { agent: run.agent }),
     },
     sandbox,
     proxy,
@@ -136,7 +149,10 @@ export async function runSandboxedProgram(run: SandboxedProgramRun): Promise<San
     });
     return {
       process: outcome,
-      result: await readResultFile(sandbox.dir, run.resultFile),
+      result:
+        run.resultFile === undefined
+          ? { kind: 'missing' }
+          : await readResultFile(sandbox.dir, run.resultFile),
       proxyFailures: [...(proxy?.failures ?? [])],
       ...(cap.exceeded === undefined ? {} : { overLimit: cap.exceeded }),
     };
@@ -233,7 +249,10 @@ export async function startSandboxedProgram(
       }
       release(input);
       const outcome = await running;
-      const result = await readResultFile(sandbox.dir, run.resultFile);
+      const result: ResultFileRead =
+        run.resultFile === undefined
+          ? { kind: 'missing' }
+          : await readResultFile(sandbox.dir, run.resultFile);
       const proxyFailures = [...(proxy?.failures ?? [])];
       await settle();
       const overLimit = cap.exceeded;

@@ -82,6 +82,18 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
       lines.push(cut(`${view.caseId}${view.split ? ` (${view.split})` : ''}`));
       for (const sample of view.samples) {
         const tag = view.samples.length > 1 ? `  [sample ${sample.sample}]` : '';
+        if (sample.agent) {
+          const a = sample.agent;
+          const tools =
+            Object.entries(a.tools)
+              .map(([name, n]) => `${name} ${n}`)
+              .join(', ') || 'no tools';
+          const files =
+            a.files
+              .map((f) => `${f.status === 'created' ? '+' : f.status === 'deleted' ? '-' : '~'}${f.path}`)
+              .join(' ') || 'no files';
+          lines.push(cut(`  agent ${a.endReason} after ${a.turns} turns · ${tools} · ${files}${tag}`));
+        }
         for (const k of sample.checks.filter((k) => !k.pass))
           lines.push(cut(`  ${c.red('✗')} ${k.name}${k.gate ? ' (gate)' : ''}: ${k.reason}${tag}`));
         if (sample.judge && sample.judge.average < 5) {
@@ -104,6 +116,7 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
 
 function hasFindings(view: CaseView): boolean {
   return (
+    view.samples.some((s) => s.agent !== undefined && s.agent.endReason !== 'done') ||
     view.samples.some((s) => s.checks.some((k) => !k.pass) || (s.judge !== null && s.judge.average < 5)) ||
     (view.grading?.expectations.some((e) => !e.passed) ?? false)
   );

@@ -23,6 +23,7 @@ import { paintStatus } from './progress-line.js';
 import { formatUsd } from './format-runs.js';
 import { describeSpendAlert, ledgerLines } from './format-ledger.js';
 import type { Colors } from './terminal.js';
+import type { AgentCases } from '../agent/read-agent-cases.js';
 
 export interface ShowOptions {
   width: number;
@@ -118,7 +119,7 @@ export const SHOW_FORMAT = 'autoresearch.show/v1';
 export function formatShowJson(
   overview: RunOverview,
   iterations: readonly IterationRecord[],
-  extra: { calibration?: unknown; pool?: PoolReview | null } = {},
+  extra: { calibration?: unknown; pool?: PoolReview | null; agentCases?: AgentCases } = {},
 ): string {
   const pool = extra.pool ?? null;
   const rows = iterations.map((r) => ({
@@ -153,6 +154,8 @@ export function formatShowJson(
       run: overview,
       iterations: rows,
       ...(extra.calibration === undefined ? {} : { calibration: extra.calibration }),
+      // An agent run (docs/design/agent-runs.md): each case's end, turns, tools and files.
+      ...(extra.agentCases === undefined ? {} : { agentCases: extra.agentCases }),
       ...(pool === null
         ? {}
         : {

@@ -56,6 +56,11 @@ describe('benchmark scripts in --smoke mode', () => {
       /\| inbox-replies \(two kinds: stuck\) \| \d+ \/ \d+ \| \d+ · \d+\.\d \/ \d+\.\d \| /,
     ],
     ['cost.mjs', 'cost', /\| batch\+caching \| \$\d+\.\d{4} \|[\s\S]*0 batches created again/],
+    [
+      'agent.mjs',
+      'agent',
+      /\| runner time per agent case \(10 files, 0\.1 MB fixture, agent returns at once\) \| [\d.]+ ms \| <= 300 ms: (met|MISSED) \|/,
+    ],
   ];
   // The time limit is search.mjs's: six whole loops (three landscapes, two strategies) even when smoking.
   it.each(cases)(

@@ -87,7 +87,7 @@ describe('autoresearch show', () => {
   it('shows one iteration in full: hypothesis, decision, per-case scores by split, what each case lost', async () => {
     const result = await run('show', FIXTURE_RUN_ID, '7');
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Iteration    7: holdout_fail/);
+    expect(result.stdout).toMatch(/^Iteration {4}7: holdout_fail/);
     expect(result.stdout).toContain('Scores       train 0.967 (Δ +0.033) · holdout 0.567 · best 0.933');
     // The holdout case that cost the keep, with the judge's reasons and the unmet expectation.
     expect(result.stdout).toContain(

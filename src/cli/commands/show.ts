@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { type AgentCases, readAgentCases } from '../../agent/read-agent-cases.js';
+import { candidatePaths } from '../../run/paths.js';
+import { formatAgentCases } from '../../ui/format-agent-cases.js';
 import { readCalibration } from '../../calibrate/read-calibration.js';
 import { findDamagedEvaluations } from '../../report/find-damaged-evaluations.js';
 import { buildOverview } from '../../report/overview.js';
@@ -14,6 +18,25 @@ import { readIterationDetail } from '../iteration-detail.js';
 import { formatShow, formatShowJson } from '../../ui/format-show.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
+
+/**
+ * An agent run's cases as last evaluated in full (docs/design/agent-runs.md): the final check's
+ * best (or its baseline, when the best is the baseline), else the baseline's (an `eval` record's one evaluation); null for a run of model calls.
+ */
+async function agentCasesOf(
+  dir: string,
+  first: string,
+): Promise<{ title: string; cases: AgentCases } | null> {
+  for (const [title, candidate] of [
+    ['final check, best', join(dir, 'final', 'best')],
+    ['final check, baseline', join(dir, 'final', 'baseline')],
+    [first, candidatePaths(dir, 0, 0).dir],
+  ] as const) {
+    const cases = await readAgentCases(candidate);
+    if (cases !== null) return { title, cases };
+  }
+  return null;
+}
 
 interface ShowOptions {
   json?: boolean;
@@ -63,10 +86,13 @@ export default async function showCommand(
   // the manifest holds.
   const pool =
     state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
+  const agent = await agentCasesOf(dir, state.start?.kind === 'eval' ? 'the evaluation' : 'baseline');
   term.out(
     options.json
-      ? formatShowJson(overview, state.iterations, { pool })
+      ? formatShowJson(overview, state.iterations, { pool, ...(agent ? { agentCases: agent.cases } : {}) })
       : formatShow(overview, state.iterations, { width: term.width, colors: term.colors }, pool),
   );
+  if (agent && !options.json)
+    term.out(`\n${formatAgentCases(agent.title, agent.cases, term.colors, term.width)}`);
   return 0;
 }

@@ -27,6 +27,8 @@ export interface DraftCase {
   expectations: string[];
   /** The conversation so far as written (placeholders not yet filled). */
   messages?: ChatMessage[];
+  /** The agent case's fixture folder as written (relative to the cases file). */
+  fixtures?: string;
   label: Split | undefined;
   line: number;
   locate(path: KeyPath): Position;
@@ -79,6 +81,7 @@ export function loadCases(file: string, text: string): LoadedCases {
       checks: entry.checks ?? [],
       expectations: entry.expectations ?? [],
       ...(entry.messages ? { messages: entry.messages.map(toChatMessage) } : {}),
+      ...(entry.fixtures === undefined ? {} : { fixtures: entry.fixtures }),
       label: entry.split,
       line: raw.line,
       locate: raw.locate,

@@ -34,6 +34,8 @@ export interface Instructions {
   json?: Rule<JsonSpec>;
   tones?: Rule<Tone[]>;
   specifics?: Rule<true>;
+  /** Files an agent is told to write its result to (docs/design/agent-runs.md). */
+  files: Rule<string>[];
   /** Rules for the values of structured answers and tool arguments (value-rules.ts). */
   values: Partial<Record<ValueFamily, Rule<true>>>;
 }
@@ -76,6 +78,13 @@ const MAX_SENTENCES = new RegExp(
 const OPEN_QUOTED =
   /\b(?:start|begin|open)s?\b(?:\s+(?:the|your|each|every)(?:\s+\w+){1,2}?)?\s+with\s+(?:the (?:line|word|text|phrase)\s+)?["'“‘`]([^"'”’`\n]{1,40})["'”’`]/i;
 const SUBJECT_LINE = /\bsubject line\b/i;
+/**
+ * "Write the notes to `RELEASE_NOTES.md`", "save it as out/summary.md": a verb, a preposition, then
+ * a path with a common file extension (so "write code for Node.js" names no file).
+ */
+const WRITE_FILE =
+  /\b(?:write|save|put|store|create|produce)\b.*?\b(?:to|in|into|as|named|called)\s+(?:the\s+)?(?:file\s+)?[`'"]?((?:[\w.-]+\/)*[\w-]+\.(?:md|txt|json|ya?ml|csv|html?|xml|py|ts|js|sh|toml|rst))\b[`'"]?/i;
+/\b(?:write|save|put|store|create|produce)\b.*?[`'"]?((?:[\w-]+\/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})\b[`'"]?/i;
 const MENTION = /\b(?:mention|refer to|reference|bring up)\s+(.+)$/i;
 const MENTION_QUALIFIER =
   /\s+(?:in (?:the )?(?:first|opening|last|final|second) (?:sentence|line|paragraph)|early(?: on)?|explicitly|by name|at least once|somewhere|up front|naturally|briefly)$/i;
@@ -189,7 +198,7 @@ function parseJsonSpec(clause: string, whole: string): JsonSpec {
 }
 
 export function parseInstructions(text: string): Instructions {
-  const found: Instructions = { mentions: [], values: {} };
+  const found: Instructions = { mentions: [], files: [], values: {} };
   const clauses = splitClauses(text);
   for (const { text: clause, firm } of clauses) {
     const rule = <T>(value: T): Rule<T> => ({ value, firm, clause });
@@ -229,6 +238,9 @@ export function parseInstructions(text: string): Instructions {
     if (JSON_WORD.test(clause) && !negated(clause, 'json') && !found.json)
       found.json = rule(parseJsonSpec(clause, text));
     if (SPECIFICS.test(clause)) found.specifics = rule(true as const);
+    const file = WRITE_FILE.exec(clause);
+    if (file && !negated(clause, '(?:write|save|put|store|create|produce)'))
+      found.files.push(rule(file[1] as string));
     for (const family of VALUE_FAMILIES)
       if (VALUE_PATTERNS[family].test(clause))
         found.values[family] = { ...rule(true as const), firm: firm || !!found.values[family]?.firm };
@@ -256,6 +268,7 @@ export type Family =
   | 'json'
   | 'tone'
   | 'specifics'
+  | 'file'
   | ValueFamily;
 
 /** Which families a prompt states, and whether firmly. */
@@ -274,6 +287,7 @@ export function statedFamilies(instructions: Instructions): Map<Family, boolean>
   note('json', instructions.json);
   note('tone', instructions.tones);
   note('specifics', instructions.specifics);
+  for (const file of instructions.files) note('file', file);
   for (const family of VALUE_FAMILIES) note(family, instructions.values[family]);
   return stated;
 }

@@ -3,7 +3,7 @@
  * the per-case churn against what it was compared with, the prompt diff against its parent,
  * and each case's output with its checks, judge scores and grader verdicts.
  */
-import type { CaseView, GradingView } from '../case-details.js';
+import type { AgentView, CaseView, GradingView } from '../case-details.js';
 import type { IterationView, PanelView, PromptDiffView } from '../report-data.js';
 import { renderChurn } from './churn.js';
 import { type Child, el, pill } from './dom.js';
@@ -248,6 +248,45 @@ function caseSummary(c: CaseView): string {
   return parts.join(' · ');
 }
 
+/** An agent case (docs/design/agent-runs.md): its end, turns and tools, the files it left, its transcript. */
+function renderAgentCase(a: AgentView): HTMLElement {
+  const tools = sortedEntries(a.tools).map(([name, n]) => el('span', 'chip', name + ' ×' + n));
+  const box = el('div', 'agent-case', [
+    el('div', 'chips', [
+      el('span', 'chip', 'agent: ' + a.endReason),
+      el('span', 'chip', a.turns + ' turns'),
+      el('span', 'chip', (a.durationMs / 1000).toFixed(1) + ' s'),
+      ...tools,
+    ]),
+    a.error ? el('p', 'note', a.error) : null,
+    el(
+      'ul',
+      'agent-files',
+      a.files.length === 0
+        ? [el('li', 'muted', 'No file created, changed or deleted.')]
+        : a.files.map((f) =>
+            el('li', null, [
+              el('span', 'tag', f.status),
+              el('span', 'mono', f.path),
+              f.skipped ? el('span', 'muted', f.skipped) : null,
+            ]),
+          ),
+    ),
+  ]);
+  if (a.transcript !== null) {
+    const transcript = el('details', 'transcript', [
+      el('summary', null, 'Transcript'),
+      el('pre', 'output', a.transcript),
+    ]);
+    if (a.transcriptTruncated)
+      transcript.appendChild(
+        el('p', 'note', 'Cut for the report; the whole transcript is in the run folder.'),
+      );
+    box.appendChild(transcript);
+  }
+  return box;
+}
+
 function renderCase(c: CaseView, open: boolean): HTMLElement {
   const split = c.split ? el('span', 'tag' + (c.split === 'holdout' ? ' holdout' : ''), c.split) : null;
   const box = el(
@@ -263,6 +302,7 @@ function renderCase(c: CaseView, open: boolean): HTMLElement {
     else box.appendChild(el('pre', 'output', s.output));
     if (s.truncated)
       box.appendChild(el('p', 'note', 'Cut for the report; the whole output is in the run folder.'));
+    if (s.agent) box.appendChild(renderAgentCase(s.agent));
     if (s.checks.length) {
       box.appendChild(
         el(

@@ -51,6 +51,13 @@ describe('buildBwrapOptions', () => {
     expect(options).not.toContain('--');
   });
 
+  it("puts an agent's workspace at its fixed path and works there", () => {
+    const text = buildBwrapOptions({ ...plan, workPath: '/workspace' }).join(' ');
+    expect(text).toContain('--bind /tmp/x/ws /workspace');
+    expect(text).toContain('--chdir /workspace --clearenv');
+    expect(text).not.toContain(' /sandbox ');
+  });
+
   it('drops every privilege, whoever starts it, and shows /proc read-only', () => {
     const text = buildBwrapOptions(plan).join(' ');
     expect(text).toMatch(

@@ -4,6 +4,7 @@
  * ("word-count max 150", "not-icontains-any [synergy, leverage]") or its reasons.
  */
 import type { MutatorFeedback } from '../../../protocol/mutation.js';
+import { parseFileHeading } from '../../../protocol/agent-output.js';
 import type { Rng } from '../prng.js';
 import { escapeRegExp, quotedStrings, unquote } from '../text.js';
 import { lengthTarget, questionTarget, type Target } from './target.js';
@@ -127,6 +128,16 @@ function checkTarget(
       effect,
     };
   }
+  const file = negated ? undefined : values.map(parseFileHeading).find((v) => v !== undefined && !v.deleted);
+  if (/^i?contains(?:-any|-all)?$/.test(type) && file)
+    return {
+      family: 'file',
+      item: file.path,
+      instruction: `Write the result to the file \`${file.path}\`.`,
+      short: `Write \`${file.path}\`.`,
+      action: `Telling the agent to write ${file.path}`,
+      effect,
+    };
   if (/^i?contains(?:-any|-all)?$/.test(type) && values.length > 0) {
     const item = type.endsWith('-any') ? (values[0] as string) : values.join(', ');
     return {

@@ -47,6 +47,7 @@ const FAMILY_LABELS: Record<Family, string> = {
   json: 'JSON format',
   tone: 'tone instruction',
   specifics: 'request for concrete details',
+  file: 'file to write',
   dates: 'date format',
   codes: 'currency code rule',
   numbers: 'number format',
@@ -83,6 +84,7 @@ function propose(
 function alreadyStated(target: Target, stated: Instructions): boolean {
   if (target.family === 'mention')
     return stated.mentions.some((m) => normaliseSpace(m.value) === normaliseSpace(target.item ?? ''));
+  if (target.family === 'file') return stated.files.some((f) => f.value === target.item);
   if (target.family === 'avoid' && target.words)
     return target.words.every((word) => stated.avoid?.value.includes(word));
   return statedFamilies(stated).has(target.family);
@@ -93,6 +95,7 @@ function isFirm(target: Target, stated: Instructions): boolean {
     return stated.mentions.some(
       (m) => m.firm && normaliseSpace(m.value) === normaliseSpace(target.item ?? ''),
     );
+  if (target.family === 'file') return stated.files.some((f) => f.firm && f.value === target.item);
   return statedFamilies(stated).get(target.family) === true;
 }
 

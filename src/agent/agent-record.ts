@@ -1,0 +1,53 @@
+/**
+ * `agent/<case-id>.<sample>/agent.json` (docs/design/agent-runs.md "One case"): how one agent case
+ * ended and what it left, written once the case is captured and read back by `show` and the
+ * report with the same schema.
+ */
+import { z } from 'zod';
+
+export const AgentFileRecord = z.object({
+  path: z.string(),
+  status: z.enum(['created', 'changed', 'deleted']),
+  kind: z.enum(['file', 'link', 'other']),
+  size: z.number().int().min(0).optional(),
+  target: z.string().optional(),
+  /** Why its content is not under files/ (too large, not text, …). */
+  skipped: z.string().optional(),
+});
+export type AgentFileRecord = z.infer<typeof AgentFileRecord>;
+
+export const AgentCaseRecord = z.object({
+  version: z.literal(1),
+  agent: z.enum(['claude', 'codex', 'sim']),
+  caseId: z.string(),
+  sample: z.number().int().min(0),
+  /**
+   * What the case was run from (agent, model, the placed text, the task, the sample index): a
+   * resumed evaluation reuses a record whose key matches instead of running the case again.
+   */
+  key: z.string(),
+  endReason: z.enum(['done', 'max_turns', 'timeout', 'error']),
+  turns: z.number().int().min(0),
+  durationMs: z.number().min(0),
+  usage: z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+  }),
+  reportedCostUsd: z.number().nullable(),
+  error: z.string().optional(),
+  finalMessage: z.string(),
+  /** How often each tool was called. */
+  tools: z.record(z.string(), z.number().int().min(1)),
+  files: z.array(AgentFileRecord),
+  /** The workspace held more entries than were compared. */
+  truncated: z.boolean(),
+});
+export type AgentCaseRecord = z.infer<typeof AgentCaseRecord>;
+
+export const AGENT_RECORD_FILES = {
+  record: 'agent.json',
+  transcript: 'transcript.md',
+  files: 'files',
+} as const;

@@ -1,0 +1,309 @@
+/**
+ * The loopback proxy an agent's CLI talks to (docs/design/agent-runs.md): the CLI holds only this
+ * proxy's one-time token as its key; the proxy checks it, forwards the request unchanged to the
+ * real API with the real key (which never enters the sandbox), streams the answer back, and
+ * reports each call (usage, cost, latency) through `onModelCall`. Unlike the judge's proxy
+ * (src/sandbox/model-proxy.ts), which translates text-only calls for the run's client, this one
+ * passes the CLI's own wire through — streamed Messages for Claude Code, the streamed Responses
+ * API for Codex — tools and all, so the agent gets exactly what the API said.
+ *
+ * Successful answers are kept in the run's cache under agent-cache-key.ts's key and replayed
+ * byte for byte on a hit. Past `maxCalls` a call is refused with an API error, which ends a CLI
+ * that has no turn limit of its own (Codex); `limitReached` then says so.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileAtomic } from '../../atomic-file.js';
+import { isRecord } from '../../is-record.js';
+import { monotonicMs } from '../../providers/clock.js';
+import { cacheFilePath } from '../../providers/cache.js';
+import { costOrNull, lookUpBuiltInPrice } from '../../providers/prices.js';
+import type { ModelProxy } from '../../sandbox/model-proxy.js';
+import type { ProxyListen } from '../../sandbox/sandbox-agent.js';
+import type { AgentModelCall } from '../agent-run.js';
+import { type AgentKeyContext, agentCacheKey } from './agent-cache-key.js';
+import { type AgentApi, readCallUsage } from './call-usage.js';
+
+export interface AgentUpstream {
+  api: AgentApi;
+  /** Anthropic: without `/v1`; OpenAI: with it. */
+  baseUrl: string;
+  key: string;
+}
+
+export interface AgentProxyOptions {
+  upstream: AgentUpstream;
+  listen: ProxyListen;
+  /** The run's cache folder for agent traffic and what the key holds besides the request. */
+  cache?: { dir: string; key: AgentKeyContext };
+  /** Calls answered at most; the next is refused (a CLI without a turn limit of its own). */
+  maxCalls?: number;
+  onModelCall?: (call: AgentModelCall) => void;
+  signal?: AbortSignal;
+}
+
+export interface AgentProxy extends ModelProxy {
+  readonly stats: { calls: number; hits: number; misses: number };
+  /** A call was refused for passing `maxCalls`. */
+  readonly limitReached: boolean;
+}
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const ROUTE: Record<AgentApi, string> = { anthropic: '/v1/messages', openai: '/v1/responses' };
+/** Request headers the API reads besides the key; everything else (the token, ids) stays here. */
+const PASSED_HEADERS = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
+
+interface CachedCall {
+  v: 1;
+  kind: 'agent-call';
+  contentType: string;
+  body: string;
+}
+
+function isCachedCall(value: unknown): value is CachedCall {
+  return (
+    isRecord(value) &&
+    value['v'] === 1 &&
+    value['kind'] === 'agent-call' &&
+    typeof value['contentType'] === 'string' &&
+    typeof value['body'] === 'string'
+  );
+}
+
+async function readCached(dir: string, key: string): Promise<CachedCall | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(cacheFilePath(dir, key), 'utf8'));
+    return isCachedCall(parsed) ? parsed : undefined;
+  } catch {
+    // missing or damaged: a miss, overwritten by the fresh answer
+    return undefined;
+  }
+}
+
+function presentedKey(req: IncomingMessage): string | undefined {
+  const xKey = req.headers['x-api-key'];
+  if (typeof xKey === 'string' && xKey !== '') return xKey;
+  const auth = req.headers['authorization'];
+  return typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** An error in the API's own shape, so the CLI reports it as the API would be reported. */
+function sendError(res: ServerResponse, api: AgentApi, status: number, message: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const body =
+    api === 'anthropic'
+      ? {
+          type: 'error',
+          error: { type: status === 401 ? 'authentication_error' : 'invalid_request_error', message },
+        }
+      : {
+          error: { message, type: 'invalid_request_error', code: status === 401 ? 'invalid_api_key' : null },
+        };
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function upstreamUrl(upstream: AgentUpstream, path: string): string {
+  const base = upstream.baseUrl.replace(/\/+$/, '');
+  return upstream.api === 'anthropic' ? `${base}${path}` : `${base}${path.slice('/v1'.length)}`;
+}
+
+function upstreamHeaders(req: IncomingMessage, upstream: AgentUpstream): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of PASSED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const encoding = req.headers['content-encoding'];
+  if (typeof encoding === 'string') headers['content-encoding'] = encoding;
+  if (upstream.api === 'anthropic') headers['x-api-key'] = upstream.key;
+  else headers['authorization'] = `Bearer ${upstream.key}`;
+  // Plain bytes back: they are parsed for usage and kept in the cache as they are.
+  headers['accept-encoding'] = 'identity';
+  return headers;
+}
+
+export async function startAgentProxy(options: AgentProxyOptions): Promise<AgentProxy> {
+  const { upstream, cache } = options;
+  const api = upstream.api;
+  const token = `arp-${randomBytes(24).toString('hex')}`;
+  const failures: unknown[] = [];
+  const seen = new Map<string, number>();
+  const stats = { calls: 0, hits: 0, misses: 0 };
+  let answered = 0;
+  let limitReached = false;
+  let url = '';
+
+  const report = (text: string, ok: boolean, cached: boolean, started: number) => {
+    const { model, usage } = readCallUsage(api, text);
+    const price = model === undefined ? undefined : lookUpBuiltInPrice(model);
+    options.onModelCall?.({
+      model: model ?? 'unknown',
+      ok,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      ...(usage.cacheReadTokens === undefined ? {} : { cacheReadTokens: usage.cacheReadTokens }),
+      ...(usage.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: usage.cacheWriteTokens }),
+      costUsd: cached ? 0 : costOrNull(price, usage),
+      cached,
+      latencyMs: cached ? 0 : monotonicMs() - started,
+    });
+  };
+
+  /** The key of this request, or undefined when it cannot be cached (no cache, a compressed body). */
+  function keyOf(path: string, req: IncomingMessage, raw: Buffer): string | undefined {
+    if (cache === undefined || req.headers['content-encoding'] !== undefined) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    // Its own address too: under `process` isolation a new port for every case, and an `env` shows it.
+    const key = { ...cache.key, hostPaths: [...cache.key.hostPaths, { path: url, as: 'http://proxy' }] };
+    const probe = agentCacheKey(path, body, key, 0);
+    const occurrence = seen.get(probe) ?? 0;
+    seen.set(probe, occurrence + 1);
+    return occurrence === 0 ? probe : agentCacheKey(path, body, key, occurrence);
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer, key?: string) {
+    const started = monotonicMs();
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const onAbort = () => gone.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await fetch(upstreamUrl(upstream, path), {
+        method: 'POST',
+        headers: upstreamHeaders(req, upstream),
+        body: raw,
+        signal: gone.signal,
+      });
+      const contentType = answer.headers.get('content-type') ?? 'application/json';
+      res.writeHead(answer.status, { 'content-type': contentType });
+      const chunks: Buffer[] = [];
+      if (answer.body !== null) {
+        for await (const chunk of answer.body) {
+          const bytes = Buffer.from(chunk);
+          chunks.push(bytes);
+          res.write(bytes);
+        }
+      }
+      res.end();
+      const text = Buffer.concat(chunks).toString('utf8');
+      const ok = answer.status < 400;
+      if (ok) answered += 1;
+      report(text, ok, false, started);
+      if (ok && key !== undefined && cache !== undefined) {
+        const entry: CachedCall = { v: 1, kind: 'agent-call', contentType, body: text };
+        await writeFileAtomic(cacheFilePath(cache.dir, key), `${JSON.stringify(entry)}\n`, {
+          durable: false,
+        });
+      }
+    } catch (error) {
+      if (!gone.signal.aborted) failures.push(error);
+      sendError(res, api, 502, 'the model call failed inside the runner');
+      if (!res.writableEnded) res.destroy();
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (!sameSecret(presentedKey(req), token)) {
+      req.resume();
+      sendError(res, api, 401, 'invalid or missing token');
+      return;
+    }
+    if (req.method !== 'POST' || path !== ROUTE[api]) {
+      req.resume();
+      sendError(res, api, 404, `no route ${req.method} ${path}`);
+      return;
+    }
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      sendError(res, api, 413, 'the request body is too large');
+      return;
+    }
+    if (options.maxCalls !== undefined && answered >= options.maxCalls) {
+      limitReached = true;
+      sendError(res, api, 400, `autoresearch: this case's max_turns (${options.maxCalls}) is reached`);
+      return;
+    }
+    stats.calls += 1;
+    const key = keyOf(path, req, raw);
+    const hit = key === undefined || cache === undefined ? undefined : await readCached(cache.dir, key);
+    if (hit !== undefined) {
+      stats.hits += 1;
+      answered += 1;
+      res.writeHead(200, { 'content-type': hit.contentType, 'content-length': Buffer.byteLength(hit.body) });
+      res.end(hit.body);
+      report(hit.body, true, true, monotonicMs());
+      return;
+    }
+    stats.misses += 1;
+    await forward(req, res, path, raw, key);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      failures.push(error);
+      sendError(res, api, 500, 'the proxy failed');
+    });
+  });
+  const { unixSocket } = options.listen;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    if (unixSocket === undefined) server.listen(0, '127.0.0.1', () => resolve());
+    else server.listen(unixSocket.path, () => resolve());
+  });
+  url =
+    unixSocket === undefined
+      ? `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      : unixSocket.relayUrl;
+  return {
+    url,
+    anthropicBaseUrl: url,
+    openaiBaseUrl: `${url}/v1`,
+    token,
+    failures,
+    get served() {
+      return answered;
+    },
+    stats,
+    get limitReached() {
+      return limitReached;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
