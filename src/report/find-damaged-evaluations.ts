@@ -3,11 +3,9 @@
  * from the journal, so without this a damaged record would only surface later, in a resume or a
  * report showing less.
  */
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno } from '../run/errno.js';
 import { candidatePathsAt } from '../run/paths.js';
-import { readJsonRecord } from './read-json-record.js';
+import { listNames, readJsonRecord } from './read-json-record.js';
 
 export async function findDamagedEvaluations(runDir: string): Promise<string[]> {
   const problems: string[] = [];
@@ -20,13 +18,4 @@ export async function findDamagedEvaluations(runDir: string): Promise<string[]> 
   for (const side of await listNames(join(runDir, 'final'))) folders.push(join(runDir, 'final', side));
   for (const folder of folders) await readJsonRecord(candidatePathsAt(folder).evaluation, problems);
   return problems;
-}
-
-async function listNames(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).sort();
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
-    throw error;
-  }
 }

@@ -4,7 +4,7 @@
  * is damaged instead of silently showing less. A file cut short (a full disk, a copy interrupted)
  * is told apart from one that is otherwise not JSON.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { isErrno } from '../run/errno.js';
 
 export async function readJsonRecord(file: string, problems: string[]): Promise<unknown> {
@@ -47,6 +47,16 @@ export async function readTextOrNull(file: string): Promise<string | null> {
     return await readFile(file, 'utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR') || isErrno(error, 'EISDIR')) return null;
+    throw error;
+  }
+}
+
+/** A folder's entries, sorted; none when it is missing (a run with no such step). */
+export async function listNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
     throw error;
   }
 }

@@ -3,15 +3,13 @@
  * artifacts. Tolerant by design: a missing file is simply absent, and a damaged one becomes a
  * problem line instead of an exception, so a report always renders.
  */
-import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isAutoresearchError } from '../errors.js';
-import { isErrno } from '../run/errno.js';
 import { readJournal } from '../run/journal.js';
 import { readLockStatus } from '../run/lock.js';
 import { readManifest, type Manifest } from '../run/manifest.js';
 import { candidatePaths, iterationPaths, runPaths } from '../run/paths.js';
-import { readJsonRecord, readTextOrNull } from './read-json-record.js';
+import { listNames, readJsonRecord, readTextOrNull } from './read-json-record.js';
 import type {
   AgentCaseFolder,
   CandidateFolder,
@@ -148,13 +146,4 @@ async function readGrading(dir: string, problems: string[]): Promise<GradingEntr
     if (value !== null) entries.push({ caseId: name.slice(0, -'.json'.length), value });
   }
   return entries;
-}
-
-async function listNames(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).sort();
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
-    throw error;
-  }
 }

@@ -20,7 +20,8 @@
  * sample of the model, never the reply an earlier evaluation got — while identical requests within
  * it stay distinct samples.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { presentedKey, readBody, sameSecret } from './proxy-request.js';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { linkSignals } from '../providers/linked-signal.js';
@@ -64,40 +65,10 @@ export interface ModelProxyOptions {
   unixSocket?: { path: string; relayUrl: string };
 }
 
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
 const ROUTES: Record<string, WireApi> = {
   '/v1/messages': 'anthropic',
   '/v1/chat/completions': 'openai',
 };
-
-function presentedKey(req: IncomingMessage): string | undefined {
-  const xKey = req.headers['x-api-key'];
-  if (typeof xKey === 'string' && xKey !== '') return xKey;
-  const auth = req.headers['authorization'];
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length);
-  return undefined;
-}
-
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, reply: WireReply): void {
   if (res.headersSent || res.destroyed) return;
@@ -154,7 +125,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       );
       return;
     }
-    const raw = await readBody(req);
+    const raw = (await readBody(req))?.toString('utf8');
     if (raw === undefined) {
       send(
         res,

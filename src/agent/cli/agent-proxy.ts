@@ -11,7 +11,8 @@
  * byte for byte on a hit. Past `maxCalls` a call is refused with an API error, which ends a CLI
  * that has no turn limit of its own (Codex); `limitReached` then says so.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { presentedKey, readBody, sameSecret } from '../../sandbox/proxy-request.js';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,7 +51,6 @@ export interface AgentProxy extends ModelProxy {
   readonly limitReached: boolean;
 }
 
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const ROUTE: Record<AgentApi, string> = { anthropic: '/v1/messages', openai: '/v1/responses' };
 /** Request headers the API reads besides the key; everything else (the token, ids) stays here. */
 const PASSED_HEADERS = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
@@ -80,33 +80,6 @@ async function readCached(dir: string, key: string): Promise<CachedCall | undefi
     // missing or damaged: a miss, overwritten by the fresh answer
     return undefined;
   }
-}
-
-function presentedKey(req: IncomingMessage): string | undefined {
-  const xKey = req.headers['x-api-key'];
-  if (typeof xKey === 'string' && xKey !== '') return xKey;
-  const auth = req.headers['authorization'];
-  return typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
-}
-
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /** An error in the API's own shape, so the CLI reports it as the API would be reported. */

@@ -8,7 +8,8 @@
 import { isRecord } from '../../is-record.js';
 import { anthropicUsage } from '../../providers/adapters/usage.js';
 import type { TranscriptEntry } from '../agent-run.js';
-import { jsonLines, NO_USAGE, type ParsedStream, toolResult } from './transcript-entry.js';
+import { jsonLines } from '../../json-lines.js';
+import { NO_USAGE, type ParsedStream, toolResult } from './transcript-entry.js';
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -9,7 +9,8 @@
 import { isRecord } from '../../is-record.js';
 import { countOf } from '../../providers/adapters/defaults.js';
 import type { TranscriptEntry } from '../agent-run.js';
-import { jsonLines, NO_USAGE, type ParsedStream, toolResult } from './transcript-entry.js';
+import { jsonLines } from '../../json-lines.js';
+import { NO_USAGE, type ParsedStream, toolResult } from './transcript-entry.js';
 
 function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);

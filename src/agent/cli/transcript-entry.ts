@@ -3,7 +3,6 @@
  * it whole; the transcript says how much it left out), the stream's JSON lines, and what a
  * parsed stream says.
  */
-import { isRecord } from '../../is-record.js';
 import { TOOL_RESULT_LIMIT, type AgentUsage, type TranscriptEntry } from '../agent-run.js';
 
 export function toolResult(
@@ -21,21 +20,6 @@ export function toolResult(
     content: content.slice(0, TOOL_RESULT_LIMIT),
     truncated: { originalChars: content.length },
   };
-}
-
-/** One JSON object a line; anything else on stdout (a warning, a line cut short) is skipped. */
-export function jsonLines(stdout: string): Record<string, unknown>[] {
-  const events: Record<string, unknown>[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    if (!line.trim().startsWith('{')) continue;
-    try {
-      const event: unknown = JSON.parse(line);
-      if (isRecord(event)) events.push(event);
-    } catch {
-      // not an event
-    }
-  }
-  return events;
 }
 
 /** What an agent's stream says about its run. */

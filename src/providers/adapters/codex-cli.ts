@@ -23,6 +23,7 @@
  * 0.171.0) and the final agent message is then the JSON answer; tools cannot be offered and
  * are refused.
  */
+import { jsonLines } from '../../json-lines.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelEntry } from '../../experiment/schema.js';
@@ -242,19 +243,4 @@ export function createCodexCliProvider(entry: ModelEntry, deps: ProcessProviderD
         return { ...parsed, latencyMs: now() - started };
       }),
   };
-}
-
-/** Codex's `--json` events: one JSON object a line; anything else on stdout is skipped. */
-function jsonLines(stdout: string): Record<string, unknown>[] {
-  const events: Record<string, unknown>[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    if (!line.trim().startsWith('{')) continue;
-    try {
-      const event: unknown = JSON.parse(line);
-      if (isRecord(event)) events.push(event);
-    } catch {
-      // A line cut short or not JSON: not an event.
-    }
-  }
-  return events;
 }
