@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cachedCli } from '../test/helpers/pinned-clis.js';
+import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { runBenchmark } from './lib/harness.mjs';
 import { distModule } from './lib/paths.mjs';
 import { median, ms, ratio, verdict } from './lib/stats.mjs';
@@ -43,7 +44,8 @@ function writeFixture(dir, files, bytes) {
 async function loadProduct() {
   const { runAgentCase } = await import(distModule('agent/agent-case.js'));
   const { runSimAgent } = await import(distModule('agent/sim-agent.js'));
-  return { runAgentCase, runSimAgent };
+  const { runCliAgent } = await import(distModule('agent/cli/run-cli-agent.js'));
+  return { runAgentCase, runSimAgent, runCliAgent };
 }
 
 const idle = async () => ({
@@ -61,11 +63,12 @@ const waiting = (latencyMs) => async (request) => {
   return { ...(await idle()), durationMs: latencyMs };
 };
 
-async function runCase(product, scratch, fixture, run, index) {
+async function runCase(product, scratch, fixture, run, index, cli = {}) {
   const started = performance.now();
   await product.runAgentCase(
     {
-      agent: 'sim',
+      agent: cli.agent ?? 'sim',
+      ...(cli.binary === undefined ? {} : { binary: cli.binary }),
       target: {
         place: 'skill',
         name: 'notes',
@@ -88,7 +91,7 @@ async function runCase(product, scratch, fixture, run, index) {
       recordDir: join(scratch, 'records', String(index)),
       tmpRoot: join(scratch, 'tmp'),
     },
-    { run, env: {}, isolation: 'process' },
+    { run, env: cli.env ?? {}, isolation: cli.isolation ?? 'process' },
   );
   return performance.now() - started;
 }
@@ -147,6 +150,35 @@ await runBenchmark(
         efficiencies.push({ latency, efficiency: median(alone) / median(together) });
       }
       const perCase = median(idleTimes);
+      // The whole case with the real Claude Code in the sandbox, its model answering at once: the
+      // runner's share beside the CLI's own (sandbox, proxy, workspace, capture, the CLI starting).
+      const claude = cachedCli('claude');
+      let claudeCase = Number.NaN;
+      if (claude !== undefined) {
+        const server = await startFakeLlmServer({ latencyMs: 0, respond: () => 'Done.' });
+        try {
+          const env = {
+            PATH: process.env.PATH,
+            HOME: join(scratch, 'home'),
+            ANTHROPIC_API_KEY: 'bench-key',
+            ANTHROPIC_BASE_URL: server.url,
+          };
+          mkdirSync(env.HOME, { recursive: true });
+          const times = [];
+          for (let i = 0; i < (smoke ? 1 : 5); i++)
+            times.push(
+              await runCase(product, scratch, fixture, product.runCliAgent, index++, {
+                agent: 'claude',
+                binary: claude,
+                env,
+                isolation: 'os',
+              }),
+            );
+          claudeCase = median(times);
+        } finally {
+          await server.close();
+        }
+      }
       const clis = [cliStartup('claude'), cliStartup('codex')];
       const header = ['what', 'figure', 'target'];
       const rows = [
@@ -158,6 +190,11 @@ await runBenchmark(
         [
           'the same case with the simulated agent (reads every file, writes one)',
           ms(median(simTimes)),
+          'reported',
+        ],
+        [
+          'the same case with the real Claude Code in the sandbox, its model answering at once',
+          ms(claudeCase),
           'reported',
         ],
         ...efficiencies.map(({ latency, efficiency }) => [
@@ -174,7 +211,9 @@ await runBenchmark(
         'side against a fake agent with a fixed latency, 1 s and 10 s (a real agent case takes tens of',
         "seconds). Efficiency is one case's wall time over the 8 cases' wall time: what keeps it below 1",
         "is the runner's own work per case (copying and hashing the fixture, the capture), for which the",
-        "8 cases share two cores. The real CLIs' own start-up is given beside it: it is paid once per case.",
+        "8 cases share two cores. Beside it, a whole case with the real Claude Code in the sandbox (its",
+        "model answering at once from the fake server): the sandbox, the proxy and the CLI starting and",
+        "ending, paid once per case; and the CLIs' `--version`, which starts no session.",
         '',
         markdownTable(header, rows),
       ].join('\n');
