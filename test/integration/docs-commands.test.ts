@@ -24,6 +24,7 @@ import {
   Budget,
   CaseEntry,
   CheckEntry,
+  AgentConfig,
   ExperimentFile,
   JudgePanel,
   ModelEntry,
@@ -594,7 +595,14 @@ describe('the reference pages', () => {
     const page = read('docs/experiment.md');
     const yaml = /## A complete experiment\.yaml[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
     const data = parseYaml(yaml) as { search: object; budget: object; scoring: { weights: object } };
-    expect(Object.keys(data).sort()).toEqual(Object.keys(ExperimentFile.shape).sort());
+    // `agent:` makes every case an agent case, which the example's API generator cannot run: its
+    // complete block is docs/agents.md's, checked below.
+    const topLevel = Object.keys(ExperimentFile.shape).filter((key) => key !== 'agent');
+    expect(Object.keys(data).sort()).toEqual(topLevel.sort());
+    const agentPage = read('docs/agents.md');
+    const agentYaml = /```yaml\n([\s\S]*?)```/.exec(agentPage)?.[1] ?? '';
+    const agentBlock = (parseYaml(agentYaml) as { agent: object }).agent;
+    expect(Object.keys(agentBlock).sort()).toEqual(Object.keys(AgentConfig.shape).sort());
     expect(Object.keys(data.search).sort()).toEqual(Object.keys(Search.shape).sort());
     expect(Object.keys(data.budget).sort()).toEqual(Object.keys(Budget.shape).sort());
     expect(Object.keys(data.scoring.weights).sort()).toEqual(Object.keys(Weights.shape).sort());
