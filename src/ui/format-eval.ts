@@ -203,12 +203,15 @@ function formatCost(report: EvalReport): string {
   const roles = Object.entries(cost.byRole)
     .map(([role, spend]) => `${role} ${spend.calls}`)
     .join(', ');
+  const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
+  const byRole = roles ? ` (${roles})` : '';
+  // Every call to a model with no price: there is no sum to show, only what would give one.
+  if (cost.calls > 0 && cost.unpricedCalls === cost.calls)
+    return `unknown: ${calls(cost.calls)}${byRole}, all to models with no price; set \`price\` on their entries to count them`;
   const unpriced =
-    cost.unpricedCalls > 0
-      ? ` + ${cost.unpricedCalls} call${cost.unpricedCalls === 1 ? '' : 's'} at unknown prices`
-      : '';
+    cost.unpricedCalls > 0 ? ` for the priced calls, and ${calls(cost.unpricedCalls)} with no price,` : '';
   const free = report.simulated && cost.usd === 0 ? ' (simulated: free)' : '';
-  return `$${cost.usd.toFixed(4)}${unpriced} over ${cost.calls} call${cost.calls === 1 ? '' : 's'}${roles ? ` (${roles})` : ''}${free}`;
+  return `$${cost.usd.toFixed(4)}${unpriced} over ${calls(cost.calls)}${byRole}${free}`;
 }
 
 function oneLine(text: string, max: number): string {

@@ -28,6 +28,19 @@ describe('formatEval', () => {
     ]);
   });
 
+  it('says the cost is unknown, not $0, when no call had a price, and which part is unpriced otherwise', () => {
+    const unpriced = sampleReport();
+    unpriced.cost = { ...unpriced.cost, usd: 0, unpricedCalls: unpriced.cost.calls };
+    expect(formatEval(unpriced, plain)).toContain(
+      'Cost        unknown: 6 calls (generator 3, judge 3), all to models with no price; set `price` on their entries to count them',
+    );
+    const some = sampleReport();
+    some.cost = { ...some.cost, unpricedCalls: 3 };
+    expect(formatEval(some, plain)).toContain(
+      'Cost        $0.0123 for the priced calls, and 3 calls with no price, over 6 calls (generator 3, judge 3)',
+    );
+  });
+
   it('labels simulated results, lists gate failures and unmet expectations with evidence', () => {
     const report = sampleReport({ simulated: true, simulatedRoles: ['generator', 'judge'] });
     const splits = report.splits as NonNullable<typeof report.splits>;
