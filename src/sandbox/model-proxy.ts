@@ -20,10 +20,9 @@
  * sample of the model, never the reply an earlier evaluation got — while identical requests within
  * it stay distinct samples.
  */
-import { presentedKey, readBody, sameSecret } from './proxy-request.js';
+import { listenOnLoopback, presentedKey, readBody, sameSecret } from './proxy-request.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { linkSignals } from '../providers/linked-signal.js';
 import type { ModelClient } from '../providers/types.js';
 import {
@@ -185,15 +184,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     });
   });
   const { unixSocket } = options;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    if (unixSocket === undefined) server.listen(0, '127.0.0.1', () => resolve());
-    else server.listen(unixSocket.path, () => resolve());
-  });
-  const url =
-    unixSocket === undefined
-      ? `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      : unixSocket.relayUrl;
+  const url = await listenOnLoopback(server, unixSocket);
   return {
     url,
     anthropicBaseUrl: url,

@@ -1,10 +1,12 @@
 /**
  * What both loopback proxies (the judge's model proxy, src/sandbox/model-proxy.ts, and an agent's
  * pass-through, src/agent/cli/agent-proxy.ts) read of a request the same way: the key it presents,
- * compared with the one-time token in constant time, and its body, refused past a bound.
+ * compared with the one-time token in constant time, and its body, refused past a bound; and
+ * where a proxy listens.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** A request body larger than this is refused: no real model request comes near it. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -36,4 +38,22 @@ export function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Starts `server` on a loopback port, or on the unix socket a sandbox's relay forwards to, and
+ * resolves with the URL the program is given.
+ */
+export async function listenOnLoopback(
+  server: Server,
+  unixSocket: { path: string; relayUrl: string } | undefined,
+): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    if (unixSocket === undefined) server.listen(0, '127.0.0.1', () => resolve());
+    else server.listen(unixSocket.path, () => resolve());
+  });
+  return unixSocket === undefined
+    ? `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    : unixSocket.relayUrl;
 }

@@ -11,11 +11,10 @@
  * byte for byte on a hit. Past `maxCalls` a call is refused with an API error, which ends a CLI
  * that has no turn limit of its own (Codex); `limitReached` then says so.
  */
-import { presentedKey, readBody, sameSecret } from '../../sandbox/proxy-request.js';
+import { listenOnLoopback, presentedKey, readBody, sameSecret } from '../../sandbox/proxy-request.js';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { isRecord } from '../../is-record.js';
 import { monotonicMs } from '../../providers/clock.js';
@@ -252,15 +251,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     });
   });
   const { unixSocket } = options.listen;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    if (unixSocket === undefined) server.listen(0, '127.0.0.1', () => resolve());
-    else server.listen(unixSocket.path, () => resolve());
-  });
-  url =
-    unixSocket === undefined
-      ? `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      : unixSocket.relayUrl;
+  url = await listenOnLoopback(server, unixSocket);
   return {
     url,
     anthropicBaseUrl: url,
