@@ -10,7 +10,7 @@ import type { Case } from '../experiment/types.js';
 import { renderTemplate } from '../experiment/template.js';
 import { fileHeading } from '../protocol/agent-output.js';
 import { writeReviewJson, writeTextAtomic } from '../run/records.js';
-import type { AgentKind, AgentModelCall, AgentRunResult, RunAgent } from './agent-run.js';
+import type { AgentKind, AgentModelCall, AgentRunContext, AgentRunResult, RunAgent } from './agent-run.js';
 import { AGENT_RECORD_FILES, AgentCaseRecord } from './agent-record.js';
 import type { AgentTarget } from './agent-target.js';
 import { type Capture, type CapturedFile, captureWorkspace } from './capture.js';
@@ -41,6 +41,7 @@ export interface AgentCaseDeps {
   cacheDir?: string;
   signal?: AbortSignal;
   onModelCall?: (call: AgentModelCall) => void;
+  holdSpend?: AgentRunContext['holdSpend'];
 }
 
 export interface AgentCaseOutcome {
@@ -81,6 +82,7 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
         ...(deps.cacheDir === undefined ? {} : { cacheDir: deps.cacheDir }),
         sampleIndex: job.sampleIndex,
         ...(deps.onModelCall === undefined ? {} : { onModelCall: deps.onModelCall }),
+        ...(deps.holdSpend === undefined ? {} : { holdSpend: deps.holdSpend }),
         env: deps.env,
         isolation: deps.isolation,
         tmpRoot: job.tmpRoot,

@@ -57,11 +57,22 @@ export interface AgentRunContext {
   sampleIndex: number;
   /** Each model call the agent made (cache hits included), for the ledger and the budget. */
   onModelCall?: (call: AgentModelCall) => void;
+  /**
+   * `budget.usd`: before a call that is not a cache hit is forwarded, a hold of its worst case,
+   * settled at what it cost; rejects when the call can never fit (the run is stopping with reason
+   * `usd`, and the CLI gets an API error instead of an answer). Absent: no budget.
+   */
+  holdSpend?: (worstUsd: number) => Promise<SpendHold | undefined>;
   /** The runner's environment: keys are read from it and never passed into the sandbox. */
   env: NodeJS.ProcessEnv;
   isolation: Isolation;
   tmpRoot?: string;
   signal?: AbortSignal;
+}
+
+/** A call's hold on `budget.usd` (src/providers/spend-reservations.ts), settled once. */
+export interface SpendHold {
+  settle(spentUsd: number): void;
 }
 
 export interface AgentModelCall {

@@ -54,6 +54,7 @@ export function timeGenerations(
       get ledger() {
         return pool.ledger;
       },
+      holdSpend: (worstUsd) => pool.holdSpend(worstUsd),
       close: () => pool.close(),
       ...(pool.batchCache === undefined ? {} : { batchCache: pool.batchCache }),
     },

@@ -77,6 +77,8 @@ export async function generateAgentOutputs(
                   simulated: generator.provider === 'sim',
                   account,
                 }),
+              // The agents' calls hold budget.usd like the run's own (model-pool.ts).
+              holdSpend: (worstUsd) => deps.pool.holdSpend(worstUsd),
               ...(deps.signal === undefined ? {} : { signal: deps.signal }),
             },
           );

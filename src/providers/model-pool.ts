@@ -18,7 +18,7 @@ import { createEndpointLimiter } from './limiter.js';
 import { linkSignals } from './linked-signal.js';
 import { DEFAULT_MAX_RETRIES, type RetryEvent, type RetryPolicy, withRetries } from './retry.js';
 import { envForEntry } from './role-env.js';
-import { isRefusal, type SpendReservations } from './spend-reservations.js';
+import { type Hold, isRefusal, type SpendReservations } from './spend-reservations.js';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -72,6 +72,13 @@ export interface ModelPool {
    * has no cache.
    */
   readonly batchCache?: BatchCache;
+  /**
+   * A hold on `budget.usd` for a call the pool does not make itself (an agent's model call through
+   * its pass-through proxy, docs/design/agent-runs.md): once the worst case fits, the same
+   * reservations the pool's own calls take; undefined without a budget. A call that can never fit
+   * is refused as the pool refuses its own (the run stops with reason `usd`): this rejects.
+   */
+  holdSpend(worstUsd: number): Promise<Hold | undefined>;
   /** Aborts calls in flight and waits for them to settle. */
   close(): Promise<void>;
 }
@@ -231,14 +238,19 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   }
 
   /** The call's hold on the budget, once it fits; undefined without a budget or a price. */
-  async function reserve(entry: ModelEntry, request: CompletionRequest) {
+  function reserve(entry: ModelEntry, request: CompletionRequest): Promise<Hold | undefined> {
+    const worst = options.budget === undefined ? null : worstCaseUsd(entry, request);
+    return worst === null ? Promise.resolve(undefined) : holdSpend(worst, request.signal);
+  }
+
+  /** A hold of `worst` once it fits; refused (the run told, then a rejection) when it never will. */
+  async function holdSpend(worst: number, signal?: AbortSignal): Promise<Hold | undefined> {
     const budget = options.budget;
-    const worst = budget === undefined ? null : worstCaseUsd(entry, request);
-    if (budget === undefined || worst === null) return undefined;
+    if (budget === undefined) return undefined;
     const outcome = await budget.reservations.reserve(worst);
     if (!isRefusal(outcome)) {
       // Aborted while it waited for room: it never starts, so it holds nothing.
-      if (poolSignal.aborted || request.signal?.aborted === true) {
+      if (poolSignal.aborted || signal?.aborted === true) {
         outcome.settle(0);
         throw new ProviderError('aborted', 'call aborted');
       }
@@ -339,6 +351,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     },
     has: (role, member) => entries.has(memberName(role, member)),
     ledger,
+    holdSpend: (worstUsd) => holdSpend(worstUsd),
     ...(cache === undefined
       ? {}
       : {

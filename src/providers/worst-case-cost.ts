@@ -8,7 +8,7 @@
  */
 import { ASSUMED_MAX_TOKENS, tokensOf } from '../experiment/estimate-cost.js';
 import type { ModelEntry } from '../experiment/schema.js';
-import { estimatePrice } from './prices.js';
+import { estimatePrice, type Price } from './prices.js';
 import type { CompletionRequest } from './types.js';
 
 /** Role and format tags around each message, as the APIs count them, roughly. */
@@ -41,9 +41,11 @@ export function worstCaseUsd(entry: ModelEntry, request: CompletionRequest): num
   if (entry.provider === 'command') return null;
   const price = estimatePrice(entry)?.price;
   if (price === undefined) return null;
+  return worstUsdAt(price, estimateInputTokens(request), maxOutputTokens(entry, request));
+}
+
+/** The formula: every input token at the dearer of the input and cache-write rates, every output token it may write. */
+export function worstUsdAt(price: Price, inputTokens: number, outputTokens: number): number {
   const inputRate = Math.max(price.input_per_mtok, price.cache_write_per_mtok ?? 0);
-  return (
-    (estimateInputTokens(request) * inputRate + maxOutputTokens(entry, request) * price.output_per_mtok) /
-    1_000_000
-  );
+  return (inputTokens * inputRate + outputTokens * price.output_per_mtok) / 1_000_000;
 }

@@ -22,9 +22,10 @@ import { cacheFilePath } from '../../providers/cache.js';
 import { costOrNull, lookUpBuiltInPrice } from '../../providers/prices.js';
 import type { ModelProxy } from '../../sandbox/model-proxy.js';
 import type { ProxyListen } from '../../sandbox/sandbox-agent.js';
-import type { AgentModelCall } from '../agent-run.js';
+import type { AgentModelCall, AgentRunContext, SpendHold } from '../agent-run.js';
 import { type AgentKeyContext, agentCacheKey } from './agent-cache-key.js';
 import { type AgentApi, readCallUsage } from './call-usage.js';
+import { agentCallWorstUsd } from './call-worst-case.js';
 
 export interface AgentUpstream {
   api: AgentApi;
@@ -41,6 +42,8 @@ export interface AgentProxyOptions {
   /** Calls answered at most; the next is refused (a CLI without a turn limit of its own). */
   maxCalls?: number;
   onModelCall?: (call: AgentModelCall) => void;
+  /** `budget.usd`'s hold for a call's worst case (agent-run.ts); rejects when it can never fit. */
+  holdSpend?: AgentRunContext['holdSpend'];
   signal?: AbortSignal;
 }
 
@@ -129,9 +132,11 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   let limitReached = false;
   let url = '';
 
-  const report = (text: string, ok: boolean, cached: boolean, started: number) => {
+  /** Reports the call; returns what it cost (null: no price). */
+  const report = (text: string, ok: boolean, cached: boolean, started: number): number | null => {
     const { model, usage } = readCallUsage(api, text);
     const price = model === undefined ? undefined : lookUpBuiltInPrice(model);
+    const costUsd = cached ? 0 : costOrNull(price, usage);
     options.onModelCall?.({
       model: model ?? 'unknown',
       ok,
@@ -139,21 +144,26 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       outputTokens: usage.outputTokens,
       ...(usage.cacheReadTokens === undefined ? {} : { cacheReadTokens: usage.cacheReadTokens }),
       ...(usage.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: usage.cacheWriteTokens }),
-      costUsd: cached ? 0 : costOrNull(price, usage),
+      costUsd,
       cached,
       latencyMs: cached ? 0 : monotonicMs() - started,
     });
+    return costUsd;
   };
 
-  /** The key of this request, or undefined when it cannot be cached (no cache, a compressed body). */
-  function keyOf(path: string, req: IncomingMessage, raw: Buffer): string | undefined {
-    if (cache === undefined || req.headers['content-encoding'] !== undefined) return undefined;
-    let body: unknown;
+  /** The request's JSON body, or undefined when it is compressed or not JSON. */
+  function bodyOf(req: IncomingMessage, raw: Buffer): unknown {
+    if (req.headers['content-encoding'] !== undefined) return undefined;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      return JSON.parse(raw.toString('utf8'));
     } catch {
       return undefined;
     }
+  }
+
+  /** The key of this request, or undefined when it cannot be cached (no cache, a compressed body). */
+  function keyOf(path: string, body: unknown): string | undefined {
+    if (cache === undefined || body === undefined) return undefined;
     // Its own address too: under `process` isolation a new port for every case, and an `env` shows it.
     const key = { ...cache.key, hostPaths: [...cache.key.hostPaths, { path: url, as: 'http://proxy' }] };
     const probe = agentCacheKey(path, body, key, 0);
@@ -162,8 +172,16 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     return occurrence === 0 ? probe : agentCacheKey(path, body, key, occurrence);
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer, key?: string) {
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    raw: Buffer,
+    key: string | undefined,
+    hold: SpendHold | undefined,
+  ) {
     const started = monotonicMs();
+    let spent = 0;
     const gone = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
@@ -191,7 +209,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       const text = Buffer.concat(chunks).toString('utf8');
       const ok = answer.status < 400;
       if (ok) answered += 1;
-      report(text, ok, false, started);
+      spent = report(text, ok, false, started) ?? 0;
       if (ok && key !== undefined && cache !== undefined) {
         const entry: CachedCall = { v: 1, kind: 'agent-call', contentType, body: text };
         await writeFileAtomic(cacheFilePath(cache.dir, key), `${JSON.stringify(entry)}\n`, {
@@ -204,6 +222,24 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       if (!res.writableEnded) res.destroy();
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
+      hold?.settle(spent);
+    }
+  }
+
+  /** The budget's hold on this call, or 'refused' (answered with an API error) when it cannot fit. */
+  async function holdFor(
+    res: ServerResponse,
+    body: unknown,
+    raw: Buffer,
+  ): Promise<SpendHold | undefined | 'refused'> {
+    const worst = options.holdSpend === undefined ? null : agentCallWorstUsd(api, body, raw.toString('utf8'));
+    if (worst === null || options.holdSpend === undefined) return undefined;
+    try {
+      return await options.holdSpend(worst);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      sendError(res, api, 400, `autoresearch: the call was not made: ${why}`);
+      return 'refused';
     }
   }
 
@@ -230,7 +266,8 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       return;
     }
     stats.calls += 1;
-    const key = keyOf(path, req, raw);
+    const body = bodyOf(req, raw);
+    const key = keyOf(path, body);
     const hit = key === undefined || cache === undefined ? undefined : await readCached(cache.dir, key);
     if (hit !== undefined) {
       stats.hits += 1;
@@ -241,7 +278,9 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       return;
     }
     stats.misses += 1;
-    await forward(req, res, path, raw, key);
+    const hold = await holdFor(res, body, raw);
+    if (hold === 'refused') return;
+    await forward(req, res, path, raw, key, hold);
   }
 
   const server = createServer((req, res) => {

@@ -150,6 +150,7 @@ export const runCliAgent: RunAgent = async (request, context) => {
           // Claude Code keeps its own turn limit (--max-turns); Codex has none.
           ...(agent === 'codex' ? { maxCalls: request.limits.maxTurns } : {}),
           ...(context.onModelCall === undefined ? {} : { onModelCall: context.onModelCall }),
+          ...(context.holdSpend === undefined ? {} : { holdSpend: context.holdSpend }),
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
         return proxy;

@@ -23,6 +23,7 @@ const CASES = ['r1', 'r2', 'r3', 'r4'];
 let server: FakeLlmServer;
 let repo: TempRepo;
 let reference: TempRepo;
+let budgeted: TempRepo;
 
 /** Claude Code's turns: read the notes, write the release notes, say so. */
 function agentTurn(req: FakeRequest) {
@@ -97,11 +98,13 @@ beforeAll(async () => {
   const config = { 'user.name': 'Test', 'user.email': 'test@example.com' };
   repo = await createTempRepo({ files, config });
   reference = await createTempRepo({ files, config });
+  budgeted = await createTempRepo({ files, config });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
   await repo?.cleanup();
   await reference?.cleanup();
+  await budgeted?.cleanup();
 });
 
 const env = (where = repo) =>
@@ -170,4 +173,18 @@ describe('an agent experiment with the real Claude Code', () => {
       /Agent cases \(final check, (best|baseline)\): 4 · done 4 · 3\.0 turns on average · tools Read 4, Write 4/,
     );
   }, 300_000);
+
+  it('holds budget.usd on each agent call: one whose worst case cannot fit is never forwarded and the run stops', async () => {
+    agentRequests.length = 0;
+    // Claude Code asks for up to 32,000 output tokens a call: at sonnet's $15 per million that
+    // alone is $0.48, so a $0.30 budget cannot hold a single agent call's worst case.
+    const run = await runBuiltCli(['run', 'exp', '--iterations', '1', '--usd', '0.30'], {
+      cwd: budgeted.dir,
+      env: env(budgeted),
+    });
+    expect(run.stdout).toMatch(/stopped \(usd\): spent \$0\.000 of the \$0\.300 budget; the next call could cost up to \$\d/);
+    expect(agentRequests).toEqual([]);
+    // Stopped, not failed: the baseline is journaled as interrupted, for `resume --usd +X`.
+    expect(run.stdout).toContain('1 interrupted');
+  }, 120_000);
 });

@@ -35,7 +35,14 @@ function fakePool(latency: (text: string) => number): ModelPool & { calls: Compl
       };
     },
   });
-  return { calls, client, has: () => true, ledger: createCostLedger(), close: async () => undefined };
+  return {
+    calls,
+    client,
+    has: () => true,
+    ledger: createCostLedger(),
+    holdSpend: async () => undefined,
+    close: async () => undefined,
+  };
 }
 
 /** A path prompt: one user part. */
