@@ -182,7 +182,9 @@ describe('an agent experiment with the real Claude Code', () => {
       cwd: budgeted.dir,
       env: env(budgeted),
     });
-    expect(run.stdout).toMatch(/stopped \(usd\): spent \$0\.000 of the \$0\.300 budget; the next call could cost up to \$\d/);
+    expect(run.stdout).toMatch(
+      /stopped \(usd\): spent \$0\.000 of the \$0\.300 budget; the next call could cost up to \$\d/,
+    );
     expect(agentRequests).toEqual([]);
     // Stopped, not failed: the baseline is journaled as interrupted, for `resume --usd +X`.
     expect(run.stdout).toContain('1 interrupted');
