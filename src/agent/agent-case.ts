@@ -38,6 +38,7 @@ export interface AgentCaseDeps {
   run: RunAgent;
   env: NodeJS.ProcessEnv;
   isolation: 'os' | 'process';
+  limits?: AgentRunContext['limits'];
   cacheDir?: string;
   signal?: AbortSignal;
   onModelCall?: (call: AgentModelCall) => void;
@@ -85,6 +86,7 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
         ...(deps.holdSpend === undefined ? {} : { holdSpend: deps.holdSpend }),
         env: deps.env,
         isolation: deps.isolation,
+        ...(deps.limits === undefined ? {} : { limits: deps.limits }),
         tmpRoot: job.tmpRoot,
         ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       },

@@ -9,6 +9,7 @@
  * when `signal` aborts (the run is stopping): then the promise rejects with the abort reason and
  * nothing the agent started is left running.
  */
+import type { SandboxLimits } from '../sandbox/sandbox-limits.js';
 import type { Isolation } from '../experiment/schema.js';
 
 export type AgentKind = 'claude' | 'codex' | 'sim';
@@ -66,6 +67,8 @@ export interface AgentRunContext {
   /** The runner's environment: keys are read from it and never passed into the sandbox. */
   env: NodeJS.ProcessEnv;
   isolation: Isolation;
+  /** What the agent and everything it starts may use under `os` (`judging.limits`); default DEFAULT_LIMITS. */
+  limits?: SandboxLimits;
   tmpRoot?: string;
   signal?: AbortSignal;
 }

@@ -9,6 +9,7 @@ import { agentKindOf } from '../agent/agent-target.js';
 import { runAgentCase } from '../agent/agent-case.js';
 import type { Experiment } from '../experiment/types.js';
 import { runIsolation } from '../sandbox/run-isolation.js';
+import { resolveLimits } from '../sandbox/sandbox-limits.js';
 import { tempRoot } from '../temp-root.js';
 import type { EvaluateDeps, Generation } from './evaluate-types.js';
 import { type GenerateInput, settleAll } from './generate.js';
@@ -58,6 +59,7 @@ export async function generateAgentOutputs(
               run,
               env: deps.env ?? process.env,
               isolation: runIsolation(experiment),
+              limits: resolveLimits(experiment.config.judging.limits),
               ...(deps.agentCacheDir === undefined ? {} : { cacheDir: deps.agentCacheDir }),
               // Each of the agent's model calls on the generator's bill, like a generation's.
               onModelCall: (call) =>

@@ -125,6 +125,7 @@ export const runCliAgent: RunAgent = async (request, context) => {
     timeoutMs: request.limits.timeoutMs,
     env: context.env,
     isolation: context.isolation,
+    ...(context.limits === undefined ? {} : { limits: context.limits }),
     ...(context.tmpRoot === undefined ? {} : { tmpRoot: context.tmpRoot }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     agent: {

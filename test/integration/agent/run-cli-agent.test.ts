@@ -3,7 +3,7 @@
 // the sandboxed workspace: files written there, a shell run there, the transcript, the limits
 // (max turns, a timeout that kills everything), the cache, and that nothing outside the
 // workspace is read or changed and no real key reaches the agent. One server for the file.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -128,6 +128,25 @@ describe('Claude Code as an agent', () => {
     expect(result.reportedCostUsd).toBeGreaterThan(0);
     expect(calls).toHaveLength(server.log.length);
     expect(calls.every((call) => call.ok && !call.cached)).toBe(true);
+  }, 60_000);
+});
+
+describe('judging.limits', () => {
+  it('bound the agent and what its tools start: a file cannot grow past disk_mb', async () => {
+    server.configure({
+      respond: script([
+        { tool: 'Bash', args: { command: 'head -c 6000000 /dev/zero > big.bin; echo "exit $?"' } },
+        'Tried.',
+      ]),
+    });
+    const ws = await workspace();
+    const { result } = await run('claude', ws, {}, { limits: { memory_mb: 2048, tmp_mb: 64, disk_mb: 4 } });
+    // Stopped at 4 MB, by RLIMIT_FSIZE or by the disk watcher; with the default limits it would be 6 MB.
+    const size = await stat(join(ws, 'big.bin')).then((s) => s.size);
+    expect(size).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(
+      result.endReason === 'error' || /exit 153|File size limit/i.test(JSON.stringify(result.transcript)),
+    ).toBe(true);
   }, 60_000);
 });
 
