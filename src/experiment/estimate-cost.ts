@@ -157,6 +157,15 @@ export function estimateCost(experiment: Experiment, calls: CallCounts): CostEst
         : members.length > 1
           ? `${role}: ${programs === 1 ? 'a member of the panel is an external program' : `${programs} members of the panel are external programs`}; its own model calls are not counted, here or in budget.usd`
           : `${role} is an external program; its own model calls are not counted, here or in budget.usd`;
+    // An agent case is a conversation of up to max_turns calls whose size its CLI decides: no
+    // honest figure before a case has run (the budget then uses the measured cost, agent-runs.md).
+    if (role === 'generator' && experiment.agent !== undefined) {
+      unknown(
+        `an agent case makes up to ${experiment.agent.limits.maxTurns} model calls, each resending the conversation so far: its cost is measured from the baseline on, and budget.usd holds each call's worst case meanwhile`,
+        undefined,
+      );
+      continue;
+    }
     const priced = roleModels({ [role]: config }).map((m) => ({ ...m, estimated: estimatePrice(m.entry) }));
     const unpriced = priced.find((m) => m.estimated === undefined);
     if (unpriced !== undefined) {

@@ -33,7 +33,8 @@ export interface PlanModel {
 }
 
 export interface Plan {
-  experiment: { name: string; description: string; file: string };
+  /** `agentMaxTurns`: an agent experiment's turn limit per case (docs/design/agent-runs.md). */
+  experiment: { name: string; description: string; file: string; agentMaxTurns?: number };
   prompt: {
     path: string;
     chars: number;
@@ -123,7 +124,12 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
     });
   }
   return {
-    experiment: { name: experiment.name, description: experiment.description, file: experiment.file },
+    experiment: {
+      name: experiment.name,
+      description: experiment.description,
+      file: experiment.file,
+      ...(experiment.agent === undefined ? {} : { agentMaxTurns: experiment.agent.limits.maxTurns }),
+    },
     prompt: {
       path: experiment.promptPath,
       chars: [...experiment.prompt].length,

@@ -102,6 +102,10 @@ export function formatPlan(plan: Plan, colors: Colors, cwd: string): string {
   more(
     `baseline: ${calls.baselineEvaluations} evaluation${calls.baselineEvaluations === 1 ? '' : 's'} (${formatCounts(times(calls.perEvaluation, calls.baselineEvaluations))}); final check: ${calls.finalEvaluations} evaluations`,
   );
+  if (experiment.agentMaxTurns !== undefined)
+    more(
+      `the generator's count is agent cases, each a conversation of up to ${plural(experiment.agentMaxTurns, 'model call')}`,
+    );
   if (calls.anchors) {
     const { outputs, every, perReading } = calls.anchors;
     more(

@@ -152,6 +152,22 @@ describe('buildPlan', () => {
     expect(cost.totalUsd).toBeCloseTo(5 * 2 * generatorCall + 10 * (2 * generatorCall + mutatorCall), 12);
   });
 
+  it('gives an agent experiment no generator figure: its cases are conversations of unknown size', async () => {
+    const experiment = await loadWith(
+      'name: c\nprompt: prompt.md\ncases: cases.yaml\nagent: { max_turns: 7 }\nmodels:\n  generator: { provider: claude-cli, model: sonnet }\n  mutator: { provider: anthropic, model: claude-haiku-4-5 }\nchecks: [{ type: contains, value: a }]\nsearch: { acceptance: margin }\n',
+      '- vars: { task: a }\n- vars: { task: b }\n',
+      'Do the task well.',
+    );
+    const plan = buildPlan(experiment);
+    const generator = plan.cost.roles.find((r) => r.role === 'generator');
+    expect(generator?.perIterationUsd).toBeNull();
+    expect(generator?.unknownBecause).toMatch(/agent case makes up to 7 model calls/);
+    expect(plan.cost.totalUsd).toBeNull();
+    // The mutator's price is known and still counted.
+    expect(plan.cost.knownPerIterationUsd).toBeGreaterThan(0);
+    expect(plan.experiment.agentMaxTurns).toBe(7);
+  });
+
   it('estimates the night four ways: interactive, prompt caching, batch, both (docs/design/cost-engine.md)', async () => {
     // A prompt whose text before its variable is 4,401 characters: a 1,101-token stable prefix,
     // above claude-sonnet-4-5's 1,024-token cache minimum.
