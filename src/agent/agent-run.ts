@@ -88,6 +88,8 @@ export interface AgentModelCall {
   /** What this call cost now: 0 for a cache hit, null when the model has no price. */
   costUsd: number | null;
   cached: boolean;
+  /** Attempts it took: retries of a 429, a 5xx or a failed connection, by the proxy (agent-runs.md). */
+  attempts: number;
   latencyMs: number;
 }
 

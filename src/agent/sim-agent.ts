@@ -51,6 +51,7 @@ export const runSimAgent: RunAgent = async (request, context) => {
       outputTokens: output,
       costUsd: 0,
       cached: false,
+      attempts: 1,
       latencyMs: 0,
     });
     return {

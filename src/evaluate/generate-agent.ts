@@ -74,7 +74,7 @@ export async function generateAgentOutputs(
                   ...(call.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: call.cacheWriteTokens }),
                   costUsd: call.costUsd,
                   cached: call.cached,
-                  attempts: 1,
+                  attempts: call.attempts,
                   latencyMs: call.latencyMs,
                   simulated: generator.provider === 'sim',
                   account,

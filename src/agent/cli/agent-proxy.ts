@@ -19,7 +19,10 @@ import { writeFileAtomic } from '../../atomic-file.js';
 import { isRecord } from '../../is-record.js';
 import { monotonicMs } from '../../providers/clock.js';
 import { cacheFilePath } from '../../providers/cache.js';
+import { classifyHttpError } from '../../providers/http/classify-http-error.js';
 import { costOrNull, lookUpBuiltInPrice } from '../../providers/prices.js';
+import { DEFAULT_MAX_RETRIES, withRetries } from '../../providers/retry.js';
+import { ProviderError } from '../../providers/types.js';
 import type { ModelProxy } from '../../sandbox/model-proxy.js';
 import type { ProxyListen } from '../../sandbox/sandbox-agent.js';
 import type { AgentModelCall, AgentRunContext, SpendHold } from '../agent-run.js';
@@ -101,6 +104,26 @@ function sendError(res: ServerResponse, api: AgentApi, status: number, message: 
   res.end(text);
 }
 
+/** An API answer kept whole (an error's status and body), to give the CLI as the API gave it. */
+interface KeptAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+interface LastAnswer {
+  answer?: KeptAnswer | undefined;
+}
+
+function sendAnswer(res: ServerResponse, answer: KeptAnswer): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType,
+    'content-length': Buffer.byteLength(answer.text),
+  });
+  res.end(answer.text);
+}
+
 function upstreamUrl(upstream: AgentUpstream, path: string): string {
   const base = upstream.baseUrl.replace(/\/+$/, '');
   return upstream.api === 'anthropic' ? `${base}${path}` : `${base}${path.slice('/v1'.length)}`;
@@ -133,7 +156,13 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   let url = '';
 
   /** Reports the call; returns what it cost (null: no price). */
-  const report = (text: string, ok: boolean, cached: boolean, started: number): number | null => {
+  const report = (
+    text: string,
+    ok: boolean,
+    cached: boolean,
+    started: number,
+    attempts = 1,
+  ): number | null => {
     const { model, usage } = readCallUsage(api, text);
     const price = model === undefined ? undefined : lookUpBuiltInPrice(model);
     const costUsd = cached ? 0 : costOrNull(price, usage);
@@ -146,6 +175,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       ...(usage.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: usage.cacheWriteTokens }),
       costUsd,
       cached,
+      attempts,
       latencyMs: cached ? 0 : monotonicMs() - started,
     });
     return costUsd;
@@ -172,6 +202,47 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     return occurrence === 0 ? probe : agentCacheKey(path, body, key, occurrence);
   }
 
+  /**
+   * One upstream attempt: the answer when it may go to the CLI (a success, or an error that a retry
+   * would not change); a retryable error (429, 5xx, a connection that failed) is thrown for
+   * withRetries, the answer's text kept in `last` so the CLI gets it if every attempt fails.
+   */
+  async function attempt(
+    req: IncomingMessage,
+    path: string,
+    raw: Buffer,
+    signal: AbortSignal,
+    last: LastAnswer,
+  ) {
+    let answer: Response;
+    try {
+      answer = await fetch(upstreamUrl(upstream, path), {
+        method: 'POST',
+        headers: upstreamHeaders(req, upstream),
+        body: raw,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw new ProviderError('aborted', 'call aborted', { cause: error });
+      last.answer = undefined;
+      throw new ProviderError('network', `the agent's API could not be reached: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    if (answer.status < 400) return answer;
+    const text = await answer.text();
+    const contentType = answer.headers.get('content-type') ?? 'application/json';
+    last.answer = { status: answer.status, contentType, text };
+    const problem = classifyHttpError(answer.status, text, answer.headers, {
+      label: "the agent's API",
+      keyEnv: undefined,
+      keySent: true,
+      secrets: [upstream.key],
+    });
+    if (problem.retryable) throw problem;
+    return last.answer;
+  }
+
   async function forward(
     req: IncomingMessage,
     res: ServerResponse,
@@ -188,13 +259,21 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     });
     const onAbort = () => gone.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const last: LastAnswer = {};
     try {
-      const answer = await fetch(upstreamUrl(upstream, path), {
-        method: 'POST',
-        headers: upstreamHeaders(req, upstream),
-        body: raw,
-        signal: gone.signal,
-      });
+      const { value: answer, attempts } = await withRetries(
+        () => attempt(req, path, raw, gone.signal, last),
+        {
+          ...options.retry,
+          signal: gone.signal,
+        },
+      );
+      if (!(answer instanceof Response)) {
+        // An error no retry would change: the CLI reads it as the API said it.
+        sendAnswer(res, answer);
+        spent = report(answer.text, false, false, started, attempts) ?? 0;
+        return;
+      }
       const contentType = answer.headers.get('content-type') ?? 'application/json';
       res.writeHead(answer.status, { 'content-type': contentType });
       const chunks: Buffer[] = [];
@@ -207,17 +286,27 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       }
       res.end();
       const text = Buffer.concat(chunks).toString('utf8');
-      const ok = answer.status < 400;
-      if (ok) answered += 1;
-      spent = report(text, ok, false, started) ?? 0;
-      if (ok && key !== undefined && cache !== undefined) {
+      answered += 1;
+      spent = report(text, true, false, started, attempts) ?? 0;
+      if (key !== undefined && cache !== undefined) {
         const entry: CachedCall = { v: 1, kind: 'agent-call', contentType, body: text };
         await writeFileAtomic(cacheFilePath(cache.dir, key), `${JSON.stringify(entry)}\n`, {
           durable: false,
         });
       }
     } catch (error) {
-      if (!gone.signal.aborted) failures.push(error);
+      if (gone.signal.aborted) {
+        if (!res.writableEnded) res.destroy();
+        return;
+      }
+      // Every attempt failed: the last answer the API gave, else a gateway error.
+      const given = last.answer;
+      if (given !== undefined && !res.headersSent) {
+        sendAnswer(res, given);
+        spent = report(given.text, false, false, started, DEFAULT_MAX_RETRIES + 1) ?? 0;
+        return;
+      }
+      failures.push(error);
       sendError(res, api, 502, 'the model call failed inside the runner');
       if (!res.writableEnded) res.destroy();
     } finally {

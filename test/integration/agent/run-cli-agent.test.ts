@@ -131,6 +131,29 @@ describe('Claude Code as an agent', () => {
   }, 60_000);
 });
 
+describe('a model call the API refuses for now', () => {
+  it('is retried by the proxy with backoff, so an overloaded or rate-limited API does not end the case', async () => {
+    server.configure({ respond: script(['Done after the retries.']) });
+    server.queueFaults('overloaded', 'rate_limit');
+    const { result, calls } = await run('claude', await workspace());
+    expect(result.endReason).toBe('done');
+    expect(result.finalMessage).toBe('Done after the retries.');
+    expect(server.log.map((entry) => entry.status)).toEqual([529, 429, 200]);
+    expect(calls).toEqual([expect.objectContaining({ ok: true, attempts: 3 })]);
+  }, 60_000);
+
+  it('passes an error no retry would change to the CLI after one attempt', async () => {
+    server.configure({ respond: script(['Answered the second request.']) });
+    server.queueFaults({ kind: 'bad_request', message: 'this model is not offered on this key' });
+    const { calls } = await run('claude', await workspace());
+    // The proxy made one attempt and gave the CLI the 400; whatever came next was the CLI's own
+    // new request (Claude Code makes one more after some 400s), not a retry of ours.
+    expect(server.log[0]).toMatchObject({ status: 400, fault: 'bad_request' });
+    expect(calls[0]).toMatchObject({ ok: false, attempts: 1 });
+    expect(calls).toHaveLength(server.log.length);
+  }, 60_000);
+});
+
 describe('judging.limits', () => {
   it('bound the agent and what its tools start: a file cannot grow past disk_mb', async () => {
     server.configure({
