@@ -263,10 +263,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     try {
       const { value: answer, attempts } = await withRetries(
         () => attempt(req, path, raw, gone.signal, last),
-        {
-          ...options.retry,
-          signal: gone.signal,
-        },
+        { signal: gone.signal },
       );
       if (!(answer instanceof Response)) {
         // An error no retry would change: the CLI reads it as the API said it.
