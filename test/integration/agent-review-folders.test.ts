@@ -148,6 +148,22 @@ describe('an agent experiment’s judge and grader', () => {
     }
   }, 60_000);
 
+  it('after a resume, cases taken from their records reach the judge and grader exactly as before', async () => {
+    const dir = tmp();
+    const models = {
+      judge: { command: [process.execPath, SPY_JUDGE], timeout_s: 60 },
+      grader: { command: [process.execPath, GRADER, 'spy'], timeout_s: 60 },
+    };
+    const first = await evaluate(dir, models);
+    const again = await evaluate(dir, models);
+    expect(first.outcome.generations.every((g) => !g.cached)).toBe(true);
+    expect(again.outcome.generations.every((g) => g.cached)).toBe(true);
+    expect(filesOf(again.outcome.judge?.raw)).toEqual(filesOf(first.outcome.judge?.raw));
+    const byCase = (o: typeof first.outcome) =>
+      Object.fromEntries(o.gradings.map((g) => [g.caseId, filesOf(g.raw)]));
+    expect(byCase(again.outcome)).toEqual(byCase(first.outcome));
+  }, 60_000);
+
   it('are judged and graded by the built-in programs, a PASS quoting the transcript kept', async () => {
     const dir = tmp();
     const { outcome, recordDir } = await evaluate(dir, {
