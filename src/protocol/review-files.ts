@@ -1,7 +1,7 @@
 /**
  * The names of the files a judge or grader program reads (docs/design/judge-protocol.md,
- * docs/design/grader-protocol.md, docs/design/prompt-shapes.md): one per output under `outputs/`,
- * and under `judging.inputs` the case's inputs under `inputs/` with the output's number. A
+ * docs/design/grader-protocol.md, docs/design/prompt-shapes.md): one per output under `outputs/` (a
+ * `.txt` file, or an agent case's folder), and under `judging.inputs` the case's inputs under `inputs/` with the output's number. A
  * protocol, not the judge's or the grader's: both lay their sandboxes out with it,
  * `autoresearch judge`/`grade` read it back, and a user's program relies on it.
  */
