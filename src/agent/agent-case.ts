@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type { Case } from '../experiment/types.js';
 import { renderTemplate } from '../experiment/template.js';
 import { fileHeading } from '../protocol/agent-output.js';
+import { type OutputFolder, outputFolderOf } from '../protocol/output-folder.js';
 import { writeReviewJson, writeTextAtomic } from '../run/records.js';
 import type { AgentKind, AgentModelCall, AgentRunContext, AgentRunResult, RunAgent } from './agent-run.js';
 import { AGENT_RECORD_FILES, AgentCaseRecord } from './agent-record.js';
@@ -47,8 +48,12 @@ export interface AgentCaseDeps {
 
 export interface AgentCaseOutcome {
   record: AgentCaseRecord;
-  /** What the checks and the judge read. */
+  /** What the checks read: the final message and the files under their headings. */
   text: string;
+  /** What the judge and the grader see of it (docs/design/judge-protocol.md "Agent outputs"). */
+  folder: OutputFolder;
+  /** The record's `transcript.md`, which the grader reads (docs/design/grader-protocol.md). */
+  transcript: string;
   /** The case was finished before a resume and not run again. */
   reused?: true;
 }
@@ -93,8 +98,13 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
     );
     const capture = await captureWorkspace(workspace.dir, workspace.start);
     const record = caseRecord(job, key, result, capture);
-    await writeCaseRecord(job, result, capture, record);
-    return { record, text: outputText(result.finalMessage, capture) };
+    const transcript = await writeCaseRecord(job, result, capture, record);
+    return {
+      record,
+      text: outputText(result.finalMessage, capture),
+      folder: outputFolderOf(result.finalMessage, capture.files, capture.truncated),
+      transcript,
+    };
   } finally {
     await rm(workspace.dir, { recursive: true, force: true });
   }
@@ -118,7 +128,8 @@ function caseKey(job: AgentCaseJob): string {
 
 /**
  * A case this evaluation already finished before the run was stopped: its record is written last,
- * so one that reads with the same key is whole. Its output text is rebuilt from the record.
+ * so one that reads with the same key is whole. Its output text and folder are rebuilt from the
+ * record, its transcript read from it.
  */
 async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutcome | undefined> {
   const parsed = await readFile(join(dir, AGENT_RECORD_FILES.record), 'utf8')
@@ -135,9 +146,13 @@ async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutc
     if (kept && text === undefined) return undefined;
     files.push({ ...file, ...(text === undefined ? {} : { text }) });
   }
+  const transcript = await readFile(join(dir, AGENT_RECORD_FILES.transcript), 'utf8').catch(() => undefined);
+  if (transcript === undefined) return undefined;
   return {
     record,
     text: outputText(record.finalMessage, { files, truncated: record.truncated }),
+    folder: outputFolderOf(record.finalMessage, files, record.truncated),
+    transcript,
     reused: true,
   };
 }
@@ -175,14 +190,13 @@ async function writeCaseRecord(
   result: AgentRunResult,
   capture: Capture,
   record: AgentCaseRecord,
-): Promise<void> {
+): Promise<string> {
   const dir = job.recordDir;
   await mkdir(dir, { recursive: true });
   const title = `${job.testCase.id}, sample ${job.sample}: ${record.endReason} after ${record.turns} turn(s)`;
+  const transcript = transcriptMarkdown(title, result.transcript);
   const writes: Promise<void>[] = [
-    writeTextAtomic(join(dir, AGENT_RECORD_FILES.transcript), transcriptMarkdown(title, result.transcript), {
-      durable: false,
-    }),
+    writeTextAtomic(join(dir, AGENT_RECORD_FILES.transcript), transcript, { durable: false }),
   ];
   for (const file of capture.files) {
     if (file.text === undefined) continue;
@@ -196,6 +210,7 @@ async function writeCaseRecord(
   await Promise.all(writes);
   // Last: a record on disk means the case's files are too (readFinishedCase relies on it).
   await writeReviewJson(join(dir, AGENT_RECORD_FILES.record), record);
+  return transcript;
 }
 
 /** The final message, then each created or changed file under its heading, then each deleted one. */

@@ -37,7 +37,11 @@ async function batchReviewCalls(
   const judging = review.judged
     ? judgeBatchCalls(
         experiment,
-        ok.map((g) => ({ text: outputText(g), ...inputOf(g.caseId) })),
+        ok.map((g) => ({
+          text: outputText(g),
+          ...(g.agent === undefined ? {} : { folder: g.agent.folder }),
+          ...inputOf(g.caseId),
+        })),
       )
     : [];
   const grading = review.graded

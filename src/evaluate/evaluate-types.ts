@@ -6,6 +6,7 @@
  */
 import type { AgentEndReason, RunAgent } from '../agent/agent-run.js';
 import type { Case, Experiment } from '../experiment/types.js';
+import type { OutputFolder } from '../protocol/output-folder.js';
 import type { Grader } from '../grader/grader.js';
 import type { Judge, JudgeResult } from '../judge/judge.js';
 import type { VerifiedGrading } from '../grader/verify-grading.js';
@@ -69,8 +70,18 @@ export interface Generation {
   error?: string;
   stopReason?: string;
   cached: boolean;
-  /** An agent case's end (docs/design/agent-runs.md); its full record is agent.json. */
-  agent?: { endReason: AgentEndReason; turns: number; files: number };
+  /**
+   * An agent case's end (docs/design/agent-runs.md); its full record is agent.json. The folder is
+   * what the judge and grader see of its output, the transcript what the grader reads
+   * (docs/design/judge-protocol.md "Agent outputs").
+   */
+  agent?: {
+    endReason: AgentEndReason;
+    turns: number;
+    files: number;
+    folder: OutputFolder;
+    transcript: string;
+  };
 }
 
 export type JudgeSuccess = Extract<JudgeResult, { ok: true }>;

@@ -96,6 +96,8 @@ export async function generateAgentOutputs(
               endReason: record.endReason,
               turns: record.turns,
               files: record.files.filter((f) => f.status !== 'deleted').length,
+              folder: outcome.folder,
+              transcript: outcome.transcript,
             },
           };
         } catch (error) {

@@ -85,6 +85,7 @@ export async function reviewOutputs(input: ReviewInput, control: ReviewControl):
         caseId: g.caseId,
         sample: g.sample,
         text: outputText(g),
+        ...(g.agent === undefined ? {} : { folder: g.agent.folder }),
         ...inputOf(g.caseId),
       })),
       rubric,
@@ -174,8 +175,8 @@ function rethrowIfFatal(error: ProviderError | undefined, signal: AbortSignal | 
 }
 
 /**
- * What the grader gets for one case: its expectations, vars and successful outputs
- * (docs/design/grader-protocol.md).
+ * What the grader gets for one case: its expectations, vars and successful outputs — for an agent
+ * case each sample's output folder and transcript (docs/design/grader-protocol.md).
  */
 export function graderCaseOf(
   experiment: Experiment,
@@ -192,6 +193,7 @@ export function graderCaseOf(
       sample: g.sample,
       text: outputText(g),
       ...(g.stopReason === undefined ? {} : { stopReason: g.stopReason }),
+      ...(g.agent === undefined ? {} : { agent: { folder: g.agent.folder, transcript: g.agent.transcript } }),
     })),
   };
 }

@@ -2,8 +2,8 @@
  * The built-in grader's work (docs/design/grader-protocol.md): one model call over the
  * expectations, the transcript, the case's inputs when its folder holds them
  * (docs/design/prompt-shapes.md) and the case's outputs; a strict JSON reply that keeps every
- * expectation's text, retried when malformed; every PASS checked against the outputs before
- * anything is written.
+ * expectation's text, retried when malformed; every PASS checked against the outputs (and an agent
+ * case's transcript) before anything is written.
  */
 import { buildGraderUserMessage, GradingFile } from '../protocol/grading.js';
 import { DEFAULT_REPLY_ATTEMPTS, parseModelJson } from '../parse-model-json.js';
@@ -18,6 +18,11 @@ export interface BuiltinGraderInput {
   outputs: readonly { file: string; text: string }[];
   /** The case's inputs files (`inputs/input_NN.txt`), when the grader is given them. */
   inputs?: readonly { file: string; text: string }[];
+  /**
+   * An agent case (docs/design/grader-protocol.md "Agent cases"): the outputs are the files of its
+   * output folders and the transcript is the agent's own, evidence like them.
+   */
+  agent?: boolean;
   model: CompletionModel;
   /** Tries when the reply is malformed or changes the expectations (default 3). */
   maxAttempts?: number;
@@ -33,10 +38,10 @@ export type BuiltinGraderResult =
  * (docs/design/cost-engine.md), so the grader finds the answer cached.
  */
 export function builtinGraderRequest(
-  input: Pick<BuiltinGraderInput, 'expectations' | 'transcript' | 'outputs' | 'inputs'>,
+  input: Pick<BuiltinGraderInput, 'expectations' | 'transcript' | 'outputs' | 'inputs' | 'agent'>,
 ): CompletionRequest {
   return {
-    system: graderSystemPrompt(input.inputs !== undefined),
+    system: graderSystemPrompt(input.inputs !== undefined, input.agent === true),
     messages: [
       {
         role: 'user',
@@ -75,7 +80,11 @@ export async function runBuiltinGrader(input: BuiltinGraderInput): Promise<Built
       problem = parsed.problem;
       continue;
     }
-    const checked = verifyGrading(parsed.value, { expectations: input.expectations, outputs: texts });
+    const checked = verifyGrading(parsed.value, {
+      expectations: input.expectations,
+      outputs: texts,
+      ...(input.agent === true ? { transcripts: [input.transcript] } : {}),
+    });
     if (checked.ok) return { ok: true, grading: checked.grading, simulated: result.simulated === true };
     problem = checked.problems.join('; ');
   }

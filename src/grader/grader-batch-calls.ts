@@ -8,7 +8,7 @@
 import { roleModels } from '../experiment/judge-panel.js';
 import type { Experiment } from '../experiment/types.js';
 import { asProxied } from '../sandbox/proxied-request.js';
-import { INPUTS_DIR, OUTPUTS_DIR } from '../protocol/review-files.js';
+import { INPUTS_DIR, isInOutputFolder, OUTPUTS_DIR } from '../protocol/review-files.js';
 import { proxiedSettings, settingsToEntry } from '../protocol/model-settings.js';
 import type { BatchCall } from '../providers/batch/batch-runner.js';
 import { builtinGraderRequest } from './builtin-grader.js';
@@ -30,11 +30,13 @@ export function graderBatchCalls(experiment: Experiment, cases: readonly GraderC
         .map((f) => ({ file: f.path, text: f.text }));
     const textOf = (path: string) => files.find((f) => f.path === path)?.text ?? '';
     const inputs = under(INPUTS_DIR);
+    const outputs = under(OUTPUTS_DIR);
     const request = builtinGraderRequest({
       expectations: parseExpectations(textOf(EXPECTATIONS_FILE)),
       transcript: textOf(TRANSCRIPT_FILE),
-      outputs: under(OUTPUTS_DIR),
+      outputs,
       ...(inputs.length === 0 ? {} : { inputs }),
+      ...(outputs.some((o) => isInOutputFolder(o.file)) ? { agent: true } : {}),
     });
     // The proxy numbers a request without a sample hint: the first of its kind is sample 0.
     return [{ role: 'grader', request: { ...asProxied(settings.provider, entry, request), sampleIndex: 0 } }];

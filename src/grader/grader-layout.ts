@@ -2,10 +2,19 @@
  * What the grader sandbox holds (docs/design/grader-protocol.md): the case's outputs under neutral
  * names, the transcript and the expectations; under `judging.inputs`
  * (docs/design/judge-protocol.md) also the case's inputs, one copy beside each output under its
- * number, as the judge gets them. Nothing else about the run or the prompt.
+ * number, as the judge gets them. For an agent case each sample's output is its folder
+ * `outputs/output_NN/` (src/protocol/output-folder.ts) and `transcript.md` is the agent's own, as its
+ * record holds it. Nothing else about the run or the prompt.
  */
 import type { ModelEntry } from '../experiment/schema.js';
-import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';
+import { type OutputFolder, planOutputFolder } from '../protocol/output-folder.js';
+import {
+  INPUTS_DIR,
+  inputFileName,
+  OUTPUTS_DIR,
+  outputFileName,
+  outputFolderName,
+} from '../protocol/review-files.js';
 import type { SandboxFile } from '../sandbox/sandbox.js';
 import { buildTranscript } from './transcript.js';
 
@@ -18,6 +27,8 @@ export interface GraderCaseOutput {
   sample: number;
   text: string;
   stopReason?: string;
+  /** An agent case's sample: graded on its folder and its transcript, not on `text`. */
+  agent?: { folder: OutputFolder; transcript: string };
 }
 
 export interface GraderCase {
@@ -32,6 +43,7 @@ export interface GraderCase {
 }
 
 export function planGraderFiles(input: GraderCase): SandboxFile[] {
+  if (isAgentCase(input)) return planAgentGraderFiles(input);
   const count = Math.max(0, ...input.outputs.map((o) => o.sample)) + 1;
   const placed = input.outputs.map((output) => {
     const file = outputFileName(output.sample, count);
@@ -49,6 +61,57 @@ export function planGraderFiles(input: GraderCase): SandboxFile[] {
     },
     { path: EXPECTATIONS_FILE, text: `${JSON.stringify(input.expectations, null, 2)}\n` },
   ];
+}
+
+/** Every output is an agent case's (docs/design/agent-runs.md): folders and real transcripts. */
+export function isAgentCase(input: Pick<GraderCase, 'outputs'>): boolean {
+  return input.outputs.length > 0 && input.outputs.every((o) => o.agent !== undefined);
+}
+
+function planAgentGraderFiles(input: GraderCase): SandboxFile[] {
+  const count = Math.max(0, ...input.outputs.map((o) => o.sample)) + 1;
+  const placed = [...input.outputs]
+    .sort((a, b) => a.sample - b.sample)
+    .map((output) => ({ ...output, folder: outputFolderName(output.sample, count) }));
+  const caseInputs = input.input;
+  return [
+    ...placed.flatMap((o) =>
+      o.agent === undefined ? [] : planOutputFolder(`${OUTPUTS_DIR}/${o.folder}`, o.agent.folder),
+    ),
+    ...(caseInputs === undefined
+      ? []
+      : placed.map((o) => ({ path: `${INPUTS_DIR}/${inputFileName(o.folder)}`, text: caseInputs }))),
+    { path: TRANSCRIPT_FILE, text: agentTranscripts(placed) },
+    { path: EXPECTATIONS_FILE, text: `${JSON.stringify(input.expectations, null, 2)}\n` },
+  ];
+}
+
+/**
+ * One sample: its record's transcript.md as it is. Several: each in sample order, after a line
+ * naming the sample and its folder.
+ */
+function agentTranscripts(placed: readonly (GraderCaseOutput & { folder: string })[]): string {
+  const [only] = placed;
+  if (placed.length === 1 && only !== undefined) return only.agent?.transcript ?? '';
+  return placed
+    .map(
+      (o) =>
+        `---\n\nSample ${o.sample}: the agent's transcript; its outputs are in \`${OUTPUTS_DIR}/${o.folder}/\`.\n\n${o.agent?.transcript ?? ''}`,
+    )
+    .join('\n');
+}
+
+/**
+ * What a PASS may quote (docs/design/grader-protocol.md): the outputs' files, and for an agent case
+ * also its transcripts — the agent's own record, unlike a text case's, which holds the case's vars.
+ */
+export function graderEvidence(input: GraderCase): { outputs: string[]; transcripts: string[] } {
+  if (!isAgentCase(input)) return { outputs: input.outputs.map((o) => o.text), transcripts: [] };
+  const files = planGraderFiles(input);
+  return {
+    outputs: files.filter((f) => f.path.startsWith(`${OUTPUTS_DIR}/`)).map((f) => f.text),
+    transcripts: input.outputs.map((o) => o.agent?.transcript ?? ''),
+  };
 }
 
 /** The generator as the transcript names it: `anthropic / claude-sonnet-4-5`, `sim (simulated)`. */

@@ -2,14 +2,20 @@
  * Runs the grader for one case (docs/design/grader-protocol.md) under the judge's sandbox and proxy
  * discipline: the built-in `autoresearch grade` or the user's `grader.command` writes
  * `grading.json`; the runner checks the expectations are exactly the ones asked, recomputes the
- * summary and verifies every PASS against the outputs. Anything invalid is retried, then reported
+ * summary and verifies every PASS against the outputs (and an agent case's transcripts). Anything invalid is retried, then reported
  * as a `grader_error`.
  */
 import { isProgramEntry } from '../experiment/program-entry.js';
 import type { JudgeEntry } from '../experiment/schema.js';
 import { runInSandbox, type SandboxRunOptions } from '../sandbox/run-in-sandbox.js';
 import type { ProviderError } from '../providers/types.js';
-import { EXPECTATIONS_FILE, type GraderCase, GRADING_FILE, planGraderFiles } from './grader-layout.js';
+import {
+  EXPECTATIONS_FILE,
+  type GraderCase,
+  GRADING_FILE,
+  graderEvidence,
+  planGraderFiles,
+} from './grader-layout.js';
 import { type VerifiedGrading, verifyGrading } from './verify-grading.js';
 
 export interface RunGraderOptions extends GraderCase, SandboxRunOptions {
@@ -37,7 +43,7 @@ export async function runGrader(options: RunGraderOptions): Promise<GraderRunRes
   if (!isProgramEntry(options.grader) && options.client === undefined) {
     throw new Error('runGrader: a model grader needs the run’s grader client');
   }
-  const input = { expectations: options.expectations, outputs: options.outputs.map((o) => o.text) };
+  const input = { expectations: options.expectations, ...graderEvidence(options) };
   const result = await runInSandbox({
     ...options,
     program: { entry: options.grader, builtinArgs: BUILTIN_GRADER_ARGS },

@@ -1,5 +1,6 @@
 /**
- * Does a PASS cite text that really occurs in an output (docs/design/grader-protocol.md)? Quotes
+ * Does a PASS cite text that really occurs in an output — or, for an agent case, in the agent's
+ * transcript (docs/design/grader-protocol.md)? Quotes
  * are compared after normalising whitespace, typographic quotes, dashes and case (case-insensitive:
  * a quote is evidence of content, and models often change the case of a quoted sentence's first
  * letter). A quote must be at least MIN_QUOTE_CHARS long; quoted passages, the text after a label
@@ -45,13 +46,18 @@ export function candidateQuotes(evidence: string): string[] {
   return [...parts];
 }
 
+/**
+ * `transcripts`: an agent case's transcripts, which count like its outputs; a text case has none
+ * (its transcript holds the case's vars, which are no evidence).
+ */
 export function checkEvidence(
   evidence: string,
   expectation: string,
   outputs: readonly string[],
+  transcripts: readonly string[] = [],
 ): EvidenceCheck {
   if (evidence.trim() === '') return { verified: false, reason: 'the PASS cites no evidence' };
-  const haystacks = outputs.map(normaliseForMatch);
+  const haystacks = [...outputs, ...transcripts].map(normaliseForMatch);
   const candidates = candidateQuotes(evidence);
   const long = candidates.filter((c) => c.length >= MIN_QUOTE_CHARS);
   const hit = long.find((c) => haystacks.some((h) => h.includes(c)));
@@ -63,5 +69,11 @@ export function checkEvidence(
   if (long.length === 0) {
     return { verified: false, reason: `the quoted evidence is shorter than ${MIN_QUOTE_CHARS} characters` };
   }
-  return { verified: false, reason: 'the quoted evidence does not occur in any output' };
+  return {
+    verified: false,
+    reason:
+      transcripts.length === 0
+        ? 'the quoted evidence does not occur in any output'
+        : 'the quoted evidence occurs neither in an output nor in the transcript',
+  };
 }

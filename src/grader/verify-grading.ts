@@ -1,7 +1,8 @@
 /**
  * The runner's check of a grader's `grading.json` (docs/design/grader-protocol.md), pure: the
  * expectation texts must be exactly the ones asked (compared after trimming; none reworded, dropped
- * or added), the summary is recomputed, and every PASS must quote an output — an unverifiable PASS
+ * or added), the summary is recomputed, and every PASS must quote an output (or an agent case's
+ * transcript) — an unverifiable PASS
  * becomes a FAIL with a `flag` saying why. Claims and eval feedback are kept as the grader wrote
  * them.
  */
@@ -28,6 +29,8 @@ export type VerifiedExpectation = VerifiedGrading['expectations'][number];
 export interface GradingInput {
   expectations: readonly string[];
   outputs: readonly string[];
+  /** An agent case's transcripts: a PASS may quote them too (verify-evidence.ts). */
+  transcripts?: readonly string[];
 }
 
 export type GradingCheck = { ok: true; grading: VerifiedGrading } | { ok: false; problems: string[] };
@@ -72,7 +75,7 @@ export function verifyGrading(raw: unknown, input: GradingInput): GradingCheck {
 
   const expectations = matched.map((item): VerifiedExpectation => {
     if (!item.passed) return item;
-    const check = checkEvidence(item.evidence, item.text, input.outputs);
+    const check = checkEvidence(item.evidence, item.text, input.outputs, input.transcripts);
     if (check.verified) return { text: item.text, passed: true, evidence: item.evidence };
     return {
       text: item.text,

@@ -1,6 +1,6 @@
 /**
  * The built-in judge's work (docs/design/judge-protocol.md): one model call per output and sample,
- * in parallel, each seeing only the rubric and that output — with the input it answers when the
+ * in parallel, each seeing only the rubric and that output (an agent case's whole folder) — with the input it answers when the
  * sandbox holds inputs (docs/design/prompt-shapes.md) — never its file name, so cache keys depend
  * on content only; strict JSON replies, retried when malformed; samples averaged. A checklist
  * criterion (docs/design/judge-reliability.md) is answered item by item; its score is 1 + round(4 ×
@@ -8,6 +8,7 @@
  */
 import pLimit from 'p-limit';
 import { buildJudgeUserMessage, JudgeCallReply, judgeMessageHead } from '../protocol/judge-call.js';
+import { type OutputFolder, presentOutputFolder } from '../protocol/output-folder.js';
 import type { CompletionModel, CompletionRequest } from '../providers/types.js';
 import type { ChecklistAnswers } from '../scoring/types.js';
 import { judgeSystemPrompt } from './judge-prompt.js';
@@ -20,8 +21,11 @@ import {
 import { DEFAULT_REPLY_ATTEMPTS, parseModelJson } from '../parse-model-json.js';
 
 export interface BuiltinJudgeInput {
-  /** `input`: the case's inputs file paired with the output (`judging.inputs`), when there is one. */
-  outputs: readonly { file: string; text: string; input?: string }[];
+  /**
+   * `input`: the case's inputs file paired with the output (`judging.inputs`), when there is one;
+   * `folder`: an agent case's output folder, shown in place of `text`.
+   */
+  outputs: readonly { file: string; text: string; input?: string; folder?: OutputFolder }[];
   rubricText: string;
   criteria: readonly string[];
   /** The checklist criteria among `criteria`, with their items (absent: none). */
@@ -82,12 +86,12 @@ class MalformedReplyError extends Error {}
 
 /**
  * One call of the built-in judge: the rubric and one output (with its input), never the file
- * name. Also what a batch submits in its place (docs/design/cost-engine.md), so the judge finds the
+ * name; an output folder is shown whole as one text (src/protocol/output-folder.ts). Also what a batch submits in its place (docs/design/cost-engine.md), so the judge finds the
  * answer cached.
  */
 export function builtinJudgeRequest(
   input: Pick<BuiltinJudgeInput, 'rubricText' | 'criteria' | 'checklists'>,
-  output: { text: string; input?: string },
+  output: { text: string; input?: string; folder?: OutputFolder },
   sampleIndex: number,
 ): CompletionRequest {
   const checklists = input.checklists ?? {};
@@ -106,8 +110,9 @@ export function builtinJudgeRequest(
         role: 'user',
         content: buildJudgeUserMessage({
           ...stable,
-          output: output.text,
+          output: output.folder === undefined ? output.text : presentOutputFolder(output.folder),
           ...(output.input === undefined ? {} : { input: output.input }),
+          ...(output.folder === undefined ? {} : { folder: true }),
         }),
       },
     ],

@@ -11,6 +11,7 @@ import type { Experiment } from '../experiment/types.js';
 import type { BatchCall } from '../providers/batch/batch-runner.js';
 import { builtinJudgeRequest } from './builtin-judge.js';
 import { proxiedSettings, settingsToEntry } from '../protocol/model-settings.js';
+import type { OutputFolder } from '../protocol/output-folder.js';
 import { asProxied } from '../sandbox/proxied-request.js';
 
 /** Neither the timeout nor the concurrency a judge is given changes a request's bytes. */
@@ -18,7 +19,7 @@ const ANY = { timeoutMs: 1000, endpointLimit: 1 };
 
 export function judgeBatchCalls(
   experiment: Experiment,
-  outputs: readonly { text: string; input?: string }[],
+  outputs: readonly { text: string; input?: string; folder?: OutputFolder }[],
 ): BatchCall[] {
   const rubric = experiment.rubric;
   if (rubric === undefined) return [];

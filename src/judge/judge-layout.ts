@@ -1,23 +1,35 @@
 /**
- * What the judge sandbox holds (docs/design/judge-protocol.md): one neutrally named file per (case,
- * sample) in a seeded shuffled order, and the rubric; under `judging.inputs`
+ * What the judge sandbox holds (docs/design/judge-protocol.md): one neutrally named output per
+ * (case, sample) in a seeded shuffled order, and the rubric — a text output as `output_NN.txt`, an
+ * agent case's as the folder `output_NN/` (src/protocol/output-folder.ts); under `judging.inputs`
  * (docs/design/judge-protocol.md) also the case's inputs behind each output, under the output's
- * number. The file → (case, sample) map stays with the runner.
+ * number. The name → (case, sample) map stays with the runner.
  */
 import * as z from 'zod';
-import { INPUTS_DIR, inputFileName, OUTPUTS_DIR, outputFileName } from '../protocol/review-files.js';
+import { type OutputFolder, planOutputFolder } from '../protocol/output-folder.js';
+import {
+  INPUTS_DIR,
+  inputFileName,
+  OUTPUTS_DIR,
+  outputFileName,
+  outputFolderName,
+} from '../protocol/review-files.js';
 import type { SandboxFile } from '../sandbox/sandbox.js';
 import { shuffleSeeded } from './seeded-shuffle.js';
 
 export interface JudgeOutput {
   caseId: string;
   sample: number;
+  /** What the checks saw; the judge's file for a text output. */
   text: string;
+  /** An agent case's output (docs/design/judge-protocol.md "Agent outputs"): judged as this folder. */
+  folder?: OutputFolder;
   /** The case's inputs file (src/protocol/case-inputs.ts), only under `judging.inputs: true`. */
   input?: string;
 }
 
 export const JudgeMapEntry = z.object({
+  /** `output_NN.txt`, or `output_NN` for an agent case's folder. */
   file: z.string(),
   case_id: z.string(),
   sample: z.number().int().min(0),
@@ -45,9 +57,14 @@ export function planJudgeLayout(
   const map: JudgeMapFile = [];
   const files: SandboxFile[] = [];
   shuffled.forEach((output, index) => {
-    const file = outputFileName(index, shuffled.length);
+    const folder = output.folder;
+    const file =
+      folder === undefined
+        ? outputFileName(index, shuffled.length)
+        : outputFolderName(index, shuffled.length);
     map.push({ file, case_id: output.caseId, sample: output.sample });
-    files.push({ path: `${OUTPUTS_DIR}/${file}`, text: output.text });
+    if (folder === undefined) files.push({ path: `${OUTPUTS_DIR}/${file}`, text: output.text });
+    else files.push(...planOutputFolder(`${OUTPUTS_DIR}/${file}`, folder));
     if (output.input !== undefined)
       files.push({ path: `${INPUTS_DIR}/${inputFileName(file)}`, text: output.input });
   });

@@ -1,8 +1,9 @@
 /**
  * How an agent case's files appear in its output text (docs/design/agent-runs.md "One case"): the
- * checks and the judge read the final message, then each created or changed file under a heading
- * line, and each deleted one under a heading marked so. The simulated mutator reads the same
- * headings back out of a check's value.
+ * checks read the final message, then each created or changed file under a heading line, and each
+ * deleted one under a heading marked so. The simulated mutator reads the same headings back out of
+ * a check's value. (The judge and the grader get the case as a folder instead:
+ * src/protocol/output-folder.ts.)
  */
 export function fileHeading(path: string, deleted = false): string {
   return `=== ${path}${deleted ? ' (deleted)' : ''} ===`;

@@ -1,7 +1,7 @@
 /**
  * The names of the files a judge or grader program reads (docs/design/judge-protocol.md,
- * docs/design/grader-protocol.md, docs/design/prompt-shapes.md): one per output under `outputs/`,
- * and under `judging.inputs` the case's inputs under `inputs/` with the output's number. A
+ * docs/design/grader-protocol.md, docs/design/prompt-shapes.md): one per output under `outputs/` (a
+ * `.txt` file, or an agent case's folder), and under `judging.inputs` the case's inputs under `inputs/` with the output's number. A
  * protocol, not the judge's or the grader's: both lay their sandboxes out with it,
  * `autoresearch judge`/`grade` read it back, and a user's program relies on it.
  */
@@ -14,7 +14,21 @@ export function outputFileName(index: number, count: number): string {
   return `output_${String(index).padStart(width, '0')}.txt`;
 }
 
-/** `output_07.txt` → `input_07.txt`: the input behind an output carries its number. */
-export function inputFileName(outputFile: string): string {
-  return outputFile.replace(/^output_/, 'input_');
+/**
+ * An agent case's output (docs/design/judge-protocol.md "Agent outputs"): the folder
+ * `output_NN`, numbered like the text outputs (src/protocol/output-folder.ts lays it out).
+ */
+export function outputFolderName(index: number, count: number): string {
+  return outputFileName(index, count).replace(/\.txt$/, '');
+}
+
+/** `output_07.txt` or the folder `output_07` → `input_07.txt`: the input behind an output carries its number. */
+export function inputFileName(output: string): string {
+  const name = output.replace(/^output_/, 'input_');
+  return name.endsWith('.txt') ? name : `${name}.txt`;
+}
+
+/** `outputs/output_03/files/a.md` lies in an output folder; `outputs/output_03.txt` does not. */
+export function isInOutputFolder(path: string): boolean {
+  return new RegExp(`^${OUTPUTS_DIR}/output_\\d+/`).test(path);
 }

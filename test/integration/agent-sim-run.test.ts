@@ -99,6 +99,13 @@ describe('release-notes under --provider sim', () => {
       );
       expect(transcript).toContain('**Read**');
     }
+    // The judge saw each (case, sample) as a folder (docs/design/judge-protocol.md "Agent outputs").
+    const map = JSON.parse(
+      await readFile(join(runDir, 'iterations/0000/candidates/0/judge-map.json'), 'utf8'),
+    ) as { file: string; case_id: string; sample: number }[];
+    expect(map).toHaveLength(CASES);
+    for (const entry of map) expect(entry.file).toMatch(/^output_\d{2}$/);
+    expect(new Set(map.map((m) => m.case_id)).size).toBe(CASES);
     // The shipped skill names no file: the baseline answers in its messages only.
     expect([...baseline.values()].every(({ record }) => record.files.length === 0)).toBe(true);
 

@@ -1,6 +1,7 @@
 /**
  * `autoresearch grade <case-dir> --expectations <file>`: the built-in grader
- * (docs/design/grader-protocol.md). Reads `outputs/*.txt`, `transcript.md` and, when there are
+ * (docs/design/grader-protocol.md). Reads `outputs/*.txt` (or, for an agent case, every file of its
+ * `outputs/output_NN/` folders), `transcript.md` and, when there are
  * some, the case's `inputs/*.txt` (docs/design/judge-protocol.md) from the case folder, grades the
  * expectations with one model call, checks every PASS against the outputs and writes
  * `<case-dir>/grading.json` (or `--out`).
@@ -10,12 +11,12 @@ import { join, resolve } from 'node:path';
 import { AutoresearchError } from '../../errors.js';
 import { formatGradeLine, runBuiltinGrader } from '../../grader/builtin-grader.js';
 import { GRADING_FILE, NO_TRANSCRIPT } from '../../grader/grader-layout.js';
-import { INPUTS_DIR } from '../../protocol/review-files.js';
+import { INPUTS_DIR, isInOutputFolder, OUTPUTS_DIR } from '../../protocol/review-files.js';
 import { parseExpectations } from '../../grader/read-expectations.js';
 import { flaggedExpectations } from '../../grader/verify-grading.js';
 import { settingsToEntry } from '../../protocol/model-settings.js';
 import { withProxyHints } from '../../sandbox/proxy-hints.js';
-import { readPipedStdin, readTxtFiles } from '../../judge/read-text-outputs.js';
+import { readGraderOutputFiles, readPipedStdin, readTxtFiles } from '../../judge/read-text-outputs.js';
 import { resolveStandaloneSettings } from '../../judge/standalone-settings.js';
 import { createModelPool } from '../../providers/model-pool.js';
 import { terminal } from '../../ui/terminal.js';
@@ -35,8 +36,8 @@ async function readOptional(path: string): Promise<string | undefined> {
 }
 
 async function readCaseOutputs(caseDir: string) {
-  const nested = await readTxtFiles(join(caseDir, 'outputs'));
-  if (nested.length > 0) return nested.map((o) => ({ file: `outputs/${o.file}`, text: o.text }));
+  const nested = await readGraderOutputFiles(join(caseDir, OUTPUTS_DIR), OUTPUTS_DIR);
+  if (nested.length > 0) return nested;
   return readTxtFiles(caseDir);
 }
 
@@ -65,8 +66,8 @@ export default async function gradeCommand(caseDir: string, options: GradeOption
   }
   const outputs = await readCaseOutputs(dir);
   if (outputs.length === 0) {
-    throw new AutoresearchError('E_USAGE', `no .txt outputs in ${join(caseDir, 'outputs')}`, {
-      hint: 'a case folder holds outputs/*.txt and, optionally, transcript.md',
+    throw new AutoresearchError('E_USAGE', `no outputs in ${join(caseDir, 'outputs')}`, {
+      hint: 'a case folder holds outputs/*.txt (or an agent case’s outputs/output_NN/ folders) and, optionally, transcript.md',
     });
   }
   const transcript = (await readOptional(join(dir, 'transcript.md'))) ?? NO_TRANSCRIPT;
@@ -78,6 +79,8 @@ export default async function gradeCommand(caseDir: string, options: GradeOption
       transcript,
       outputs,
       ...(inputs.length === 0 ? {} : { inputs }),
+      // An agent case's folders come with the agent's own transcript, evidence like its files.
+      ...(outputs.some((o) => isInOutputFolder(o.file)) ? { agent: true } : {}),
       model: settings.proxy_hints === true ? withProxyHints(pool.client('grader')) : pool.client('grader'),
     });
     if (!result.ok) {

@@ -1,6 +1,7 @@
 /**
  * `autoresearch judge <outputs-dir> --rubric <file>`: the built-in judge
- * (docs/design/judge-protocol.md). Scores every `.txt` output against the rubric — each
+ * (docs/design/judge-protocol.md). Scores every `.txt` output and every agent case's `output_NN/`
+ * folder (docs/design/judge-protocol.md "Agent outputs") against the rubric — each
  * `output_NN.txt` with its `inputs/input_NN.txt` when the folder beside the outputs holds one
  * (docs/design/prompt-shapes.md) — writes `judge-scores.json` in the current folder (or `--out`) and prints
  * `JUDGE quality_score=X.XXXX`. The runner starts it inside the judge sandbox with its model
@@ -61,9 +62,9 @@ export default async function judgeCommand(outputsDir: string, options: JudgeOpt
   if (outputs.length === 0) {
     throw new AutoresearchError(
       'E_USAGE',
-      `no .txt outputs in ${outputsDir} (nor in ${join(outputsDir, 'outputs')})`,
+      `no .txt outputs or output_NN/ folders in ${outputsDir} (nor in ${join(outputsDir, 'outputs')})`,
       {
-        hint: 'point it at a folder holding one .txt file per output',
+        hint: 'point it at a folder holding one .txt file, or one output_NN/ folder of an agent case, per output',
       },
     );
   }

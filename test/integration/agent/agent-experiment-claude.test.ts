@@ -3,7 +3,8 @@
  * its generator: `run` through the built CLI, in a fresh repository, against the shared fake
  * server. Claude Code's requests are scripted (read the notes, write RELEASE_NOTES.md, finish) so
  * its real tools act in each case's sandboxed workspace; the mutator's and the judge's requests
- * are answered by the simulated model. The run is killed after its baseline's first agent cases
+ * are answered by the simulated model — the judge's carrying each case's output folder (the file
+ * Claude Code wrote), the grader's the agent's own transcript. The run is killed after its baseline's first agent cases
  * and resumed: finished cases are taken from their records and the agents' repeated requests are
  * answered from the run's agent-cache, so no agent call reaches the server twice. Needs
  * `npm run build` first.
@@ -12,6 +13,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCaseRecord } from '../../../src/agent/agent-record.js';
+import { type GraderCallInput, parseGraderUserMessage } from '../../../src/protocol/grading.js';
+import { type JudgeCallInput, parseJudgeUserMessage } from '../../../src/protocol/judge-call.js';
 import { simulateCompletion } from '../../../src/providers/sim/simulate.js';
 import { cleanEnv, requireBuiltCli, runBuiltCli, runFolders } from '../../helpers/built-cli.js';
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from '../../helpers/fake-llm-server.js';
@@ -52,12 +55,20 @@ function agentTurn(req: FakeRequest) {
 
 /** Every request Claude Code's proxy forwarded, as the server read it. */
 const agentRequests: FakeRequest[] = [];
+/** What the judge's and the grader's model calls asked (docs/design/judge-protocol.md "Agent outputs"). */
+const judgeCalls: JudgeCallInput[] = [];
+const graderCalls: GraderCallInput[] = [];
 
 function respond(req: FakeRequest) {
   if (req.tools?.some((t) => t.name === 'Write')) {
     agentRequests.push(req);
     return agentTurn(req);
   }
+  const asked = req.messages.find((m) => m.role === 'user')?.content ?? '';
+  const judged = parseJudgeUserMessage(asked);
+  if (judged !== undefined) judgeCalls.push(judged);
+  const graded = parseGraderUserMessage(asked);
+  if (graded !== undefined) graderCalls.push(graded);
   const result = simulateCompletion({
     ...(req.system === undefined ? {} : { system: req.system }),
     messages: req.messages.filter((m) => m.role === 'user' || m.role === 'assistant'),
@@ -76,7 +87,8 @@ beforeAll(async () => {
     'exp/rubric.md':
       '# Release notes\n\n## Criteria\n\n### Clarity\nweight: 1\n\nWhat it measures: is it clear?\n\n| Score | Meaning |\n|---|---|\n| 1 | unclear |\n| 5 | clear |\n',
     'exp/cases.yaml': CASES.map(
-      (id, i) => `- id: ${id}\n  vars: { version: "1.${i}.0" }\n  fixtures: cases/${id}\n`,
+      (id, i) =>
+        `- id: ${id}\n  vars: { version: "1.${i}.0" }\n  fixtures: cases/${id}\n  expectations: ["Reads notes/changes.md"]\n`,
     ).join(''),
     'exp/experiment.yaml': [
       'name: notes-agent',
@@ -88,6 +100,7 @@ beforeAll(async () => {
       `  generator: { provider: claude-cli, model: sonnet, binary: ${JSON.stringify(pinnedCli('claude'))} }`,
       `  mutator: { provider: anthropic, model: claude-sonnet-4-5, base_url: ${JSON.stringify(server.url)} }`,
       `  judge: { provider: anthropic, model: claude-sonnet-4-5, temperature: 0, base_url: ${JSON.stringify(server.url)} }`,
+      `  grader: { provider: anthropic, model: claude-sonnet-4-5, temperature: 0, base_url: ${JSON.stringify(server.url)} }`,
       'checks: [{ type: contains, value: "=== RELEASE_NOTES.md ===", name: writes-notes }]',
       'search: { holdout: 0, minibatch: 4 }',
       'judging: { anchors: 0 }',
@@ -167,6 +180,31 @@ describe('an agent experiment with the real Claude Code', () => {
     expect(transcript).toContain('/workspace/RELEASE_NOTES.md');
     // No agent held the key: every agent request came with the proxy's token, which the fake accepts only as the real key the proxy added.
     for (const req of agentRequests) expect(JSON.stringify(req.body)).not.toContain(KEY);
+
+    // The judge's model was sent each case's folder: the file Claude Code wrote, whole, under its path.
+    expect(judgeCalls.length).toBeGreaterThan(0);
+    for (const call of judgeCalls) {
+      expect(call.folder).toBe(true);
+      expect(call.output).toMatch(/File: RELEASE_NOTES\.md \(created, \d+ bytes\)/);
+      expect(call.output).toContain('## Fixed\n- The export button works again.');
+      expect(call.output).toContain('Wrote RELEASE_NOTES.md for');
+    }
+    // The grader's was sent the agent's own transcript, as the case's record holds it, and its files.
+    const transcripts = new Set(
+      await Promise.all(
+        CASES.map((id) => readFile(join(baseline, 'agent', `${id}.0`, 'transcript.md'), 'utf8')),
+      ),
+    );
+    expect(graderCalls.length).toBeGreaterThan(0);
+    for (const call of graderCalls) {
+      expect(transcripts.has(call.transcript), call.transcript).toBe(true);
+      expect(call.transcript).toContain('**Write**');
+      expect(call.outputs.map((o) => o.file)).toEqual([
+        'outputs/output_00/files/RELEASE_NOTES.md',
+        'outputs/output_00/final-message.md',
+        'outputs/output_00/listing.json',
+      ]);
+    }
 
     const show = await runBuiltCli(['show', runId], { cwd: repo.dir, env: env() });
     expect(show.stdout).toMatch(

@@ -33,6 +33,38 @@ const reply = (first: string) =>
     ],
   });
 
+describe('runBuiltinGrader on an agent case', () => {
+  const transcript = '## Turn 1\n\nResult of `call_1`:\n\n```\n14 tests passed, 0 failed\n```\n';
+  const files = [
+    { file: 'outputs/output_00/final-message.md', text: 'All done.' },
+    { file: 'outputs/output_00/files/NOTES.md', text: 'The export button works again.' },
+  ];
+
+  it('is told it grades an agent’s transcript and files, and a PASS may quote the transcript', async () => {
+    const graded = JSON.stringify({
+      expectations: [
+        { text: 'Runs the tests', passed: true, evidence: '"14 tests passed, 0 failed"' },
+        { text: 'Fixes export', passed: true, evidence: '"The export button works again."' },
+        { text: 'Mentions GDPR', passed: true, evidence: '"We are GDPR compliant, always."' },
+      ],
+    });
+    const fake = model([graded]);
+    const result = await runBuiltinGrader({
+      expectations: ['Runs the tests', 'Fixes export', 'Mentions GDPR'],
+      transcript,
+      outputs: files,
+      agent: true,
+      model: fake,
+    });
+    expect(fake.requests[0]?.system).toBe(graderSystemPrompt(false, true));
+    expect(fake.requests[0]?.system).toContain('listing.json');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.grading.expectations.map((e) => e.passed)).toEqual([true, true, false]);
+    expect(result.grading.expectations[2]?.flag).toMatch(/neither in an output nor in the transcript/);
+  });
+});
+
 describe('runBuiltinGrader', () => {
   it('sends one fenced request and verifies the evidence before returning', async () => {
     const fake = model([reply(expectations[0] as string)]);

@@ -66,6 +66,33 @@ describe('checkEvidence', () => {
   });
 });
 
+describe('checkEvidence for an agent case', () => {
+  const files = ['# 2.4.0\n\n## Fixed\n- The export button works again.\n', 'Wrote RELEASE_NOTES.md.'];
+  const transcript =
+    '## Turn 1\n\n**Bash** `call_1`\n\n```\n{"command": "npm test"}\n```\n\nResult of `call_1`:\n\n```\n14 tests passed, 0 failed\n```\n';
+
+  it('accepts a quote found in the transcript or in any output file', () => {
+    expect(checkEvidence('"14 tests passed, 0 failed"', 'Runs the tests', files, [transcript])).toEqual({
+      verified: true,
+      quote: '14 tests passed, 0 failed',
+    });
+    expect(
+      checkEvidence('"The export button works again."', 'Lists the fix', files, [transcript]).verified,
+    ).toBe(true);
+  });
+
+  it('refuses a quote found nowhere, saying where it looked', () => {
+    expect(checkEvidence('"All 20 tests passed on CI."', 'Runs the tests', files, [transcript])).toEqual({
+      verified: false,
+      reason: 'the quoted evidence occurs neither in an output nor in the transcript',
+    });
+  });
+
+  it('takes nothing from a transcript it was not given (a text case’s holds the vars)', () => {
+    expect(checkEvidence('"14 tests passed, 0 failed"', 'Runs the tests', files).verified).toBe(false);
+  });
+});
+
 describe('quote extraction', () => {
   it('normalises typography and whitespace', () => {
     expect(normaliseForMatch('It’s  “done” — really…\n')).toBe('it\'s "done" - really...');

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkJudgeReply, runBuiltinJudge } from '../../../src/judge/builtin-judge.js';
 import { JUDGE_SYSTEM_PROMPT, judgeSystemPrompt } from '../../../src/judge/judge-prompt.js';
 import { parseJudgeUserMessage } from '../../../src/protocol/judge-call.js';
+import { outputFolderOf } from '../../../src/protocol/output-folder.js';
+import { simulateCompletion } from '../../../src/providers/sim/simulate.js';
 import type { CompletionRequest, CompletionResult } from '../../../src/providers/types.js';
 
 const criteria = ['clarity', 'tone'];
@@ -25,6 +27,68 @@ function fakeModel(reply: (request: CompletionRequest, call: number) => string) 
 
 const valid = (clarity: number, tone: number) =>
   JSON.stringify({ criteria_scores: { clarity, tone }, reasoning: 'Clear enough.' });
+
+describe('runBuiltinJudge on an agent case’s folder', () => {
+  const folder = outputFolderOf(
+    'I wrote the release notes.',
+    [
+      {
+        path: 'RELEASE_NOTES.md',
+        status: 'created',
+        kind: 'file',
+        size: 40,
+        text: '## Fixed\n- The export button works.\n',
+      },
+      { path: 'shot.png', status: 'created', kind: 'file', size: 900, skipped: 'not UTF-8 text' },
+    ],
+    false,
+  );
+
+  it('makes one call per output and sample holding the whole folder, introduced as an agent’s work', async () => {
+    const model = fakeModel(() => valid(4, 3));
+    const result = await runBuiltinJudge({
+      outputs: [{ file: 'output_00', text: 'ignored for a folder', folder }],
+      rubricText,
+      criteria,
+      model,
+      samples: 2,
+    });
+    expect(result.ok).toBe(true);
+    expect(model.requests).toHaveLength(2);
+    const message = model.requests[0]?.messages[0]?.content ?? '';
+    expect(message).not.toContain('output_00');
+    expect(message).not.toContain('ignored for a folder');
+    const parsed = parseJudgeUserMessage(message);
+    expect(parsed?.folder).toBe(true);
+    expect(parsed?.output).toContain('I wrote the release notes.');
+    expect(parsed?.output).toContain('File: RELEASE_NOTES.md (created, 40 bytes)');
+    expect(parsed?.output).toContain('- The export button works.');
+    expect(parsed?.output).toContain('- shot.png (created, 900 bytes, not shown: not UTF-8 text)');
+    if (result.ok) expect(result.scores.per_output.map((p) => p.file)).toEqual(['output_00']);
+  });
+
+  it('is answered by the simulated model', async () => {
+    const sim = {
+      async complete(request: CompletionRequest): Promise<CompletionResult> {
+        const { text } = simulateCompletion({ ...request, messages: request.messages });
+        return {
+          text,
+          usage: { inputTokens: 1, outputTokens: 1 },
+          costUsd: 0,
+          latencyMs: 0,
+          simulated: true,
+        };
+      },
+    };
+    const result = await runBuiltinJudge({
+      outputs: [{ file: 'output_00', text: '', folder }],
+      rubricText,
+      criteria,
+      model: sim,
+    });
+    expect(result.ok).toBe(true);
+  });
+});
 
 describe('runBuiltinJudge', () => {
   it('makes one call per output holding only the rubric and that output, never its file name', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planJudgeLayout } from '../../../src/judge/judge-layout.js';
+import { outputFolderOf } from '../../../src/protocol/output-folder.js';
 import { outputFileName } from '../../../src/protocol/review-files.js';
 
 const outputs = [
@@ -66,5 +67,49 @@ describe('planJudgeLayout', () => {
   it('widens the numbering for more than 100 outputs', () => {
     expect(outputFileName(3, 10)).toBe('output_03.txt');
     expect(outputFileName(7, 101)).toBe('output_007.txt');
+  });
+
+  it('lays an agent case out as its folder output_NN/, maps the folder back, and pairs its input', () => {
+    const agentOutputs = ['ada', 'bo'].map((caseId) => ({
+      caseId,
+      sample: 0,
+      text: `the checks' text of ${caseId}`,
+      folder: outputFolderOf(
+        `Wrote NOTES.md for ${caseId}.`,
+        [
+          {
+            path: 'NOTES.md',
+            status: 'created' as const,
+            kind: 'file' as const,
+            size: 5,
+            text: `${caseId}\n`,
+          },
+        ],
+        false,
+      ),
+      input: `inputs of ${caseId}`,
+    }));
+    const layout = planJudgeLayout(agentOutputs, '# Rubric', 5);
+    expect(layout.files.map((f) => f.path)).toEqual([
+      'outputs/output_00/final-message.md',
+      'outputs/output_00/listing.json',
+      'outputs/output_00/files/NOTES.md',
+      'inputs/input_00.txt',
+      'outputs/output_01/final-message.md',
+      'outputs/output_01/listing.json',
+      'outputs/output_01/files/NOTES.md',
+      'inputs/input_01.txt',
+      'rubric.md',
+    ]);
+    expect(layout.map.map((m) => m.file)).toEqual(['output_00', 'output_01']);
+    for (const entry of layout.map) {
+      const notes = layout.files.find((f) => f.path === `outputs/${entry.file}/files/NOTES.md`);
+      expect(notes?.text).toBe(`${entry.case_id}\n`);
+      expect(layout.files.find((f) => f.path === `outputs/${entry.file}/final-message.md`)?.text).toBe(
+        `Wrote NOTES.md for ${entry.case_id}.`,
+      );
+    }
+    // The checks' text is not what the judge gets.
+    expect(layout.files.map((f) => f.text).join('\n')).not.toContain('the checks');
   });
 });

@@ -173,4 +173,20 @@ describe('validateJudgeScores', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems.join('\n')).toMatch(problem);
   });
+
+  it('takes an agent case’s folder by its name output_NN, and nothing else for it', () => {
+    const folders = { files: ['output_00', 'output_01'], criteria: ['clarity', 'tone'] };
+    const scores = { clarity: 4, tone: 3 };
+    const ok = validateJudgeScores(file([entry('output_00', scores), entry('output_01', scores)]), folders);
+    expect(ok.ok).toBe(true);
+    for (const name of ['output_00.txt', 'output_00/', 'outputs/output_00']) {
+      const bad = validateJudgeScores(file([entry(name, scores), entry('output_01', scores)]), folders);
+      expect(bad.ok).toBe(false);
+      if (bad.ok) continue;
+      expect(bad.problems).toEqual([
+        `per_output[0] names ${JSON.stringify(name)}, which is not one of the outputs`,
+        'output_00 was not scored',
+      ]);
+    }
+  });
 });

@@ -2,7 +2,9 @@
  * The simulated grader: an expectation passes when the output holds its content words (all of
  * them up to four, 80% of longer lists, matched by stem), and the evidence is the verbatim
  * sentence holding most of them; claims are the output's sentences with figures, checked
- * against the transcript.
+ * against the transcript. An agent case's output folders (docs/design/grader-protocol.md) are
+ * graded sample by sample: a folder's files together, then the agent's transcript, which is
+ * evidence too.
  */
 import type { GraderCallInput, GradingFile } from '../../../protocol/grading.js';
 import { contentWords, countWords, type Segment, splitSegments, stem, stemsOf } from '../text.js';
@@ -81,10 +83,17 @@ function passes(match: Match, total: number): boolean {
   return match.quote !== undefined && match.covered.length >= Math.max(1, needed);
 }
 
-function gradeExpectation(text: string, outputs: Output[]): Verdict {
+function gradeExpectation(text: string, outputs: Output[], transcript?: Output): Verdict {
   if (outputs.length === 0) return { text, passed: false, evidence: 'There is no output to examine.' };
   const words = expectationWords(text);
-  const matches = outputs.map((output) => matchStructure(text, output) ?? matchWords(words, output));
+  const matchOf = (output: Output) => matchStructure(text, output) ?? matchWords(words, output);
+  const passing = (match: Match) => passes(match, match.covered.length + match.missing.length);
+  const matches = outputs.map((output) => {
+    const match = matchOf(output);
+    if (passing(match) || transcript === undefined) return match;
+    const inTranscript = matchOf(transcript);
+    return passing(inTranscript) ? inTranscript : match;
+  });
   const failing = matches.findIndex((match) => !passes(match, match.covered.length + match.missing.length));
   if (failing < 0) return { text, passed: true, evidence: matches[0]?.quote ?? '' };
   const match = matches[failing] as Match;
@@ -167,8 +176,26 @@ function critique(verdicts: Verdict[]): GradingFile['eval_feedback'] {
   };
 }
 
+const IN_FOLDER = /^(outputs\/output_\d+)\//;
+
+/** An agent case's files, one output per folder (its files one after another); undefined for text outputs. */
+function folderSamples(outputs: readonly Output[]): Output[] | undefined {
+  if (outputs.length === 0 || !outputs.every((o) => IN_FOLDER.test(o.file))) return undefined;
+  const folders = new Map<string, string[]>();
+  for (const output of outputs) {
+    const folder = IN_FOLDER.exec(output.file)?.[1] as string;
+    folders.set(folder, [...(folders.get(folder) ?? []), output.text]);
+  }
+  return [...folders].map(([folder, texts]) => ({ file: `${folder}/`, text: texts.join('\n\n') }));
+}
+
 export function gradeCase(input: GraderCallInput): GradingFile {
-  const expectations = input.expectations.map((text) => gradeExpectation(text, input.outputs));
+  const samples = folderSamples(input.outputs);
+  const expectations = input.expectations.map((text) =>
+    samples === undefined
+      ? gradeExpectation(text, input.outputs)
+      : gradeExpectation(text, samples, { file: 'transcript.md', text: input.transcript }),
+  );
   const passed = expectations.filter((e) => e.passed).length;
   const total = expectations.length;
   return {
