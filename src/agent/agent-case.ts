@@ -11,8 +11,15 @@ import { renderTemplate } from '../experiment/template.js';
 import { fileHeading } from '../protocol/agent-output.js';
 import { type OutputFolder, outputFolderOf } from '../protocol/output-folder.js';
 import { writeReviewJson, writeTextAtomic } from '../run/records.js';
-import type { AgentKind, AgentModelCall, AgentRunContext, AgentRunResult, RunAgent } from './agent-run.js';
-import { AGENT_RECORD_FILES, AgentCaseRecord } from './agent-record.js';
+import type {
+  AgentKind,
+  AgentModelCall,
+  AgentRunContext,
+  AgentRunResult,
+  RunAgent,
+  TranscriptEntry,
+} from './agent-run.js';
+import { AGENT_RECORD_FILES, AgentCaseRecord, TranscriptFile } from './agent-record.js';
 import type { AgentTarget } from './agent-target.js';
 import { type Capture, type CapturedFile, captureWorkspace } from './capture.js';
 import { sha256Json } from '../sha256.js';
@@ -54,6 +61,8 @@ export interface AgentCaseOutcome {
   folder: OutputFolder;
   /** The record's `transcript.md`, which the grader reads (docs/design/grader-protocol.md). */
   transcript: string;
+  /** The same transcript as data (`transcript.json`), which checks on the agent's actions read. */
+  entries: TranscriptEntry[];
   /** The case was finished before a resume and not run again. */
   reused?: true;
 }
@@ -104,6 +113,7 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
       text: outputText(result.finalMessage, capture),
       folder: outputFolderOf(result.finalMessage, capture.files, capture.truncated),
       transcript,
+      entries: result.transcript,
     };
   } finally {
     await rm(workspace.dir, { recursive: true, force: true });
@@ -129,7 +139,8 @@ function caseKey(job: AgentCaseJob): string {
 /**
  * A case this evaluation already finished before the run was stopped: its record is written last,
  * so one that reads with the same key is whole. Its output text and folder are rebuilt from the
- * record, its transcript read from it.
+ * record, its transcript (text and data) read from it; a record without `transcript.json` (written
+ * before it existed) is run again, since checks on the agent's actions need it.
  */
 async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutcome | undefined> {
   const parsed = await readFile(join(dir, AGENT_RECORD_FILES.record), 'utf8')
@@ -148,11 +159,16 @@ async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutc
   }
   const transcript = await readFile(join(dir, AGENT_RECORD_FILES.transcript), 'utf8').catch(() => undefined);
   if (transcript === undefined) return undefined;
+  const entries = await readFile(join(dir, AGENT_RECORD_FILES.entries), 'utf8')
+    .then((text) => TranscriptFile.safeParse(JSON.parse(text)))
+    .catch(() => undefined);
+  if (!entries?.success) return undefined;
   return {
     record,
     text: outputText(record.finalMessage, { files, truncated: record.truncated }),
     folder: outputFolderOf(record.finalMessage, files, record.truncated),
     transcript,
+    entries: entries.data.entries,
     reused: true,
   };
 }
@@ -195,8 +211,12 @@ async function writeCaseRecord(
   await mkdir(dir, { recursive: true });
   const title = `${job.testCase.id}, sample ${job.sample}: ${record.endReason} after ${record.turns} turn(s)`;
   const transcript = transcriptMarkdown(title, result.transcript);
+  const entries: TranscriptFile = { version: 1, entries: result.transcript };
   const writes: Promise<void>[] = [
     writeTextAtomic(join(dir, AGENT_RECORD_FILES.transcript), transcript, { durable: false }),
+    writeTextAtomic(join(dir, AGENT_RECORD_FILES.entries), `${JSON.stringify(entries)}\n`, {
+      durable: false,
+    }),
   ];
   for (const file of capture.files) {
     if (file.text === undefined) continue;

@@ -1,9 +1,11 @@
 /**
  * `agent/<case-id>.<sample>/agent.json` (docs/design/agent-runs.md "One case"): how one agent case
  * ended and what it left, written once the case is captured and read back by `show` and the
- * report with the same schema.
+ * report with the same schema; beside it `transcript.json`, the transcript as data, which the
+ * checks on the agent's actions read again when a resumed run reuses the case.
  */
 import { z } from 'zod';
+import type { TranscriptEntry } from './agent-run.js';
 
 export const AgentFileRecord = z.object({
   path: z.string(),
@@ -46,8 +48,40 @@ export const AgentCaseRecord = z.object({
 });
 export type AgentCaseRecord = z.infer<typeof AgentCaseRecord>;
 
+const TranscriptEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('assistant'), turn: z.number(), text: z.string() }),
+  z.object({
+    kind: z.literal('tool_call'),
+    turn: z.number(),
+    id: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal('tool_result'),
+    turn: z.number(),
+    id: z.string(),
+    isError: z.boolean(),
+    content: z.string(),
+    truncated: z.object({ originalChars: z.number() }).optional(),
+  }),
+  z.object({ kind: z.literal('error'), turn: z.number(), message: z.string() }),
+]);
+
+export const TranscriptFile = z.object({
+  version: z.literal(1),
+  entries: z.array(TranscriptEntrySchema),
+});
+export type TranscriptFile = z.infer<typeof TranscriptFile>;
+// The file holds the runner's own entries: the two shapes may not drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameEntries: Same<TranscriptFile['entries'][number], TranscriptEntry> = true;
+void _sameEntries;
+
 export const AGENT_RECORD_FILES = {
   record: 'agent.json',
   transcript: 'transcript.md',
+  /** TranscriptFile; a record written before it existed has none, and its case is run again. */
+  entries: 'transcript.json',
   files: 'files',
 } as const;

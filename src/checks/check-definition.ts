@@ -1,4 +1,5 @@
 /** The contract every check type implements; the registry maps type names to these. */
+import type { TranscriptEntry } from '../agent/agent-run.js';
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
 import type { CheckResult } from './check-result.js';
@@ -25,8 +26,18 @@ export interface CheckContext {
   toolCalls: readonly CheckedToolCall[];
   /** The experiment folder: relative paths in checks resolve here, commands run here. */
   baseDir: string;
+  /** An agent case's run (docs/design/agent-runs.md); absent for a model call's output. */
+  agent?: CheckedAgentRun;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+}
+
+/** What checks on an agent's actions read of its run. */
+export interface CheckedAgentRun {
+  /** Everything the agent did, in order (its record's `transcript.json`). */
+  transcript: readonly TranscriptEntry[];
+  /** `agent.place: skill`: the optimised skill's name, which `skill-used` looks for by default. */
+  skill?: string;
 }
 
 export interface CheckDefinition {

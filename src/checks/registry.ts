@@ -19,6 +19,7 @@ import { equalsCheck } from './types/equals.js';
 import { isJsonCheck } from './types/is-json.js';
 import { javascriptCheck } from './types/javascript.js';
 import { regexCheck } from './types/regex.js';
+import { skillUsedCheck } from './types/skill-used.js';
 import { startsWithCheck } from './types/starts-with.js';
 import { toolCallCheck } from './types/tool-call.js';
 
@@ -40,6 +41,7 @@ export const CHECK_TYPES = {
   javascript: javascriptCheck,
   command: commandCheck,
   'tool-call': toolCallCheck,
+  'skill-used': skillUsedCheck,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckTypeName = keyof typeof CHECK_TYPES;

@@ -6,7 +6,7 @@
  */
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
-import type { CheckContext } from './check-definition.js';
+import type { CheckContext, CheckedAgentRun } from './check-definition.js';
 import { type CheckOutcome, type CheckResult, errored, passed } from './check-result.js';
 import { isExemptWithToolCalls } from './output-schema-gate.js';
 import { checkName, findCheck, validateCheckEntry } from './registry.js';
@@ -16,6 +16,8 @@ export interface RunChecksInput {
   output: string | null;
   /** The calls the output made (docs/design/prompt-shapes.md); absent or empty: none. */
   toolCalls?: readonly ToolCall[];
+  /** An agent case's run, for the checks on what the agent did. */
+  agent?: CheckedAgentRun;
   /** Why generation failed, for the reason of every check. */
   generationError?: string;
   vars: Record<string, string>;
@@ -91,6 +93,7 @@ export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> 
     vars: input.vars,
     toolCalls: (input.toolCalls ?? []).map(({ name, arguments: args }) => ({ name, arguments: args })),
     baseDir: input.baseDir,
+    ...(input.agent === undefined ? {} : { agent: input.agent }),
     env: input.env ?? process.env,
     ...(input.signal ? { signal: input.signal } : {}),
   };

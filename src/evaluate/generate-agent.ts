@@ -98,6 +98,7 @@ export async function generateAgentOutputs(
               files: record.files.filter((f) => f.status !== 'deleted').length,
               folder: outcome.folder,
               transcript: outcome.transcript,
+              entries: outcome.entries,
             },
           };
         } catch (error) {

@@ -93,6 +93,7 @@ function createChecker(
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
   const env = scrubSecrets(deps.env ?? process.env, experiment.models);
   const globals = globalChecks(experiment);
+  const skill = experiment.agent?.place === 'skill' ? experiment.agent.name : undefined;
   return (g) =>
     limit(async (): Promise<SampleChecks> => {
       const testCase = byId.get(g.caseId) as Case;
@@ -100,6 +101,9 @@ function createChecker(
         output: g.ok ? g.text : null,
         ...(g.toolCalls === undefined ? {} : { toolCalls: g.toolCalls }),
         ...(g.error === undefined ? {} : { generationError: g.error }),
+        ...(g.agent === undefined
+          ? {}
+          : { agent: { transcript: g.agent.entries, ...(skill === undefined ? {} : { skill }) } }),
         vars: testCase.vars,
         checks: [...globals, ...testCase.checks],
         baseDir: experiment.dir,

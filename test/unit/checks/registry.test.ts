@@ -28,6 +28,7 @@ describe('the vocabulary', () => {
       'javascript',
       'command',
       'tool-call',
+      'skill-used',
     ]);
   });
 

@@ -1,0 +1,79 @@
+/**
+ * The `skill-used` check through runChecks, as the evaluation runs it on an agent case: the
+ * experiment's skill by default or one named in value, `not-` for a skill that should be left
+ * alone, and an error (never a pass, negated or not) for an output that is no agent run.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../../../src/agent/agent-run.js';
+import type { CheckedAgentRun } from '../../../../src/checks/check-definition.js';
+import { runChecks } from '../../../../src/checks/run-checks.js';
+import { validateCheckEntry } from '../../../../src/checks/registry.js';
+import type { CheckEntry } from '../../../../src/experiment/schema.js';
+
+const usedSkill: TranscriptEntry[] = [
+  { kind: 'tool_call', turn: 1, id: 't1', tool: 'Skill', input: { skill: 'sql-migrations' } },
+  { kind: 'tool_result', turn: 1, id: 't1', isError: false, content: 'Launching skill: sql-migrations' },
+  { kind: 'assistant', turn: 2, text: 'Wrote the migration.' },
+];
+const answered: TranscriptEntry[] = [{ kind: 'assistant', turn: 1, text: 'An index is a lookup structure.' }];
+
+async function judge(entry: CheckEntry, agent: CheckedAgentRun | undefined) {
+  const [outcome] = await runChecks({
+    output: 'Done.',
+    ...(agent === undefined ? {} : { agent }),
+    vars: {},
+    checks: [entry],
+    baseDir: process.cwd(),
+    env: {},
+  });
+  if (outcome === undefined) throw new Error('no outcome');
+  return outcome;
+}
+
+describe('skill-used', () => {
+  it("passes when the agent used the experiment's skill, and not-skill-used then fails", async () => {
+    const run = { transcript: usedSkill, skill: 'sql-migrations' };
+    expect(await judge({ type: 'skill-used' }, run)).toMatchObject({
+      name: 'skill-used',
+      pass: true,
+      score: 1,
+      reason: 'the agent used the skill "sql-migrations" (turn 1: called Skill with "sql-migrations")',
+    });
+    expect(await judge({ type: 'not-skill-used' }, run)).toMatchObject({ pass: false, score: 0 });
+  });
+
+  it('fails when the agent answered without it, and not-skill-used then passes', async () => {
+    const run = { transcript: answered, skill: 'sql-migrations' };
+    expect(await judge({ type: 'skill-used' }, run)).toMatchObject({
+      pass: false,
+      reason: 'the agent did not use the skill "sql-migrations"',
+    });
+    expect(await judge({ type: 'not-skill-used' }, run)).toMatchObject({ pass: true, score: 1 });
+  });
+
+  it('looks for the skill named in value instead, and names the one the agent used', async () => {
+    const run = { transcript: usedSkill, skill: 'other' };
+    expect(await judge({ type: 'skill-used', value: 'sql-migrations' }, run)).toMatchObject({
+      name: 'skill-used: sql-migrations',
+      pass: true,
+    });
+    expect((await judge({ type: 'skill-used' }, run)).reason).toBe(
+      'the agent did not use the skill "other"; it used "sql-migrations" instead',
+    );
+  });
+
+  it('cannot judge an output that is no agent run, or an agent run with no skill to look for', async () => {
+    for (const type of ['skill-used', 'not-skill-used']) {
+      expect(await judge({ type }, undefined)).toMatchObject({ pass: false, error: true });
+      expect(await judge({ type }, { transcript: answered })).toMatchObject({ pass: false, error: true });
+    }
+  });
+
+  it('takes a skill name in value, or none', () => {
+    expect(validateCheckEntry({ type: 'skill-used' })).toEqual([]);
+    expect(validateCheckEntry({ type: 'not-skill-used', value: 'pdf-forms' })).toEqual([]);
+    expect(validateCheckEntry({ type: 'skill-used', value: 'PDF Forms' })).toMatchObject([
+      { keyPath: 'value', message: expect.stringMatching(/skill's name/) },
+    ]);
+  });
+});
