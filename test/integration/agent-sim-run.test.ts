@@ -148,7 +148,7 @@ describe('release-notes under --provider sim', () => {
     const show = await runBuiltCli(['show', runId], { cwd: repo.dir, env: env() });
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(
-      /Agent cases \(final check, best\): 8 · done 8 · [\d.]+ turns on average · tools Read \d+, Write \d+/,
+      /Agent cases \(final check, best\): 8 · done 8 · [\d.]+ turns on average · tools Skill 8, Read \d+, Write \d+/,
     );
     expect(show.stdout).toMatch(/v2-4-0 +0 +done +\d+ +Read \d+(, Write 1 +\+RELEASE_NOTES\.md| +none)/);
     const json = JSON.parse(
