@@ -2,7 +2,9 @@
  * The simulated mutator: reads the feedback block and proposes one change with a falsifiable
  * hypothesis. Focused strategy: one instruction aimed at the most common failure (or a firmer
  * restatement of one the prompt already has). Bold strategy: regroup all instructions as firm
- * rules. About one proposal in five is a useless or harmful tweak, so the loop sees real discards.
+ * rules. Failing skill-trigger checks are fixed in the skill's description instead, in either
+ * mode (mutator-triggers.ts). About one proposal in five is a useless or harmful tweak, so the
+ * loop sees real discards.
  */
 import type { MutatorFeedback, MutatorReply } from '../../../protocol/mutation.js';
 import { type Family, type Instructions, parseInstructions, statedFamilies } from '../instructions.js';
