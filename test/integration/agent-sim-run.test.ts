@@ -150,7 +150,9 @@ describe('release-notes under --provider sim', () => {
     expect(show.stdout).toMatch(
       /Agent cases \(final check, best\): 8 · done 8 · [\d.]+ turns on average · tools Skill 8, Read \d+, Write \d+/,
     );
-    expect(show.stdout).toMatch(/v2-4-0 +0 +done +\d+ +Read \d+(, Write 1 +\+RELEASE_NOTES\.md| +none)/);
+    expect(show.stdout).toMatch(
+      /v2-4-0 +0 +done +\d+ +Skill 1, Read \d+(, Write 1 +\+RELEASE_NOTES\.md| +none)/,
+    );
     const json = JSON.parse(
       (await runBuiltCli(['show', runId, '--json'], { cwd: repo.dir, env: env() })).stdout,
     );
