@@ -1,5 +1,5 @@
 /** The contract every check type implements; the registry maps type names to these. */
-import type { TranscriptEntry } from '../agent/agent-run.js';
+import type { AgentEndReason, TranscriptEntry } from '../agent/agent-run.js';
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
 import type { CheckResult } from './check-result.js';
@@ -36,6 +36,8 @@ export interface CheckContext {
 export interface CheckedAgentRun {
   /** Everything the agent did, in order (its record's `transcript.json`). */
   transcript: readonly TranscriptEntry[];
+  /** Why the run ended: after `error` or `timeout`, what it did not do says nothing. */
+  endReason: AgentEndReason;
   /** `agent.place: skill`: the optimised skill's name, which `skill-used` looks for by default. */
   skill?: string;
 }

@@ -103,7 +103,13 @@ function createChecker(
         ...(g.error === undefined ? {} : { generationError: g.error }),
         ...(g.agent === undefined
           ? {}
-          : { agent: { transcript: g.agent.entries, ...(skill === undefined ? {} : { skill }) } }),
+          : {
+              agent: {
+                transcript: g.agent.entries,
+                endReason: g.agent.endReason,
+                ...(skill === undefined ? {} : { skill }),
+              },
+            }),
         vars: testCase.vars,
         checks: [...globals, ...testCase.checks],
         baseDir: experiment.dir,

@@ -3,8 +3,8 @@
  * the experiment's own (`agent.place: skill`, `agent.name`). How use is read from the transcript is
  * src/agent/skill-use.ts. `not-skill-used` passes when the agent left the skill alone; a case's
  * `should_trigger: true | false` is shorthand for one or the other (docs/agents.md "Tuning when a
- * skill triggers"). An output that is no agent run cannot be judged: the check fails as an error,
- * under `not-` too.
+ * skill triggers"). An output that is no agent run, or a run that ended in an error or a timeout
+ * without using the skill, cannot be judged: the check fails as an error, under `not-` too.
  */
 import { findSkillUse } from '../../agent/skill-use.js';
 import { AgentConfig } from '../../experiment/schema.js';
@@ -36,6 +36,12 @@ export const skillUsedCheck: CheckDefinition = {
       return errored('skill-used needs the skill: name it in value, or optimise one with agent.place: skill');
     const use = findSkillUse(context.agent.transcript, skill);
     if (use.used) return passed(`the agent used the skill ${quote(skill)} (turn ${use.turn}: ${use.how})`);
+    // A run that broke off may have been about to use it: not using it is no answer then.
+    const { endReason } = context.agent;
+    if (endReason === 'error' || endReason === 'timeout')
+      return errored(
+        `the agent's run ended with ${endReason} before it used the skill ${quote(skill)}: whether it would have cannot be told`,
+      );
     const instead =
       use.others.length === 0 ? '' : `; it used ${use.others.map((name) => quote(name)).join(', ')} instead`;
     return failed(`the agent did not use the skill ${quote(skill)}${instead}`);

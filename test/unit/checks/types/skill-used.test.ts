@@ -1,7 +1,8 @@
 /**
  * The `skill-used` check through runChecks, as the evaluation runs it on an agent case: the
  * experiment's skill by default or one named in value, `not-` for a skill that should be left
- * alone, and an error (never a pass, negated or not) for an output that is no agent run.
+ * alone, and an error (never a pass, negated or not) for an output that is no agent run or a run
+ * that broke off before it used the skill.
  */
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../../../src/agent/agent-run.js';
@@ -32,7 +33,7 @@ async function judge(entry: CheckEntry, agent: CheckedAgentRun | undefined) {
 
 describe('skill-used', () => {
   it("passes when the agent used the experiment's skill, and not-skill-used then fails", async () => {
-    const run = { transcript: usedSkill, skill: 'sql-migrations' };
+    const run = { transcript: usedSkill, endReason: 'done' as const, skill: 'sql-migrations' };
     expect(await judge({ type: 'skill-used' }, run)).toMatchObject({
       name: 'skill-used',
       pass: true,
@@ -43,7 +44,7 @@ describe('skill-used', () => {
   });
 
   it('fails when the agent answered without it, and not-skill-used then passes', async () => {
-    const run = { transcript: answered, skill: 'sql-migrations' };
+    const run = { transcript: answered, endReason: 'done' as const, skill: 'sql-migrations' };
     expect(await judge({ type: 'skill-used' }, run)).toMatchObject({
       pass: false,
       reason: 'the agent did not use the skill "sql-migrations"',
@@ -52,7 +53,7 @@ describe('skill-used', () => {
   });
 
   it('looks for the skill named in value instead, and names the one the agent used', async () => {
-    const run = { transcript: usedSkill, skill: 'other' };
+    const run = { transcript: usedSkill, endReason: 'done' as const, skill: 'other' };
     expect(await judge({ type: 'skill-used', value: 'sql-migrations' }, run)).toMatchObject({
       name: 'skill-used: sql-migrations',
       pass: true,
@@ -65,8 +66,28 @@ describe('skill-used', () => {
   it('cannot judge an output that is no agent run, or an agent run with no skill to look for', async () => {
     for (const type of ['skill-used', 'not-skill-used']) {
       expect(await judge({ type }, undefined)).toMatchObject({ pass: false, error: true });
-      expect(await judge({ type }, { transcript: answered })).toMatchObject({ pass: false, error: true });
+      expect(await judge({ type }, { transcript: answered, endReason: 'done' })).toMatchObject({
+        pass: false,
+        error: true,
+      });
     }
+  });
+
+  it('cannot tell from a run that broke off before it used the skill, but sees a use before the break', async () => {
+    for (const endReason of ['error', 'timeout'] as const) {
+      const broke = { transcript: answered, endReason, skill: 'sql-migrations' };
+      for (const type of ['skill-used', 'not-skill-used'])
+        expect(await judge({ type }, broke)).toMatchObject({
+          pass: false,
+          error: true,
+          reason: expect.stringContaining(`ended with ${endReason}`),
+        });
+      expect(await judge({ type: 'skill-used' }, { ...broke, transcript: usedSkill })).toMatchObject({
+        pass: true,
+      });
+    }
+    const capped = { transcript: answered, endReason: 'max_turns' as const, skill: 'sql-migrations' };
+    expect(await judge({ type: 'not-skill-used' }, capped)).toMatchObject({ pass: true });
   });
 
   it('takes a skill name in value, or none', () => {
