@@ -8,13 +8,13 @@
  * mutator (a train fixture's path is in them); no mutator request and no mutation.json holds a
  * holdout or test marker. Needs `npm run build` first.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
-import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
+import { cleanEnv, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 
 const MUTATOR = 'claude-opus-4-1';
