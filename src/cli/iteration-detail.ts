@@ -43,7 +43,8 @@ export async function readIterationDetail(
 
 /**
  * What the mutator was told about agents (docs/agents.md "What the mutator sees"): each failing
- * case's digest as mutation.json keeps it, per pareto candidate where each had its own request.
+ * case's digest as mutation.json keeps it, with its pareto candidate where several had their own
+ * request.
  */
 function toldAboutAgents(value: unknown): AgentDigestShown[] {
   const parsed = KnownMutation.safeParse(value);
@@ -52,7 +53,11 @@ function toldAboutAgents(value: unknown): AgentDigestShown[] {
   const requests =
     'feedback' in m
       ? [{ feedback: m.feedback }]
-      : m.candidates.flatMap((c) => (c.feedback ? [{ candidate: c.candidate, feedback: c.feedback }] : []));
+      : m.candidates.flatMap((c) =>
+          c.feedback
+            ? [{ ...(m.candidates.length > 1 ? { candidate: c.candidate } : {}), feedback: c.feedback }]
+            : [],
+        );
   return requests.flatMap(({ feedback, ...where }) =>
     feedback.failing_cases.flatMap((c) => (c.agent ? [{ ...where, caseId: c.case_id, ...c.agent }] : [])),
   );

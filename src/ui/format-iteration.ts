@@ -127,15 +127,20 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
   return lines.join('\n');
 }
 
-/** A digest in a line: the case, its end, its tools and files (the digest's own lines), what was cut. */
+/** A digest in a line: the case, its end, its tools and files (the digest's own lines), its size and what was cut. */
 function toldLine(told: AgentDigestShown): string {
   const where = told.candidate === undefined ? '' : ` [candidate ${told.candidate}]`;
-  const line = (prefix: string) => told.digest.split('\n').find((l) => l.startsWith(prefix));
+  const line = (prefix: string) =>
+    told.digest
+      .split('\n')
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length);
+  const files = line('files: ');
   const parts = [
     `${told.end_reason} after ${told.turns} turns`,
     line('tools: ') ?? '',
-    line('files: ') ?? '',
-    `${countChars(told.digest)} characters${told.cut ? `, cut: ${told.cut}` : ''}`,
+    files === undefined ? '' : files.startsWith('none ') ? 'no files' : files,
+    `${countChars(told.digest)} chars${told.cut ? `, cut: ${told.cut}` : ''}`,
   ].filter((p) => p !== '');
   return `${told.caseId}${where}: ${parts.join(' · ')}`;
 }
