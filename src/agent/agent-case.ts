@@ -19,6 +19,7 @@ import type {
   RunAgent,
   TranscriptEntry,
 } from './agent-run.js';
+import { recordedCalls } from './agent-calls.js';
 import { AGENT_RECORD_FILES, AgentCaseRecord, TranscriptFile } from './agent-record.js';
 import type { AgentTarget } from './agent-target.js';
 import { type Capture, type CapturedFile, captureWorkspace } from './capture.js';
@@ -182,6 +183,7 @@ function caseRecord(
   const tools: Record<string, number> = {};
   for (const entry of result.transcript)
     if (entry.kind === 'tool_call') tools[entry.tool] = (tools[entry.tool] ?? 0) + 1;
+  const { calls, omitted } = recordedCalls(result.transcript);
   return {
     version: 1,
     agent: job.agent,
@@ -196,6 +198,8 @@ function caseRecord(
     ...(result.error === undefined ? {} : { error: result.error }),
     finalMessage: result.finalMessage,
     tools,
+    calls,
+    ...(omitted === 0 ? {} : { callsOmitted: omitted }),
     files: capture.files.map(({ text: _text, ...file }) => file),
     truncated: capture.truncated,
   };

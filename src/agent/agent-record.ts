@@ -18,6 +18,17 @@ export const AgentFileRecord = z.object({
 });
 export type AgentFileRecord = z.infer<typeof AgentFileRecord>;
 
+/**
+ * One tool call in the order the agent made it: its arguments in a line (a path, a command, a
+ * pattern; cut to CALL_ARGS_CHARS) and, when the tool reported an error, its first words.
+ */
+export const AgentCallRecord = z.object({
+  tool: z.string(),
+  args: z.string(),
+  error: z.string().optional(),
+});
+export type AgentCallRecord = z.infer<typeof AgentCallRecord>;
+
 export const AgentCaseRecord = z.object({
   version: z.literal(1),
   agent: z.enum(['claude', 'codex', 'sim']),
@@ -42,6 +53,13 @@ export const AgentCaseRecord = z.object({
   finalMessage: z.string(),
   /** How often each tool was called. */
   tools: z.record(z.string(), z.number().int().min(1)),
+  /**
+   * Each tool call in order, at most MAX_RECORDED_CALLS (the first ones); absent in records
+   * written before it. What the mutator's digest of the case is made from.
+   */
+  calls: z.array(AgentCallRecord).optional(),
+  /** Tool calls made beyond MAX_RECORDED_CALLS, not in `calls`. */
+  callsOmitted: z.number().int().min(1).optional(),
   files: z.array(AgentFileRecord),
   /** The workspace held more entries than were compared. */
   truncated: z.boolean(),

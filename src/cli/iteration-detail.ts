@@ -10,7 +10,8 @@ import { buildCaseViews, readCaseSplits } from '../report/case-details.js';
 import { readIteration } from '../report/read-run-folder.js';
 import { KnownDecision } from '../run/decision-record.js';
 import type { RunState } from '../run/run-state.js';
-import type { IterationDetail } from '../ui/format-iteration.js';
+import { KnownMutation } from '../run/mutation-record.js';
+import type { AgentDigestShown, IterationDetail } from '../ui/format-iteration.js';
 
 export async function readIterationDetail(
   dir: string,
@@ -36,7 +37,30 @@ export async function readIterationDetail(
     decision: decisionSentences(folder.decision),
     scores,
     cases: candidate ? buildCaseViews(candidate, readCaseSplits(candidate.evaluation)) : [],
+    toldAboutAgents: toldAboutAgents(folder.mutation),
   };
+}
+
+/**
+ * What the mutator was told about agents (docs/agents.md "What the mutator sees"): each failing
+ * case's digest as mutation.json keeps it, with its pareto candidate where several had their own
+ * request.
+ */
+function toldAboutAgents(value: unknown): AgentDigestShown[] {
+  const parsed = KnownMutation.safeParse(value);
+  if (!parsed.success) return [];
+  const m = parsed.data;
+  const requests =
+    'feedback' in m
+      ? [{ feedback: m.feedback }]
+      : m.candidates.flatMap((c) =>
+          c.feedback
+            ? [{ ...(m.candidates.length > 1 ? { candidate: c.candidate } : {}), feedback: c.feedback }]
+            : [],
+        );
+  return requests.flatMap(({ feedback, ...where }) =>
+    feedback.failing_cases.flatMap((c) => (c.agent ? [{ ...where, caseId: c.case_id, ...c.agent }] : [])),
+  );
 }
 
 /** The decision's own words: the reason of a greedy or margin decision, each pareto candidate's message. */

@@ -18,6 +18,7 @@ type Action = (...args: never[]) => Promise<number | undefined>;
 const COMMANDS = {
   apply: () => import('./commands/apply.js'),
   calibrate: () => import('./commands/calibrate.js'),
+  compare: () => import('./commands/compare.js'),
   diff: () => import('./commands/diff.js'),
   eval: () => import('./commands/eval.js'),
   grade: () => import('./commands/grade.js'),
@@ -218,6 +219,16 @@ export function buildProgram(): Command {
     .option('--word', 'word diff instead of a line diff')
     .option('--json', 'machine-readable output')
     .action(lazy('diff'));
+
+  program
+    .command('compare')
+    .description(
+      "two runs side by side: how each ended, case by case under each run's best, the best prompts' diff",
+    )
+    .argument('<run-a>', 'run id (or a unique prefix)')
+    .argument('<run-b>', 'run id (or a unique prefix)')
+    .option('--json', 'machine-readable output')
+    .action(lazy('compare'));
 
   program
     .command('watch')

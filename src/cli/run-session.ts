@@ -202,7 +202,7 @@ export async function runSession(input: SessionInput): Promise<ExitCode> {
     onWarning: (message) => void recorder.emit({ type: 'warning', message }).catch(() => undefined),
     ...sessionBudget(input, controller),
   });
-  recorder.onEvent(attachRunRenderer(term));
+  recorder.onEvent(attachRunRenderer(term, { budget: experiment.config.budget }));
   // report.html follows the run (at most every 30 s, never per model call) and is complete at its end.
   const report = createReportRefresher(runDir);
   recorder.onEvent((event) => {

@@ -15,6 +15,7 @@ import type { PromptPart, PromptShape, Split } from '../experiment/types.js';
 import type { Attribute } from './attribute-failure.js';
 import { MUTATOR_FEEDBACK_FORMAT, type MutatorFeedback } from '../protocol/mutation.js';
 import type { Strategy } from './strategy.js';
+import { type AgentActivity, digestWithinRequest } from './agent-digest.js';
 import { countChars, cutMarked, cutText } from './text.js';
 
 /** Train-split score of a prompt: the total and each signal present. */
@@ -52,6 +53,8 @@ export interface SampleResult {
   checks: CheckOutcome[];
   judge: JudgeOutcome | null;
   expectations: ExpectationOutcome[];
+  /** Agent experiments: what the agent did in this sample, from its agent.json (train cases only). */
+  agent?: AgentActivity;
 }
 
 export interface CaseResult {
@@ -172,8 +175,10 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
     ...(input.parts ? { fixed_parts: input.parts.fixed.map((p) => ({ ...p })) } : {}),
     max_chars: maxCharsFor(prompt, input.maxGrowth),
     ...(input.traceChars === undefined ? {} : { trace_chars: input.traceChars }),
-    failing_cases: selectFailingCases(failingPool(input), input.maxFailingCases ?? 4).map((c) =>
-      describeCase(c, cut, attribute),
+    failing_cases: describeFailingCases(
+      selectFailingCases(failingPool(input), input.maxFailingCases ?? 4),
+      cut,
+      attribute,
     ),
     check_failures: countCheckFailures(input.trainCases).map((c) =>
       attribute ? { ...c, part: attribute(c) } : c,
@@ -267,9 +272,34 @@ function selectFailingCases(cases: readonly CaseResult[], max: number): CaseResu
 type FailingCase = MutatorFeedback['failing_cases'][number];
 
 // One sample stands for the case, the worst one, so its output, failed checks, judge
-// reasoning and grader evidence all describe the same output.
-function describeCase(c: CaseResult, cut: Cutter, attribute: Attribute | undefined): FailingCase {
-  const sample = worstSample(c.samples);
+// reasoning, grader evidence and agent digest all describe the same output.
+function describeFailingCases(
+  cases: readonly CaseResult[],
+  cut: Cutter,
+  attribute: Attribute | undefined,
+): FailingCase[] {
+  const worst = cases.map((c) => worstSample(c.samples));
+  const digests = digestWithinRequest(
+    worst.map((sample) => ({
+      activity: sample?.agent,
+      failed: {
+        checks: (sample?.checks ?? []).filter((k) => !k.pass).map((k) => k.name),
+        expectations: (sample?.expectations ?? []).filter((e) => !e.passed).map((e) => e.text),
+      },
+    })),
+  );
+  return cases.map((c, index) => {
+    const digest = digests[index];
+    return { ...describeCase(c, worst[index], cut, attribute), ...(digest ? { agent: digest } : {}) };
+  });
+}
+
+function describeCase(
+  c: CaseResult,
+  sample: SampleResult | undefined,
+  cut: Cutter,
+  attribute: Attribute | undefined,
+): FailingCase {
   return {
     case_id: c.id,
     vars: Object.fromEntries(Object.entries(c.vars).map(([name, value]) => [name, cut.text(value)])),

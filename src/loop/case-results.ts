@@ -1,16 +1,20 @@
 /**
  * Per-case results of one evaluation, as the mutator's feedback reads them: each train case
  * with its score, outputs, failed checks, judge reasoning and graded expectations. Holdout
- * cases are dropped here, before anything is built for the mutator.
+ * cases are dropped here, before anything is built for the mutator; an agent experiment's
+ * activity is looked up by train case only.
  */
 import type { Evaluation, JudgeRecord, SplitScore } from '../scoring/index.js';
 import { outputText } from '../evaluate/output-text.js';
+import type { TrainAgentActivity } from './agent-records.js';
 import type { CaseResult } from './build-feedback.js';
 
 export function trainCaseResults(
   evaluation: Evaluation,
   train: SplitScore,
   vars: ReadonlyMap<string, Record<string, string>>,
+  /** Agent experiments: what the agent did in each train case and sample (src/loop/agent-records.ts). */
+  agent?: TrainAgentActivity,
 ): CaseResult[] {
   const scoreOf = new Map(train.cases.map((c) => [c.caseId, c.total ?? 0]));
   return evaluation.cases
@@ -22,6 +26,7 @@ export function trainCaseResults(
           evaluation.checks.find((k) => k.caseId === c.id && k.sample === sample)?.outcomes ?? [];
         const judged = evaluation.judge?.scores.find((s) => s.caseId === c.id && s.sample === sample);
         const grading = evaluation.gradings.find((g) => g.caseId === c.id);
+        const activity = agent?.get(c.id)?.[sample];
         return {
           output: output?.ok ? outputText(output) : null,
           ...(output?.error === undefined ? {} : { error: output.error }),
@@ -32,6 +37,7 @@ export function trainCaseResults(
             passed: e.passed && !e.flagged,
             evidence: e.evidence,
           })),
+          ...(activity === undefined ? {} : { agent: activity }),
         };
       });
       return {

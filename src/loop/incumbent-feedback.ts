@@ -8,20 +8,26 @@ import { findPlaceholders } from '../experiment/template.js';
 import type { Experiment } from '../experiment/types.js';
 import type { MutatorFeedback } from '../protocol/mutation.js';
 import { attributorFor } from './attribute-failure.js';
-import { type AttemptSummary, buildMutatorFeedback, partsContextOf } from './build-feedback.js';
+import { readTrainAgentActivity } from './agent-records.js';
+import {
+  type AttemptSummary,
+  buildMutatorFeedback,
+  type CaseResult,
+  partsContextOf,
+} from './build-feedback.js';
 import { trainCaseResults } from './case-results.js';
 import type { IncumbentView } from './incumbent.js';
 import type { ParseProposalOptions } from './parse-proposal.js';
 import type { Strategy } from './strategy.js';
 
-export function feedbackFor(
+export async function feedbackFor(
   experiment: Experiment,
+  runDir: string,
   view: IncumbentView,
   history: readonly AttemptSummary[],
   mode: Strategy,
-): MutatorFeedback {
+): Promise<MutatorFeedback> {
   const { search } = experiment.config;
-  const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
   const parts = partsContextOf(experiment.shape);
   return buildMutatorFeedback({
     ...(parts ? { parts } : {}),
@@ -36,12 +42,28 @@ export function feedbackFor(
       },
       criteria: view.trainScore.criteria,
     },
-    trainCases: trainCaseResults(view.evaluation, view.trainScore, vars),
+    trainCases: await trainCasesOf(experiment, runDir, view),
     history,
     guidance: search.guidance,
     strategy: mode,
     maxGrowth: search.max_growth,
   });
+}
+
+/**
+ * The view's per-case train results; in an agent experiment with what the agent did in each
+ * (its records under the view's candidate folder), rebuilt from the record on every call, so a
+ * resumed run tells the mutator what it was told before.
+ */
+export async function trainCasesOf(
+  experiment: Experiment,
+  runDir: string,
+  view: IncumbentView,
+): Promise<CaseResult[]> {
+  const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
+  const agent =
+    experiment.agent === undefined ? undefined : await readTrainAgentActivity(runDir, view, view.evaluation);
+  return trainCaseResults(view.evaluation, view.trainScore, vars, agent);
 }
 
 /** Which parts a proposal may change and which are fixed; undefined for a path prompt. */

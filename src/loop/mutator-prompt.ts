@@ -8,12 +8,14 @@
 import type { ChatMessage } from '../providers/types.js';
 import { fence } from '../protocol/delimit.js';
 import { formatFeedbackBlock, type MutatorFeedback } from '../protocol/mutation.js';
+import { DIGEST_CHARS, REQUEST_DIGEST_CHARS } from './agent-digest.js';
 import { UNKNOWN_PART } from './attribute-failure.js';
 import { signed } from './decide.js';
 
 export const PROMPT_LABEL = 'PROMPT';
 export const OUTPUT_LABEL = 'OUTPUT';
 export const FIXED_PART_LABEL = 'FIXED PART';
+export const AGENT_RUN_LABEL = 'AGENT RUN';
 
 export interface MutatorRequest {
   system: string;
@@ -261,6 +263,10 @@ function describeFailingCases(feedback: MutatorFeedback): string[] {
       ? `## Training cases${sample} losing points (worst first)`
       : '## Training cases losing the most points (worst first)',
   ];
+  if (feedback.failing_cases.some((c) => c.agent !== undefined))
+    lines.push(
+      `The prompt is run by an agent with tools, one workspace per case. For each case below you are also told what the agent did in the sample shown: how it ended (done: it finished on its own; max_turns, timeout: it was stopped at a limit; error: it failed), after how many turns, the tools it called with their counts, each call in order with its arguments and any error it got, the files it created, changed or deleted, and which checks and expectations failed. It is a digest of the agent's record, at most ${DIGEST_CHARS} characters per case and ${REQUEST_DIGEST_CHARS} for this whole message; where something was left out, it says so. Use it to see where the instructions led the agent astray (a file never written, a wrong path, a command that failed, turns spent searching).`,
+    );
   if (traced)
     lines.push(
       `Each output is shown whole, with every failed check’s reason, the judge’s reasoning and the grader’s evidence in full (a text longer than ${feedback.trace_chars} characters is cut, and the cut is marked). Read them closely: the cause of lost points is often in a detail of the output.`,
@@ -289,9 +295,18 @@ function describeFailingCases(feedback: MutatorFeedback): string[] {
       for (const e of c.failed_expectations)
         lines.push(`- ${JSON.stringify(e.text)}: ${JSON.stringify(e.evidence)}`);
     }
+    if (c.agent) lines.push(...describeAgentRun(c.agent));
   }
   lines.push('');
   return lines;
+}
+
+/** What the agent did in a failing case (src/loop/agent-digest.ts); its calls and errors are the agent's, so fenced as data. */
+function describeAgentRun(agent: NonNullable<MutatorFeedback['failing_cases'][number]['agent']>): string[] {
+  const head = `What the agent did (sample ${agent.sample}: ${agent.end_reason} after ${agent.turns} turn${agent.turns === 1 ? '' : 's'})`;
+  const cut = agent.cut === undefined ? '' : ` — left out: ${agent.cut}`;
+  if (agent.digest === '') return [`${head}${cut}.`];
+  return [`${head}${cut}:`, fence(AGENT_RUN_LABEL, agent.digest)];
 }
 
 function describeHistory(feedback: MutatorFeedback): string[] {

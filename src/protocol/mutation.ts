@@ -93,6 +93,21 @@ export const MutatorFeedback = z.object({
       ),
       judge: z.object({ criteria: z.record(z.string(), z.number()), reasoning: z.string() }).nullable(),
       failed_expectations: z.array(z.object({ text: z.string(), evidence: z.string() })),
+      /**
+       * Agent experiments (docs/agents.md "What the mutator sees"): what the agent did in this
+       * train case's worst sample, from its agent.json — how it ended, after how many turns, and a
+       * digest of its tool calls, errors, files and what failed. `digest` is at most 1,500
+       * characters, the request's digests 6,000 together; `cut` says what was left out.
+       */
+      agent: z
+        .object({
+          sample: z.number().int().min(0),
+          end_reason: z.enum(['done', 'max_turns', 'timeout', 'error']),
+          turns: z.number().int().min(0),
+          digest: z.string(),
+          cut: z.string().optional(),
+        })
+        .optional(),
     }),
   ),
   /** How often each check failed over the train outputs, most failures first. */

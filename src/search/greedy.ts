@@ -47,7 +47,7 @@ export const greedySearch: SearchStrategy<MutatorFeedback, Proposed, Evaluated> 
   sync: async () => undefined,
 
   async plan({ deps, incumbent, state, mode }) {
-    const feedback = feedbackFor(deps.experiment, incumbent, historyOf(state), mode);
+    const feedback = await feedbackFor(deps.experiment, deps.runDir, incumbent, historyOf(state), mode);
     return { events: [], phase: 'mutating', plan: feedback };
   },
 

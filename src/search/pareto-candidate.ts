@@ -13,10 +13,9 @@ import { candidatePaths } from '../run/paths.js';
 import type { PoolState } from '../run/run-state.js';
 import { evaluateAndDecidePaired, type PairedResult } from '../loop/accept-paired.js';
 import type { IncumbentView } from '../loop/incumbent.js';
-import { proposalPartsOf } from '../loop/incumbent-feedback.js';
+import { proposalPartsOf, trainCasesOf } from '../loop/incumbent-feedback.js';
 import { attributorFor } from '../loop/attribute-failure.js';
 import { partsContextOf, type SignalScores } from '../loop/build-feedback.js';
-import { trainCaseResults } from '../loop/case-results.js';
 import { hasSeveralParts } from '../experiment/part-texts.js';
 import type { LoopRun } from '../loop/loop-deps.js';
 import { type Proposal, type ProposalAttempt, proposeOne } from '../loop/propose.js';
@@ -79,7 +78,6 @@ export async function proposeFromParent(
   const parentId = input.plan.parents[0] as string;
   const parent = await loadMemberView(deps.runDir, memberById(input.pool, parentId));
   const partsContext = partsContextOf(experiment.shape);
-  const vars = new Map(experiment.cases.map((c) => [c.id, c.vars]));
   const feedback = buildParentFeedback({
     parent: {
       id: parentId,
@@ -87,7 +85,7 @@ export async function proposeFromParent(
       score: signalScores(parent),
       criteria: parent.trainScore.criteria,
     },
-    trainCases: trainCaseResults(parent.evaluation, parent.trainScore, vars),
+    trainCases: await trainCasesOf(experiment, deps.runDir, parent),
     minibatch: input.minibatch,
     pool: input.pool,
     mode: input.mode,

@@ -114,6 +114,24 @@ export function paintEventText(text: EventText, colors: Colors, shown = text.tex
   return shown;
 }
 
+/** The fixed columns of an iteration line: header, and the cell, already padded to its width. */
+const ITERATION_COLUMNS: readonly [string, (r: IterationRecord) => string][] = [
+  ['ITER'.padStart(4), (r) => String(r.iteration).padStart(4)],
+  ['STATUS'.padEnd(12), (r) => r.status.padEnd(12)],
+  ['TRAIN', (r) => score(r.train).padStart(5)],
+  ['BEST'.padEnd(10), (r) => `best ${score(r.best)}`],
+  [' DELTA', (r) => signed(r.delta).padStart(6)],
+  ['  COST', (r) => formatUsd(r.costUsd).padStart(6)],
+  ['   TIME', (r) => formatDuration(r.seconds).padStart(7)],
+];
+
+/** The column headers over `formatIterationLine`'s lines; the text's header shrinks as its text does. */
+export function formatIterationHeader(width: number): string {
+  const plain = ITERATION_COLUMNS.map(([header]) => header).join('  ');
+  const room = width - plain.length - 2;
+  return room >= 8 ? `${plain}  ${cutText('DECISION · HYPOTHESIS', room)}` : plain;
+}
+
 /**
  * One finished iteration, for every view that lists them (`run`, `watch`): number, status,
  * score, best, delta, cost, time, then the text — led, for a paired decision, by its interval
@@ -124,15 +142,7 @@ export function formatIterationLine(
   record: IterationRecord,
   { width, colors: c }: { width: number; colors: ProgressColors },
 ): string {
-  const fixed = [
-    String(record.iteration).padStart(4),
-    record.status.padEnd(12),
-    score(record.train).padStart(5),
-    `best ${score(record.best)}`,
-    signed(record.delta).padStart(6),
-    formatUsd(record.costUsd).padStart(6),
-    formatDuration(record.seconds).padStart(7),
-  ];
+  const fixed = ITERATION_COLUMNS.map(([, cell]) => cell(record));
   const plain = fixed.join('  ');
   const decision = record.paired
     ? `${formatInterval(record)} ${formatTally(record.paired)} · `

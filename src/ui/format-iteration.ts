@@ -5,9 +5,11 @@
  * reasoning, unmet expectations and their evidence — so a `holdout_fail` or a discard can be read
  * from the terminal.
  */
+import type { MutatorFeedback } from '../protocol/mutation.js';
 import type { CaseView } from '../report/case-details.js';
 import type { IterationRecord } from '../run/run-state.js';
 import type { CaseScore } from '../scoring/types.js';
+import { countChars } from '../loop/text.js';
 import { cutVisible, formatField, wrapWords } from './fit-text.js';
 import type { Colors } from './terminal.js';
 
@@ -18,7 +20,14 @@ export interface IterationDetail {
   /** The decided candidate's cases, train then holdout (evaluation.json). */
   scores: CaseScore[];
   cases: CaseView[];
+  /** What the mutator's request(s) told it about agents, a failing train case each (mutation.json). */
+  toldAboutAgents: AgentDigestShown[];
 }
+
+/** One failing case's agent digest as the mutator saw it; `candidate` under pareto (a request each). */
+export type AgentDigestShown = { candidate?: number; caseId: string } & NonNullable<
+  MutatorFeedback['failing_cases'][number]['agent']
+>;
 
 const REASONING_LINES = 3;
 
@@ -111,7 +120,29 @@ export function formatIteration(detail: IterationDetail, c: Colors, width: numbe
         lines.push(cut(`  ${c.red('✗')} expectation: ${e.text} — ${e.evidence}`));
     }
   }
+  if (detail.toldAboutAgents.length > 0) {
+    lines.push('', 'What the mutator was told about agents (train cases only):');
+    for (const told of detail.toldAboutAgents) lines.push(cut(`  ${toldLine(told)}`));
+  }
   return lines.join('\n');
+}
+
+/** A digest in a line: the case, its end, its tools and files (the digest's own lines), its size and what was cut. */
+function toldLine(told: AgentDigestShown): string {
+  const where = told.candidate === undefined ? '' : ` [candidate ${told.candidate}]`;
+  const line = (prefix: string) =>
+    told.digest
+      .split('\n')
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length);
+  const files = line('files: ');
+  const parts = [
+    `${told.end_reason} after ${told.turns} turns`,
+    line('tools: ') ?? '',
+    files === undefined ? '' : files.startsWith('none ') ? 'no files' : files,
+    `${countChars(told.digest)} chars${told.cut ? `, cut: ${told.cut}` : ''}`,
+  ].filter((p) => p !== '');
+  return `${told.caseId}${where}: ${parts.join(' · ')}`;
 }
 
 function hasFindings(view: CaseView): boolean {

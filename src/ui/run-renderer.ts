@@ -1,8 +1,9 @@
 /**
  * `run`'s terminal output: the header, then events as they happen, in the words of
- * event-text.ts — what an iteration is doing on the status line (shown only when stderr is a
- * TTY; the next write erases it), warnings and spend alerts on stderr, a row per finished
- * iteration on stdout — and the closing summary.
+ * event-text.ts — what an iteration is doing on the status line, with where the run stands
+ * against its budget (shown only when stderr is a TTY; the next write erases it), warnings and
+ * spend alerts on stderr, column headers and then a row per finished iteration on stdout — and the
+ * closing summary.
  */
 import { isAbsolute, relative } from 'node:path';
 import { formatRunSummary, type RunSummary, SUMMARY_LABEL_WIDTH } from './progress-line.js';
@@ -11,23 +12,45 @@ import { summarizePool } from '../run/pool-summary.js';
 import type { RunEvent, RunEventType } from '../run/events.js';
 import type { RunState } from '../run/run-state.js';
 import { cutVisible, formatField, visibleWidth, wrapWords } from './fit-text.js';
-import { formatEvent, paintEventText } from './event-text.js';
+import { formatEvent, formatIterationHeader, paintEventText } from './event-text.js';
 import { ledgerLines } from './format-ledger.js';
+import { describeRunProgress, type ProgressBudget, runProgress } from './run-progress.js';
 import type { Terminal } from './terminal.js';
 
-export function attachRunRenderer(term: Terminal): (event: RunEvent, state: RunState) => void {
+export interface RendererOptions {
+  /** The run's budget, for "iteration N of M" and the time left on the status line. */
+  budget?: ProgressBudget;
+  now?: () => Date;
+}
+
+export function attachRunRenderer(
+  term: Terminal,
+  options: RendererOptions = {},
+): (event: RunEvent, state: RunState) => void {
+  const now = options.now ?? (() => new Date());
+  let headerShown = false;
   return (event, state) => {
     if (event.type === 'run_stopped') {
       term.status('');
       return;
     }
     if (!LIVE.has(event.type)) return;
-    const text = formatEvent(event, { width: term.width, colors: term.colors, state });
+    // A row for a person at a terminal fits its width; a log or a pipe (run.log) gets it whole.
+    const width = term.isTTY ? term.width : Number.POSITIVE_INFINITY;
+    const text = formatEvent(event, { width, colors: term.colors, state });
     if (text === undefined) return;
-    if (event.type === 'phase' || event.type === 'batch_submitted')
-      term.status(paintEventText(text, term.colors, `  … ${text.text}`));
-    else if (event.type === 'iteration_finished') term.out(text.text);
-    else term.err(paintEventText(text, term.colors, wrapWords(text.text, errWidth(term), 2)));
+    if (event.type === 'phase' || event.type === 'batch_submitted') {
+      const progress = runProgress(state, options.budget ?? {}, now());
+      const where =
+        progress && event.type === 'phase' && event.phase !== 'final'
+          ? ` · ${describeRunProgress(progress)}`
+          : '';
+      term.status(paintEventText(text, term.colors, `  … ${text.text}${where}`));
+    } else if (event.type === 'iteration_finished') {
+      if (!headerShown) term.out(term.colors.dim(formatIterationHeader(width)));
+      headerShown = true;
+      term.out(text.text);
+    } else term.err(paintEventText(text, term.colors, wrapWords(text.text, errWidth(term), 2)));
   };
 }
 

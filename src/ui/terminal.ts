@@ -84,8 +84,10 @@ export function createTerminal(
     },
     status: (text) => {
       if (!stderr.isTTY) return;
-      // One column spare: a line that fills the last column wraps on some terminals.
-      const line = cutVisible(shown(text.replace(/\s*[\r\n]\s*/g, ' ')), (stderr.columns || 80) - 1);
+      // Three columns spare: a line that fills the last column wraps on some terminals, and the
+      // `^C` a terminal echoes on Ctrl-C lands after the line: were it to wrap, erasing one line
+      // would leave the status line on the screen.
+      const line = cutVisible(shown(text.replace(/\s*[\r\n]\s*/g, ' ')), (stderr.columns || 80) - 3);
       if (line === '') return eraseStatus();
       // An exit in the middle of a phase (process.exit on a second Ctrl-C, a crash) erases it too.
       if (!exitHooked) onExit(eraseStatus);

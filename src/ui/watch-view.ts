@@ -13,7 +13,7 @@ import { describePhase } from './format-decision.js';
 import { formatDuration, score, signed } from './format-figures.js';
 import { describeMerges } from '../run/pool-summary.js';
 import { fitLines } from './fit-text.js';
-import { formatEvent, formatIterationLine, paintEventText } from './event-text.js';
+import { formatEvent, formatIterationHeader, formatIterationLine, paintEventText } from './event-text.js';
 import { describeSpendAlert } from './format-ledger.js';
 import type { Colors } from './terminal.js';
 
@@ -71,7 +71,7 @@ export function renderWatchFrame(
   lines.push(`${label('iterations', c)}${describeCounts(state)}`);
   const recent = state.iterations.slice(-LAST_ITERATIONS);
   if (recent.length > 0) {
-    lines.push('');
+    lines.push('', c.dim(formatIterationHeader(width)));
     for (const record of recent) lines.push(formatIterationLine(record, { width, colors: c }));
   }
   if (state.stop === null) lines.push('', c.dim('Ctrl-C leaves this view; the run keeps going.'));

@@ -157,6 +157,22 @@ describe('release-notes under --provider sim', () => {
       (await runBuiltCli(['show', runId, '--json'], { cwd: repo.dir, env: env() })).stdout,
     );
     expect(json.agentCases.records).toHaveLength(CASES);
+    // What the mutator was told about agents in iteration 1: train cases only, a line each.
+    const detail = await runBuiltCli(['show', runId, '1'], { cwd: repo.dir, env: env() });
+    expect(detail.stdout).toContain('What the mutator was told about agents (train cases only):');
+    const told = JSON.parse(
+      (await runBuiltCli(['show', runId, '1', '--json'], { cwd: repo.dir, env: env() })).stdout,
+    ).toldAboutAgents as { caseId: string; end_reason: string; digest: string }[];
+    expect(told.length).toBeGreaterThan(0);
+    const splits = JSON.parse(
+      await readFile(repo.path(`runs/${runId}/iterations/0000/candidates/0/evaluation.json`), 'utf8'),
+    ).evaluation.cases as { id: string; split: string }[];
+    for (const t of told) {
+      expect(splits.find((c) => c.id === t.caseId)?.split).toBe('train');
+      expect(t.digest).toMatch(/^end: done .*\ntools: Read ×\d+/);
+      expect(t.digest).toContain('1. Read notes/');
+      expect(detail.stdout).toMatch(new RegExp(`\\n  ${t.caseId}: done after \\d+ turns · Read ×\\d+`));
+    }
     const report = await readFile(repo.path(`runs/${runId}/report.html`), 'utf8');
     expect(report).toContain('"endReason":"done"');
     expect(report).toContain('## Turn 1');
@@ -183,6 +199,16 @@ describe('a run killed during its agent cases', () => {
     const after = await agentRecords(candidate);
     expect(after.size).toBe(CASES);
     for (const [name, { mtimeMs }] of finished) expect(after.get(name)?.mtimeMs, name).toBe(mtimeMs);
+    // The resumed run's mutator was told about the agents, from the records (reused ones too).
+    const mutation = JSON.parse(
+      await readFile(repo.path(`runs/${runId}/iterations/0001/mutation.json`), 'utf8'),
+    );
+    const digests = mutation.candidates.flatMap(
+      (c: { feedback?: { failing_cases: { agent?: { digest: string } }[] } }) =>
+        c.feedback?.failing_cases.map((f) => f.agent?.digest ?? '') ?? [],
+    );
+    expect(digests.length).toBeGreaterThan(0);
+    for (const digest of digests) expect(digest).toContain('1. Read notes/');
     // The killed process's workspaces went with its temporary folder.
     expect(await workspacesLeft()).toEqual([]);
   });

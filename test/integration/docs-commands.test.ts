@@ -3,7 +3,7 @@
  * line in the ```bash blocks of README.md and docs/*.md, and in the `run:` steps of the
  * example workflows, is run with the built CLI in a temporary copy of a project: models are
  * replaced by `sim` (`--provider sim` / `--model sim`), runs are capped at one iteration, run
- * records go to the project's own runs/ via --runs-dir, `<run-id>` becomes a run made here, and
+ * records go to the project's own runs/ via --runs-dir, `<run-id>` (and `<other-run-id>`) becomes a run made here, and
  * `validate --ping` talks to a fake API server on 127.0.0.1. Each must exit as documented
  * (0, the code a trailing `# … exit N` comment names, or 0/1 with a verdict for --fail-under).
  * Commands that run until stopped are stopped once they show they work. Inline `autoresearch …`
@@ -311,7 +311,8 @@ function cli(args: string[], cwd = repo.dir) {
 
 /** The argv to run: placeholders filled, models simulated, loops capped. */
 function prepare(command: DocCommand): string[] {
-  const args = command.args.map((a) => a.replaceAll('<run-id>', runId));
+  // `<other-run-id>` (compare's second run) is the same run: the test makes one.
+  const args = command.args.map((a) => a.replaceAll('<run-id>', runId).replaceAll('<other-run-id>', runId));
   const unknown = args.find((a) => /<[^>]+>/.test(a));
   if (unknown) throw new Error(`${command.where}: no value for the placeholder in "${unknown}"`);
   const name = args[0] ?? '';

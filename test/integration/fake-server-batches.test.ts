@@ -42,7 +42,7 @@ async function anthropicResults(id: string) {
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 400; i++) {
     const value = await read();
     if (done(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -151,7 +151,9 @@ async function fileLines(id: string | null | undefined): Promise<Record<string, 
 describe('OpenAI Files and Batch on the fake server', () => {
   it('runs an uploaded file: validating, in progress, then output and error files', async () => {
     server.configure({
-      batch: { completeAfterMs: 100, fail: (req) => (req.customId === 'b' ? 'rate_limit' : undefined) },
+      // Long enough that the retrieve right after the create still sees it in progress on a loaded
+      // machine (100 ms was not, once: the gate ran beside other work).
+      batch: { completeAfterMs: 1500, fail: (req) => (req.customId === 'b' ? 'rate_limit' : undefined) },
     });
     const file = await uploadBatch([chatLine('a', 'one'), chatLine('b', 'two')]);
     expect(file).toMatchObject({ object: 'file', purpose: 'batch', filename: 'batch.jsonl' });

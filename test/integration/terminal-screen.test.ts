@@ -144,12 +144,14 @@ describe.each(WIDTHS)('a real terminal %i columns wide', (width) => {
       shown,
     ).toEqual([0, 1, 2, 3]);
     const first = rows[0] as number;
-    // The header (run, branch, record) runs straight into the rows, and the rows into each other.
+    // The header (run, branch, record) runs straight into the column headers, those into the rows,
+    // and the rows into each other.
     expect(
       lines.slice(header, first).filter((line) => line.trim() === ''),
       shown,
     ).toEqual([]);
-    expect(lines[first - 1], shown).toMatch(/record/);
+    expect(lines[first - 2], shown).toMatch(/record/);
+    expect(lines[first - 1], shown).toMatch(/^ITER {2}STATUS {8}TRAIN {2}BEST {9}DELTA/);
     expect(rows, shown).toEqual([first, first + 1, first + 2, first + 3]);
     // Then one empty line and the summary.
     expect(lines[first + 4], shown).toBe('');
@@ -168,13 +170,15 @@ describe.each(WIDTHS)('a real terminal %i columns wide', (width) => {
 
   it('Ctrl-C in the middle of a run leaves no phase line on the screen', async () => {
     const screen = await openScreen(width, ['run', FIXTURE, '--provider', 'sim', '--iterations', '40']);
-    // Wait until a phase line is showing after iteration 1 finished, then interrupt.
-    await screen.waitFor(
+    // Wait until a phase line is showing after iteration 1 finished, then interrupt. It says
+    // where the run stands against its budget.
+    const before = await screen.waitFor(
       (lines) =>
         lines.some((line) => ROW.test(line) && line.trim().startsWith('1 ')) &&
         PHASE_LINE.test(lines.at(-1) ?? ''),
       'a phase line after iteration 1',
     );
+    expect(before.at(-1)).toMatch(/… iteration \d+: .* · \d+ of 40 iterations, /);
     await screen.tmux('send-keys', 'C-c');
     const lines = await screen.waitFor(screen.exited, 'the interrupted run to exit');
     const shown = lines.join('\n');

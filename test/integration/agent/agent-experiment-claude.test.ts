@@ -88,7 +88,11 @@ beforeAll(async () => {
       '# Release notes\n\n## Criteria\n\n### Clarity\nweight: 1\n\nWhat it measures: is it clear?\n\n| Score | Meaning |\n|---|---|\n| 1 | unclear |\n| 5 | clear |\n',
     'exp/cases.yaml': CASES.map(
       (id, i) =>
-        `- id: ${id}\n  vars: { version: "1.${i}.0" }\n  fixtures: cases/${id}\n  expectations: ["Reads notes/changes.md"]\n`,
+        `- id: ${id}\n  vars: { version: "1.${i}.0" }\n  fixtures: cases/${id}\n  expectations: ["Reads notes/changes.md"]\n` +
+        // One case fails a check, so the mutator has a failing case to be told about.
+        (id === 'r1'
+          ? '  checks: [{ type: contains, value: "no agent writes this", name: never-met }]\n'
+          : ''),
     ).join(''),
     'exp/experiment.yaml': [
       'name: notes-agent',
@@ -162,6 +166,11 @@ describe('an agent experiment with the real Claude Code', () => {
     for (const record of after) {
       expect(record).toMatchObject({ agent: 'claude', endReason: 'done', turns: 3 });
       expect(record.tools).toEqual({ Read: 1, Write: 1 });
+      // Each call in order with its arguments in a line (agent-calls.ts), from the real stream.
+      expect(record.calls).toEqual([
+        { tool: 'Read', args: '/workspace/notes/changes.md' },
+        { tool: 'Write', args: '/workspace/RELEASE_NOTES.md' },
+      ]);
       expect(record.files).toEqual([
         expect.objectContaining({ path: 'RELEASE_NOTES.md', status: 'created' }),
       ]);
@@ -204,6 +213,20 @@ describe('an agent experiment with the real Claude Code', () => {
         'outputs/output_00/final-message.md',
         'outputs/output_00/listing.json',
       ]);
+    }
+
+    // The mutator was told what Claude Code did in the failing train cases (docs/agents.md).
+    const mutation = await readFile(repo.path(`runs/${runId}/iterations/0001/mutation.json`), 'utf8');
+    type Told = { feedback?: { failing_cases: { case_id: string; agent?: { digest: string } }[] } };
+    const record = JSON.parse(mutation) as Told & { candidates?: Told[] };
+    const failing = (record.candidates ?? [record]).flatMap((c) => c.feedback?.failing_cases ?? []);
+    expect(failing.map((c) => c.case_id)).toContain('r1');
+    const told = failing.map((c) => c.agent?.digest);
+    expect(told.length).toBeGreaterThan(0);
+    for (const digest of told) {
+      expect(digest).toContain('tools: Read ×1, Write ×1 (2 calls)');
+      expect(digest).toContain('files: created RELEASE_NOTES.md');
+      expect(digest).toContain('1. Read /workspace/notes/changes.md\n2. Write /workspace/RELEASE_NOTES.md');
     }
 
     const show = await runBuiltCli(['show', runId], { cwd: repo.dir, env: env() });

@@ -61,7 +61,7 @@ const restartSearch: SearchStrategy<Parent, { proposal: Proposal | null; parent:
   },
 
   async propose({ deps, state, mode }, parent) {
-    const feedback = feedbackFor(deps.experiment, parent.view, historyOf(state), mode);
+    const feedback = await feedbackFor(deps.experiment, deps.runDir, parent.view, historyOf(state), mode);
     const attempt = await proposeOne(
       {
         feedback,

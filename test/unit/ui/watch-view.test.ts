@@ -25,21 +25,22 @@ describe('renderWatchFrame', () => {
         colors: plain,
       }),
     ).toMatchInlineSnapshot(`
-        "autoresearch watch  20261129-2230-cold-email-k3f9  cold-email
-        now         iteration 6, mutating  for 37s
-        best        0.933 at iteration 5 (+0.500 over baseline 0.433), holdout 0.933
-        spend       $0.35 over 60 calls, 3m 30s active
-        iterations  5 finished: 2 keep, 1 discard, 1 gate_fail, 1 error
+      "autoresearch watch  20261129-2230-cold-email-k3f9  cold-email
+      now         iteration 6, mutating  for 37s
+      best        0.933 at iteration 5 (+0.500 over baseline 0.433), holdout 0.933
+      spend       $0.35 over 60 calls, 3m 30s active
+      iterations  5 finished: 2 keep, 1 discard, 1 gate_fail, 1 error
 
-           0  baseline      0.433  best 0.433       -   $0.09      48s  the starting prompt
-           1  keep          0.600  best 0.600  +0.167   $0.05      27s  Open with the recipient's own pain…
-           2  discard       0.433  best 0.600  -0.167   $0.05      34s  Add social proof: three customer n…
-           3  gate_fail     0.500  best 0.600  -0.100   $0.05      41s  Drop the subject line so the email…
-           4  error             -  best 0.600       -   $0.05      48s  judge_error: judge-scores.json was…
-           5  keep          0.933  best 0.933  +0.333   $0.07      55s  Cut buzzwords and end with a concr…
+      ITER  STATUS        TRAIN  BEST         DELTA    COST     TIME  DECISION · HYPOTHESIS
+         0  baseline      0.433  best 0.433       -   $0.09      48s  the starting prompt
+         1  keep          0.600  best 0.600  +0.167   $0.05      27s  Open with the recipient's own pain…
+         2  discard       0.433  best 0.600  -0.167   $0.05      34s  Add social proof: three customer n…
+         3  gate_fail     0.500  best 0.600  -0.100   $0.05      41s  Drop the subject line so the email…
+         4  error             -  best 0.600       -   $0.05      48s  judge_error: judge-scores.json was…
+         5  keep          0.933  best 0.933  +0.333   $0.07      55s  Cut buzzwords and end with a concr…
 
-        Ctrl-C leaves this view; the run keeps going."
-      `);
+      Ctrl-C leaves this view; the run keeps going."
+    `);
   });
 
   it('waits politely before the journal exists', () => {
@@ -131,6 +132,7 @@ describe('a paired run', () => {
       [
         "iterations  3 finished: 1 screened_out, 1 keep, 1 inconclusive; screening saved 2 calls",
         "",
+        "ITER  STATUS        TRAIN  BEST         DELTA    COST     TIME  DECISION · HYPOTHESIS",
         "   0  baseline      0.400  best 0.400       -   $0.00       0s  the starting prompt",
         "   1  screened_out      -  best 0.400       -   $0.00       0s  minibatch -0.200 on 2 cases, 2 calls saved: Swap alpha…",
         "   2  keep          0.733  best 0.733  +0.333   $0.00       0s  [+0.139,+0.528] 3↑ 0↓ 0= · Add charlie and delta.",
