@@ -170,7 +170,7 @@ describe('release-notes under --provider sim', () => {
     for (const t of told) {
       expect(splits.find((c) => c.id === t.caseId)?.split).toBe('train');
       expect(t.digest).toMatch(/^end: done .*\ntools: Read ×\d+/);
-      expect(t.digest).toContain('1. Read notes/');
+      expect(t.digest).toContain('1. Skill skill=release-notes\n2. Read notes/');
       expect(detail.stdout).toMatch(new RegExp(`\\n  ${t.caseId}: done after \\d+ turns · Read ×\\d+`));
     }
     const report = await readFile(repo.path(`runs/${runId}/report.html`), 'utf8');
@@ -208,7 +208,7 @@ describe('a run killed during its agent cases', () => {
         c.feedback?.failing_cases.map((f) => f.agent?.digest ?? '') ?? [],
     );
     expect(digests.length).toBeGreaterThan(0);
-    for (const digest of digests) expect(digest).toContain('1. Read notes/');
+    for (const digest of digests) expect(digest).toContain('1. Skill skill=release-notes\n2. Read notes/');
     // The killed process's workspaces went with its temporary folder.
     expect(await workspacesLeft()).toEqual([]);
   });
