@@ -99,5 +99,7 @@ export function checkName(entry: CheckEntry): string {
   if (entry.name !== undefined) return entry.name;
   const found = findCheck(entry.type);
   const detail = found?.definition.describe(entry) ?? '';
-  return detail === '' ? entry.type : `${entry.type}: ${detail}`;
+  const named = detail === '' ? entry.type : `${entry.type}: ${detail}`;
+  // Two checks of one type on two files stay apart in reports and feedback.
+  return entry.file === undefined ? named : `${named} in ${entry.file}`;
 }

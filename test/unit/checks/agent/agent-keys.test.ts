@@ -1,6 +1,6 @@
 /** What `validate` says of the agent keys and types (src/checks/agent/agent-keys.ts), with and without an agent. */
 import { describe, expect, it } from 'vitest';
-import { validateCheckEntry } from '../../../../src/checks/registry.js';
+import { checkName, validateCheckEntry } from '../../../../src/checks/registry.js';
 import type { CheckEntry } from '../../../../src/experiment/schema.js';
 
 const agent = { agent: true };
@@ -72,5 +72,22 @@ describe('in a text experiment', () => {
     expect(found.map((list) => list[0]?.keyPath)).toEqual(['file', 'in', 'type', 'type', 'type', 'type']);
     // tool-call reads an API model's calls there, as before.
     expect(validateCheckEntry({ type: 'tool-call', value: 'get_weather' }, text)).toEqual([]);
+  });
+});
+
+describe('default names', () => {
+  it('say which file a check reads and where a command runs', () => {
+    expect(checkName({ type: 'contains', value: '## Fixed', file: 'RELEASE_NOTES.md' })).toBe(
+      'contains: ## Fixed in RELEASE_NOTES.md',
+    );
+    expect(checkName({ type: 'is-json', file: 'out/*.json' })).toBe('is-json in out/*.json');
+    expect(checkName({ type: 'command', value: ['npm', 'test'], in: 'workspace' })).toBe(
+      'command: npm test (in the workspace)',
+    );
+    expect(checkName({ type: 'not-file-exists', value: 'TODO.md' })).toBe('not-file-exists: TODO.md');
+    expect(checkName({ type: 'end-reason', value: ['done', 'max_turns'] })).toBe(
+      'end-reason: done, max_turns',
+    );
+    expect(checkName({ type: 'tool-error-count', max: 0 })).toBe('tool-error-count: <= 0');
   });
 });
