@@ -38,6 +38,7 @@ checks:
   - { type: turn-count, max: 10 }
   - { type: end-reason, value: done }
   - { type: tool-error-count, max: 0 }
+  - { type: turn-count, max: 1, name: one-turn }
 scoring:
   weights: { checks: 1, judge: 0, expectations: 0 }
 search: { holdout: 0 }
@@ -132,6 +133,10 @@ describe('an agent experiment’s checks on files and actions', () => {
       };
       expect(calls.calls.map((c) => c.name)).toContain('Read');
     }
+    // show names the new checks as it names the others, with their reasons.
+    const show = await runBuiltCli(['show', runId, '0'], { cwd: repo.dir, env: cleanEnv(repo.env) });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/✗ one-turn: \d+ turns, above the maximum 1/);
     // The simulated agent obeys a firm rule most of the time: at least one case wrote the file.
     expect(checks.results.some((s) => s.outcomes.find((o) => o.name === 'wrote-notes')?.pass)).toBe(true);
   });
