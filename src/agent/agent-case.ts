@@ -45,7 +45,7 @@ export interface AgentCaseJob {
 export interface WorkspaceChecks {
   /** One key per check; a recorded case that lacks one of them is run again. */
   keys: readonly string[];
-  run(workspace: string): Promise<WorkspaceCheckRecord[]>;
+  run(workspace: string, toolCalls: readonly AgentToolCall[]): Promise<WorkspaceCheckRecord[]>;
 }
 
 export interface AgentCaseDeps {
@@ -112,12 +112,12 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
       },
     );
     const capture = await captureWorkspace(workspace.dir, workspace.start);
-    const workspaceChecks = await job.workspaceChecks?.run(workspace.dir);
+    const toolCalls = toolCallsOf(result.transcript);
+    const workspaceChecks = await job.workspaceChecks?.run(workspace.dir, toolCalls);
     const record = {
       ...caseRecord(job, key, result, capture),
       ...(workspaceChecks === undefined ? {} : { workspaceChecks }),
     };
-    const toolCalls = toolCallsOf(result.transcript);
     const transcript = await writeCaseRecord(job, result, capture, record, toolCalls);
     return {
       record,

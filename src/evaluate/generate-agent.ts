@@ -55,6 +55,7 @@ export async function generateAgentOutputs(
           env,
           experimentDir: experiment.dir,
           tmpRoot,
+          vars: testCase.vars,
           ...(deps.signal === undefined ? {} : { signal: deps.signal }),
         });
         try {

@@ -29,6 +29,8 @@ export interface WorkspaceCommandOptions {
   /** Where relative paths in the argv that name an existing file resolve (the experiment folder). */
   experimentDir: string;
   tmpRoot: string;
+  /** The case's vars, for `AUTORESEARCH_VARS`. */
+  vars: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -45,12 +47,18 @@ export function workspaceChecksFor(
   if (byKey.size === 0) return undefined;
   return {
     keys: [...byKey.keys()],
-    async run(workspace) {
+    async run(workspace, toolCalls) {
+      const extraEnv = {
+        AUTORESEARCH_VARS: JSON.stringify(options.vars),
+        AUTORESEARCH_TOOL_CALLS: JSON.stringify(
+          toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args })),
+        ),
+      };
       const records: WorkspaceCheckRecord[] = [];
       // One at a time: each is a sandbox with a copy of the workspace.
       for (const [key, entry] of byKey) {
         options.signal?.throwIfAborted();
-        const result = await runInCopy(entry, workspace, options);
+        const result = await runInCopy(entry, workspace, extraEnv, options);
         options.signal?.throwIfAborted();
         records.push({ key, name: name(entry), ...result });
       }
@@ -62,6 +70,7 @@ export function workspaceChecksFor(
 async function runInCopy(
   entry: CheckEntry,
   workspace: string,
+  extraEnv: Readonly<Record<string, string>>,
   options: WorkspaceCommandOptions,
 ): Promise<CheckResult> {
   const argv = readArgv(entry.value);
@@ -81,6 +90,7 @@ async function runInCopy(
       timeoutMs: timeoutS * 1000,
       commandCwd: options.experimentDir,
       env: options.env,
+      extraEnv,
       isolation: options.isolation,
       limits: options.limits,
       tmpRoot: options.tmpRoot,

@@ -29,9 +29,10 @@ function job(entries: CheckEntry[], dir: string): AgentCaseJob {
   const workspaceChecks = workspaceChecksFor(entries, checkName, {
     isolation: 'process',
     limits: DEFAULT_LIMITS,
-    env: process.env,
+    env: { ...process.env, ANTHROPIC_API_KEY: 'sk-never-inside' },
     experimentDir: dir,
     tmpRoot: join(dir, 'tmp'),
+    vars: { version: '1.2.0' },
   });
   return {
     agent: 'sim',
@@ -90,5 +91,32 @@ describe('workspace commands at the end of an agent case', () => {
     const rerun = await runAgentCase(job([sawNotes, more], dir), deps);
     expect(rerun.reused).toBeUndefined();
     expect(rerun.record.workspaceChecks?.map((c) => c.pass)).toEqual([true, true]);
+  });
+
+  it('get the case vars and the agent’s tool calls, and none of the runner’s keys', async () => {
+    const dir = tmp();
+    await mkdir(join(dir, 'fixtures'), { recursive: true });
+    await writeFile(join(dir, 'fixtures', 'notes.md'), 'Notes.\n');
+    const sh = (script: string): CheckEntry => ({
+      type: 'command',
+      value: ['sh', '-c', script],
+      in: 'workspace',
+    });
+    const outcome = await runAgentCase(
+      job(
+        [
+          sh(`test "$AUTORESEARCH_VARS" = '{"version":"1.2.0"}'`),
+          sh('case "$AUTORESEARCH_TOOL_CALLS" in *\'"name":"Read"\'*) exit 0;; *) exit 1;; esac'),
+          sh('test -z "$ANTHROPIC_API_KEY"'),
+        ],
+        dir,
+      ),
+      deps,
+    );
+    expect(outcome.record.workspaceChecks?.map((c) => [c.pass, c.reason])).toEqual([
+      [true, 'sh exited with code 0'],
+      [true, 'sh exited with code 0'],
+      [true, 'sh exited with code 0'],
+    ]);
   });
 });
