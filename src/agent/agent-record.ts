@@ -4,6 +4,7 @@
  * report with the same schema.
  */
 import { z } from 'zod';
+import { CheckResult } from '../checks/check-result.js';
 
 export const AgentFileRecord = z.object({
   path: z.string(),
@@ -27,6 +28,20 @@ export const AgentCallRecord = z.object({
 });
 export type AgentCallRecord = z.infer<typeof AgentCallRecord>;
 
+export const AGENT_END_REASONS = ['done', 'max_turns', 'timeout', 'error'] as const;
+
+/**
+ * A `command` check with `in: workspace`, run in a copy of the workspace as the agent left it
+ * (docs/design/checks.md): its result, found again by `key` when the checks run.
+ */
+export const WorkspaceCheckRecord = CheckResult.extend({
+  /** What the check ran (its argv, timeout and threshold), hashed. */
+  key: z.string(),
+  /** The check's display name, for a reader of the record. */
+  name: z.string(),
+});
+export type WorkspaceCheckRecord = z.infer<typeof WorkspaceCheckRecord>;
+
 export const AgentCaseRecord = z.object({
   version: z.literal(1),
   agent: z.enum(['claude', 'codex', 'sim']),
@@ -37,7 +52,7 @@ export const AgentCaseRecord = z.object({
    * resumed evaluation reuses a record whose key matches instead of running the case again.
    */
   key: z.string(),
-  endReason: z.enum(['done', 'max_turns', 'timeout', 'error']),
+  endReason: z.enum(AGENT_END_REASONS),
   turns: z.number().int().min(0),
   durationMs: z.number().min(0),
   usage: z.object({
@@ -61,11 +76,15 @@ export const AgentCaseRecord = z.object({
   files: z.array(AgentFileRecord),
   /** The workspace held more entries than were compared. */
   truncated: z.boolean(),
+  /** The case's `command` checks with `in: workspace`, run before the workspace was removed. */
+  workspaceChecks: z.array(WorkspaceCheckRecord).optional(),
 });
 export type AgentCaseRecord = z.infer<typeof AgentCaseRecord>;
 
 export const AGENT_RECORD_FILES = {
   record: 'agent.json',
   transcript: 'transcript.md',
+  /** Every tool call with its arguments (src/agent/agent-tool-calls.ts). */
+  toolCalls: 'tool-calls.json',
   files: 'files',
 } as const;
