@@ -1,12 +1,14 @@
 /**
  * An agent's tool calls as the record keeps them (agent.json `calls`): each call in order, its
  * arguments in one short line and, when its result was an error, that error's first words. The
- * transcript.md holds everything; this is what a digest of the case (src/loop/agent-digest.ts) can
- * afford to read.
+ * transcript.md holds everything, and tool-calls.json every argument for the checks
+ * (agent-tool-calls.ts, whose pairing of calls and errors this reads); this is what a digest of the
+ * case (src/loop/agent-digest.ts) can afford to read.
  */
 import { isRecord } from '../is-record.js';
 import type { TranscriptEntry } from './agent-run.js';
 import type { AgentCallRecord } from './agent-record.js';
+import { pairToolCalls } from './agent-tool-calls.js';
 import { cutText, toOneLine } from '../loop/text.js';
 
 /** A call's arguments in its record are cut to this many characters. */
@@ -35,22 +37,17 @@ export function recordedCalls(transcript: readonly TranscriptEntry[]): {
   calls: AgentCallRecord[];
   omitted: number;
 } {
-  const errors = new Map<string, string>();
-  for (const entry of transcript)
-    if (entry.kind === 'tool_result' && entry.isError) errors.set(entry.id, toOneLine(entry.content));
   const calls: AgentCallRecord[] = [];
   let omitted = 0;
-  for (const entry of transcript) {
-    if (entry.kind !== 'tool_call') continue;
+  for (const { call, error } of pairToolCalls(transcript)) {
     if (calls.length >= MAX_RECORDED_CALLS) {
       omitted++;
       continue;
     }
-    const error = errors.get(entry.id);
     calls.push({
-      tool: entry.tool,
-      args: cutText(argsLine(entry.input), CALL_ARGS_CHARS),
-      ...(error === undefined ? {} : { error: cutText(error || 'error', CALL_ERROR_CHARS) }),
+      tool: call.tool,
+      args: cutText(argsLine(call.input), CALL_ARGS_CHARS),
+      ...(error === undefined ? {} : { error: cutText(toOneLine(error) || 'error', CALL_ERROR_CHARS) }),
     });
   }
   return { calls, omitted };

@@ -11,16 +11,10 @@ import { renderTemplate } from '../experiment/template.js';
 import { fileHeading } from '../protocol/agent-output.js';
 import { type OutputFolder, outputFolderOf } from '../protocol/output-folder.js';
 import { writeReviewJson, writeTextAtomic } from '../run/records.js';
-import type {
-  AgentKind,
-  AgentModelCall,
-  AgentRunContext,
-  AgentRunResult,
-  RunAgent,
-  TranscriptEntry,
-} from './agent-run.js';
+import type { AgentKind, AgentModelCall, AgentRunContext, AgentRunResult, RunAgent } from './agent-run.js';
 import { recordedCalls } from './agent-calls.js';
-import { AGENT_RECORD_FILES, AgentCaseRecord, TranscriptFile } from './agent-record.js';
+import { AGENT_RECORD_FILES, AgentCaseRecord, type WorkspaceCheckRecord } from './agent-record.js';
+import { type AgentToolCall, AgentToolCallsFile, toolCallsOf } from './agent-tool-calls.js';
 import type { AgentTarget } from './agent-target.js';
 import { type Capture, type CapturedFile, captureWorkspace } from './capture.js';
 import { sha256Json } from '../sha256.js';
@@ -41,6 +35,18 @@ export interface AgentCaseJob {
   recordDir: string;
   /** Where workspaces are made (the process's temporary folder). */
   tmpRoot: string;
+  /** Checks to run in the workspace once the agent is done, before it is removed. */
+  workspaceChecks?: WorkspaceChecks;
+}
+
+/**
+ * Checks that need the finished workspace itself (`command` with `in: workspace`,
+ * src/checks/agent/workspace-commands.ts): run after the capture, their results kept in the record.
+ */
+export interface WorkspaceChecks {
+  /** One key per check; a recorded case that lacks one of them is run again. */
+  keys: readonly string[];
+  run(workspace: string, toolCalls: readonly AgentToolCall[]): Promise<WorkspaceCheckRecord[]>;
 }
 
 export interface AgentCaseDeps {
@@ -62,8 +68,8 @@ export interface AgentCaseOutcome {
   folder: OutputFolder;
   /** The record's `transcript.md`, which the grader reads (docs/design/grader-protocol.md). */
   transcript: string;
-  /** The same transcript as data (`transcript.json`), which checks on the agent's actions read. */
-  entries: TranscriptEntry[];
+  /** The record's `tool-calls.json`: what the checks read of the agent's actions. */
+  toolCalls: AgentToolCall[];
   /** The case was finished before a resume and not run again. */
   reused?: true;
 }
@@ -71,7 +77,7 @@ export interface AgentCaseOutcome {
 export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Promise<AgentCaseOutcome> {
   const vars = job.testCase.vars;
   const key = caseKey(job);
-  const earlier = await readFinishedCase(job.recordDir, key);
+  const earlier = await readFinishedCase(job.recordDir, key, job.workspaceChecks?.keys ?? []);
   if (earlier !== undefined) return earlier;
   const workspace = await prepareWorkspace({
     parent: job.tmpRoot,
@@ -107,14 +113,19 @@ export async function runAgentCase(job: AgentCaseJob, deps: AgentCaseDeps): Prom
       },
     );
     const capture = await captureWorkspace(workspace.dir, workspace.start);
-    const record = caseRecord(job, key, result, capture);
-    const transcript = await writeCaseRecord(job, result, capture, record);
+    const toolCalls = toolCallsOf(result.transcript);
+    const workspaceChecks = await job.workspaceChecks?.run(workspace.dir, toolCalls);
+    const record = {
+      ...caseRecord(job, key, result, capture),
+      ...(workspaceChecks === undefined ? {} : { workspaceChecks }),
+    };
+    const transcript = await writeCaseRecord(job, result, capture, record, toolCalls);
     return {
       record,
       text: outputText(result.finalMessage, capture),
       folder: outputFolderOf(result.finalMessage, capture.files, capture.truncated),
       transcript,
-      entries: result.transcript,
+      toolCalls,
     };
   } finally {
     await rm(workspace.dir, { recursive: true, force: true });
@@ -140,15 +151,25 @@ function caseKey(job: AgentCaseJob): string {
 /**
  * A case this evaluation already finished before the run was stopped: its record is written last,
  * so one that reads with the same key is whole. Its output text and folder are rebuilt from the
- * record, its transcript (text and data) read from it; a record without `transcript.json` (written
- * before it existed) is run again, since checks on the agent's actions need it.
+ * record, its transcript and tool calls read from it; a record without a result for each of
+ * `checkKeys` is run again (its workspace is gone).
  */
-async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutcome | undefined> {
+async function readFinishedCase(
+  dir: string,
+  key: string,
+  checkKeys: readonly string[],
+): Promise<AgentCaseOutcome | undefined> {
   const parsed = await readFile(join(dir, AGENT_RECORD_FILES.record), 'utf8')
     .then((text) => AgentCaseRecord.safeParse(JSON.parse(text)))
     .catch(() => undefined);
   if (!parsed?.success || parsed.data.key !== key) return undefined;
   const record = parsed.data;
+  const checked = new Set((record.workspaceChecks ?? []).map((check) => check.key));
+  if (checkKeys.some((checkKey) => !checked.has(checkKey))) return undefined;
+  const calls = await readFile(join(dir, AGENT_RECORD_FILES.toolCalls), 'utf8')
+    .then((text) => AgentToolCallsFile.safeParse(JSON.parse(text)))
+    .catch(() => undefined);
+  if (!calls?.success) return undefined;
   const files: CapturedFile[] = [];
   for (const file of record.files) {
     const kept = file.kind === 'file' && file.status !== 'deleted' && file.skipped === undefined;
@@ -160,16 +181,12 @@ async function readFinishedCase(dir: string, key: string): Promise<AgentCaseOutc
   }
   const transcript = await readFile(join(dir, AGENT_RECORD_FILES.transcript), 'utf8').catch(() => undefined);
   if (transcript === undefined) return undefined;
-  const entries = await readFile(join(dir, AGENT_RECORD_FILES.entries), 'utf8')
-    .then((text) => TranscriptFile.safeParse(JSON.parse(text)))
-    .catch(() => undefined);
-  if (!entries?.success) return undefined;
   return {
     record,
     text: outputText(record.finalMessage, { files, truncated: record.truncated }),
     folder: outputFolderOf(record.finalMessage, files, record.truncated),
     transcript,
-    entries: entries.data.entries,
+    toolCalls: calls.data.calls,
     reused: true,
   };
 }
@@ -210,15 +227,16 @@ async function writeCaseRecord(
   result: AgentRunResult,
   capture: Capture,
   record: AgentCaseRecord,
+  toolCalls: readonly AgentToolCall[],
 ): Promise<string> {
   const dir = job.recordDir;
   await mkdir(dir, { recursive: true });
   const title = `${job.testCase.id}, sample ${job.sample}: ${record.endReason} after ${record.turns} turn(s)`;
   const transcript = transcriptMarkdown(title, result.transcript);
-  const entries: TranscriptFile = { version: 1, entries: result.transcript };
+  const calls: AgentToolCallsFile = { calls: [...toolCalls] };
   const writes: Promise<void>[] = [
     writeTextAtomic(join(dir, AGENT_RECORD_FILES.transcript), transcript, { durable: false }),
-    writeTextAtomic(join(dir, AGENT_RECORD_FILES.entries), `${JSON.stringify(entries)}\n`, {
+    writeTextAtomic(join(dir, AGENT_RECORD_FILES.toolCalls), `${JSON.stringify(calls)}\n`, {
       durable: false,
     }),
   ];

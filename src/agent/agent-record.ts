@@ -1,11 +1,10 @@
 /**
  * `agent/<case-id>.<sample>/agent.json` (docs/design/agent-runs.md "One case"): how one agent case
  * ended and what it left, written once the case is captured and read back by `show` and the
- * report with the same schema; beside it `transcript.json`, the transcript as data, which the
- * checks on the agent's actions read again when a resumed run reuses the case.
+ * report with the same schema.
  */
 import { z } from 'zod';
-import type { TranscriptEntry } from './agent-run.js';
+import { CheckResult } from '../checks/check-result.js';
 
 export const AgentFileRecord = z.object({
   path: z.string(),
@@ -29,6 +28,20 @@ export const AgentCallRecord = z.object({
 });
 export type AgentCallRecord = z.infer<typeof AgentCallRecord>;
 
+export const AGENT_END_REASONS = ['done', 'max_turns', 'timeout', 'error'] as const;
+
+/**
+ * A `command` check with `in: workspace`, run in a copy of the workspace as the agent left it
+ * (docs/design/checks.md): its result, found again by `key` when the checks run.
+ */
+export const WorkspaceCheckRecord = CheckResult.extend({
+  /** What the check ran (its argv, timeout and threshold), hashed. */
+  key: z.string(),
+  /** The check's display name, for a reader of the record. */
+  name: z.string(),
+});
+export type WorkspaceCheckRecord = z.infer<typeof WorkspaceCheckRecord>;
+
 export const AgentCaseRecord = z.object({
   version: z.literal(1),
   agent: z.enum(['claude', 'codex', 'sim']),
@@ -39,7 +52,7 @@ export const AgentCaseRecord = z.object({
    * resumed evaluation reuses a record whose key matches instead of running the case again.
    */
   key: z.string(),
-  endReason: z.enum(['done', 'max_turns', 'timeout', 'error']),
+  endReason: z.enum(AGENT_END_REASONS),
   turns: z.number().int().min(0),
   durationMs: z.number().min(0),
   usage: z.object({
@@ -63,43 +76,15 @@ export const AgentCaseRecord = z.object({
   files: z.array(AgentFileRecord),
   /** The workspace held more entries than were compared. */
   truncated: z.boolean(),
+  /** The case's `command` checks with `in: workspace`, run before the workspace was removed. */
+  workspaceChecks: z.array(WorkspaceCheckRecord).optional(),
 });
 export type AgentCaseRecord = z.infer<typeof AgentCaseRecord>;
-
-const TranscriptEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('assistant'), turn: z.number(), text: z.string() }),
-  z.object({
-    kind: z.literal('tool_call'),
-    turn: z.number(),
-    id: z.string(),
-    tool: z.string(),
-    input: z.unknown(),
-  }),
-  z.object({
-    kind: z.literal('tool_result'),
-    turn: z.number(),
-    id: z.string(),
-    isError: z.boolean(),
-    content: z.string(),
-    truncated: z.object({ originalChars: z.number() }).optional(),
-  }),
-  z.object({ kind: z.literal('error'), turn: z.number(), message: z.string() }),
-]);
-
-export const TranscriptFile = z.object({
-  version: z.literal(1),
-  entries: z.array(TranscriptEntrySchema),
-});
-export type TranscriptFile = z.infer<typeof TranscriptFile>;
-// The file holds the runner's own entries: the two shapes may not drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _sameEntries: Same<TranscriptFile['entries'][number], TranscriptEntry> = true;
-void _sameEntries;
 
 export const AGENT_RECORD_FILES = {
   record: 'agent.json',
   transcript: 'transcript.md',
-  /** TranscriptFile; a record written before it existed has none, and its case is run again. */
-  entries: 'transcript.json',
+  /** Every tool call with its arguments (src/agent/agent-tool-calls.ts). */
+  toolCalls: 'tool-calls.json',
   files: 'files',
 } as const;

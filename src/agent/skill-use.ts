@@ -1,15 +1,19 @@
 /**
- * Whether an agent used a skill, read from its transcript (docs/design/agent-runs.md "Skill use"):
+ * Whether an agent used a skill, read from its tool calls (docs/design/agent-runs.md "Skill use"):
  * Claude Code calls its `Skill` tool with the skill's name; any agent may instead read the skill's
  * `SKILL.md` — Claude Code with its `Read` tool, Codex (which has no skill tool and reads skills as
  * files) or Claude Code's `Bash` with a shell command that prints the file. The first such call is
  * the evidence.
  */
 import { isRecord } from '../is-record.js';
-import type { TranscriptEntry } from './agent-run.js';
+import type { AgentToolCall } from './agent-tool-calls.js';
+
+/** A tool call as the case's record keeps it (`tool-calls.json`). */
+type Call = Pick<AgentToolCall, 'name' | 'arguments'>;
 
 export type SkillUse =
-  | { used: true; turn: number; how: string }
+  /** `call`: the using call's place among the run's tool calls, from 1. */
+  | { used: true; call: number; how: string }
   | { used: false /** Other skills the agent did use, by name. */; others: string[] };
 
 /** Claude Code's skill tool: `{ skill: "<name>" }` (a plugin's skill as `<plugin>:<name>`). */
@@ -38,9 +42,7 @@ function stringField(input: unknown, ...keys: string[]): string | undefined {
 }
 
 /** The skill a call used, by name, and how it did; undefined for a call that used none. */
-function skillOfCall(
-  entry: Extract<TranscriptEntry, { kind: 'tool_call' }>,
-): { name: string; how: string } | undefined {
+function skillOfCall(entry: { tool: string; input: unknown }): { name: string; how: string } | undefined {
   if (entry.tool === SKILL_TOOL) {
     const named = stringField(entry.input, 'skill', 'name', 'command');
     if (named === undefined) return undefined;
@@ -63,18 +65,18 @@ function skillOfCall(
   return undefined;
 }
 
-export function findSkillUse(transcript: readonly TranscriptEntry[], skill: string): SkillUse {
+export function findSkillUse(calls: readonly Call[], skill: string): SkillUse {
   const wanted = skillFilePattern(skill);
   const others: string[] = [];
-  for (const entry of transcript) {
-    if (entry.kind !== 'tool_call') continue;
+  for (const [index, call] of calls.entries()) {
+    const entry = { tool: call.name, input: call.arguments };
     const found = skillOfCall(entry);
     if (found === undefined) continue;
     // A shell line may print several skills: it used this one when it names this one's file.
     const command = stringField(entry.input, 'command', 'cmd');
     const thisOne =
       found.name === skill || (SHELL_TOOLS.has(entry.tool) && command !== undefined && wanted.test(command));
-    if (thisOne) return { used: true, turn: entry.turn, how: found.how };
+    if (thisOne) return { used: true, call: index + 1, how: found.how };
     if (!others.includes(found.name)) others.push(found.name);
   }
   return { used: false, others };

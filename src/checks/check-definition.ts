@@ -1,7 +1,7 @@
 /** The contract every check type implements; the registry maps type names to these. */
-import type { AgentEndReason, TranscriptEntry } from '../agent/agent-run.js';
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
+import type { AgentEvidence } from './agent/agent-evidence.js';
 import type { CheckResult } from './check-result.js';
 
 /** One thing wrong with a check entry; `keyPath` is relative to the entry (`value`, `min`, …). */
@@ -26,23 +26,24 @@ export interface CheckContext {
   toolCalls: readonly CheckedToolCall[];
   /** The experiment folder: relative paths in checks resolve here, commands run here. */
   baseDir: string;
-  /** An agent case's run (docs/design/agent-runs.md); absent for a model call's output. */
-  agent?: CheckedAgentRun;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /**
+   * An agent case's run, workspace and tool calls (src/checks/agent/agent-evidence.ts); absent
+   * outside agent experiments. With it, `toolCalls` are the agent's.
+   */
+  agent?: AgentEvidence;
 }
 
-/** What checks on an agent's actions read of its run. */
-export interface CheckedAgentRun {
-  /** Everything the agent did, in order (its record's `transcript.json`). */
-  transcript: readonly TranscriptEntry[];
-  /** Why the run ended: after `error` or `timeout`, what it did not do says nothing. */
-  endReason: AgentEndReason;
-  /** `agent.place: skill`: the optimised skill's name, which `skill-used` looks for by default. */
-  skill?: string;
-}
+/**
+ * What a check type judges: the output text (with `file:`, one of an agent's files instead), the
+ * tool calls, or an agent case's workspace or run (those only in agent experiments).
+ */
+export type CheckSubject = 'text' | 'calls' | 'workspace' | 'run';
 
 export interface CheckDefinition {
+  /** Default `text`. */
+  subject?: CheckSubject;
   /** Problems with `value`, `min`, `max` for this type, given an entry that passed the schema. */
   validate(entry: CheckEntry): CheckIssue[];
   /** A short rendering of the configured value, for the default display name. */

@@ -5,6 +5,7 @@
 import type { CheckEntry } from '../experiment/schema.js';
 import type { CheckDefinition, CheckIssue } from './check-definition.js';
 import { suggestNearest } from '../did-you-mean.js';
+import { NEGATION, parseCheckType } from './check-type-prefix.js';
 import { commandCheck } from './types/command.js';
 import { containsCheck, icontainsCheck } from './types/contains.js';
 import { containsJsonCheck } from './types/contains-json.js';
@@ -22,6 +23,9 @@ import { regexCheck } from './types/regex.js';
 import { skillUsedCheck } from './types/skill-used.js';
 import { startsWithCheck } from './types/starts-with.js';
 import { toolCallCheck } from './types/tool-call.js';
+import { endReasonCheck, toolErrorCountCheck, turnCountCheck } from './types/agent-run.js';
+import { fileExistsCheck } from './types/file-exists.js';
+import { type CheckScope, validateAgentKeys } from './agent/agent-keys.js';
 
 export const CHECK_TYPES = {
   equals: equalsCheck,
@@ -41,20 +45,18 @@ export const CHECK_TYPES = {
   javascript: javascriptCheck,
   command: commandCheck,
   'tool-call': toolCallCheck,
+  // An agent case's workspace and run (docs/design/checks.md "Checks on an agent's files and actions").
+  'file-exists': fileExistsCheck,
+  'turn-count': turnCountCheck,
+  'end-reason': endReasonCheck,
+  'tool-error-count': toolErrorCountCheck,
   'skill-used': skillUsedCheck,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckTypeName = keyof typeof CHECK_TYPES;
 export const CHECK_TYPE_NAMES = Object.keys(CHECK_TYPES) as CheckTypeName[];
 
-const NEGATION = 'not-';
-
-/** `not-icontains-any` → `{ base: 'icontains-any', negated: true }`. */
-export function parseCheckType(type: string): { base: string; negated: boolean } {
-  return type.startsWith(NEGATION)
-    ? { base: type.slice(NEGATION.length), negated: true }
-    : { base: type, negated: false };
-}
+export { parseCheckType };
 
 export function isCheckTypeName(name: string): name is CheckTypeName {
   return Object.hasOwn(CHECK_TYPES, name);
@@ -68,8 +70,11 @@ export function findCheck(
   return isCheckTypeName(base) ? { definition: CHECK_TYPES[base], base, negated } : undefined;
 }
 
-/** Every problem with one check entry (already valid against the schema); key paths are relative to the entry. */
-export function validateCheckEntry(entry: CheckEntry): CheckIssue[] {
+/**
+ * Every problem with one check entry (already valid against the schema); key paths are relative to
+ * the entry. `scope` says whether the experiment's cases are agent runs (default: not).
+ */
+export function validateCheckEntry(entry: CheckEntry, scope: CheckScope = { agent: false }): CheckIssue[] {
   const found = findCheck(entry.type);
   if (found === undefined) {
     const { negated, base } = parseCheckType(entry.type);
@@ -85,7 +90,10 @@ export function validateCheckEntry(entry: CheckEntry): CheckIssue[] {
       },
     ];
   }
-  return found.definition.validate(entry);
+  return [
+    ...validateAgentKeys(entry, found.definition, found.base, scope),
+    ...found.definition.validate(entry),
+  ];
 }
 
 /** The display name: the entry's `name`, else the type and a short rendering of its value. */
@@ -93,5 +101,7 @@ export function checkName(entry: CheckEntry): string {
   if (entry.name !== undefined) return entry.name;
   const found = findCheck(entry.type);
   const detail = found?.definition.describe(entry) ?? '';
-  return detail === '' ? entry.type : `${entry.type}: ${detail}`;
+  const named = detail === '' ? entry.type : `${entry.type}: ${detail}`;
+  // Two checks of one type on two files stay apart in reports and feedback.
+  return entry.file === undefined ? named : `${named} in ${entry.file}`;
 }

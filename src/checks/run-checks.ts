@@ -1,12 +1,15 @@
 /**
  * Applies a case's checks (global then the case's own) to one generated output: its text as
- * `output`, its tool calls in the context (docs/design/prompt-shapes.md). A failed generation
+ * `output`, its tool calls in the context (docs/design/prompt-shapes.md); for an agent case, the
+ * agent's tool calls, and a check with `file:` reads that file of its workspace instead. A failed generation
  * scores 0 on every check (docs/design/checks.md: it never shrinks the denominator); a check that
  * cannot run fails with the reason instead of throwing. Only an abort throws.
  */
 import type { CheckEntry } from '../experiment/schema.js';
 import type { ToolCall } from '../providers/types.js';
-import type { CheckContext, CheckedAgentRun } from './check-definition.js';
+import type { AgentEvidence } from './agent/agent-evidence.js';
+import { judgeWorkspaceFiles } from './agent/file-scope.js';
+import type { CheckContext } from './check-definition.js';
 import { type CheckOutcome, type CheckResult, errored, passed } from './check-result.js';
 import { isExemptWithToolCalls } from './output-schema-gate.js';
 import { checkName, findCheck, validateCheckEntry } from './registry.js';
@@ -16,8 +19,6 @@ export interface RunChecksInput {
   output: string | null;
   /** The calls the output made (docs/design/prompt-shapes.md); absent or empty: none. */
   toolCalls?: readonly ToolCall[];
-  /** An agent case's run, for the checks on what the agent did. */
-  agent?: CheckedAgentRun;
   /** Why generation failed, for the reason of every check. */
   generationError?: string;
   vars: Record<string, string>;
@@ -28,6 +29,8 @@ export interface RunChecksInput {
   /** The environment for javascript files and commands (default: this process's). */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** An agent case's run (src/checks/agent/agent-evidence.ts): its tool calls replace `toolCalls`. */
+  agent?: AgentEvidence;
 }
 
 /** `not-` inverts pass and score; a check that could not judge stays failed. */
@@ -45,10 +48,10 @@ export function negate(result: CheckResult): CheckResult {
 const entryProblems = new WeakMap<CheckEntry, string | null>();
 const entryNames = new WeakMap<CheckEntry, string>();
 
-function problemOf(entry: CheckEntry): string | null {
+function problemOf(entry: CheckEntry, agent: boolean): string | null {
   let problem = entryProblems.get(entry);
   if (problem === undefined) {
-    const issues = validateCheckEntry(entry);
+    const issues = validateCheckEntry(entry, { agent });
     problem =
       issues.length === 0
         ? null
@@ -70,10 +73,15 @@ function nameOf(entry: CheckEntry): string {
 async function judgeOne(output: string, entry: CheckEntry, context: CheckContext): Promise<CheckResult> {
   const found = findCheck(entry.type);
   if (found === undefined) return errored(`unknown check type "${entry.type}"`);
-  const problem = problemOf(entry);
+  const problem = problemOf(entry, context.agent !== undefined);
   if (problem !== null) return errored(problem);
-  const result = await found.definition.run(output, entry, context);
-  return found.negated ? negate(result) : result;
+  const judge = async (text: string) => {
+    const result = await found.definition.run(text, entry, context);
+    return found.negated ? negate(result) : result;
+  };
+  if (entry.file === undefined) return judge(output);
+  if (context.agent === undefined) return errored('`file:` reads an agent case’s workspace');
+  return judgeWorkspaceFiles(entry.file, context.agent.workspace, judge);
 }
 
 async function resultOf(
@@ -91,11 +99,14 @@ async function resultOf(
 export async function runChecks(input: RunChecksInput): Promise<CheckOutcome[]> {
   const context: CheckContext = {
     vars: input.vars,
-    toolCalls: (input.toolCalls ?? []).map(({ name, arguments: args }) => ({ name, arguments: args })),
+    toolCalls: (input.agent?.toolCalls ?? input.toolCalls ?? []).map(({ name, arguments: args }) => ({
+      name,
+      arguments: args,
+    })),
     baseDir: input.baseDir,
-    ...(input.agent === undefined ? {} : { agent: input.agent }),
     env: input.env ?? process.env,
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.agent ? { agent: input.agent } : {}),
   };
   const outcomes: CheckOutcome[] = [];
   // One at a time: commands are processes, and the caller already runs outputs in parallel.

@@ -4,7 +4,9 @@
  * (EvaluateDeps), and what it yields (CandidateOutcome; EvaluationResult at the entry). Every
  * stage file and every caller reads them from here, so no stage imports the evaluation back.
  */
-import type { AgentEndReason, RunAgent, TranscriptEntry } from '../agent/agent-run.js';
+import type { AgentCaseRecord } from '../agent/agent-record.js';
+import type { AgentEndReason, RunAgent } from '../agent/agent-run.js';
+import type { AgentToolCall } from '../agent/agent-tool-calls.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import type { OutputFolder } from '../protocol/output-folder.js';
 import type { Grader } from '../grader/grader.js';
@@ -81,8 +83,9 @@ export interface Generation {
     files: number;
     folder: OutputFolder;
     transcript: string;
-    /** The transcript as data, for the checks on what the agent did (skill-used). */
-    entries: readonly TranscriptEntry[];
+    /** The case's agent.json: what the checks on its run read (src/checks/agent/agent-evidence.ts). */
+    record: AgentCaseRecord;
+    toolCalls: readonly AgentToolCall[];
   };
 }
 

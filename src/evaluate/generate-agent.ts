@@ -8,6 +8,9 @@ import pLimit from 'p-limit';
 import { agentKindOf } from '../agent/agent-target.js';
 import { runAgentCase } from '../agent/agent-case.js';
 import type { Experiment } from '../experiment/types.js';
+import { workspaceChecksFor } from '../checks/agent/workspace-commands.js';
+import { globalChecks } from '../checks/output-schema-gate.js';
+import { checkName } from '../checks/registry.js';
 import { runIsolation } from '../sandbox/run-isolation.js';
 import { resolveLimits } from '../sandbox/sandbox-limits.js';
 import { tempRoot } from '../temp-root.js';
@@ -33,6 +36,10 @@ export async function generateAgentOutputs(
       throw new Error('generateAgentOutputs: no record folder for agent cases');
     });
   const tmpRoot = await tempRoot();
+  const isolation = runIsolation(experiment);
+  const limits = resolveLimits(experiment.config.judging.limits);
+  const env = deps.env ?? process.env;
+  const globals = globalChecks(experiment);
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
   const total = input.cases.length * input.samples;
   let done = 0;
@@ -41,6 +48,16 @@ export async function generateAgentOutputs(
       limit(async (): Promise<Generation> => {
         deps.signal?.throwIfAborted();
         let generation: Generation;
+        // Run in the workspace the agent leaves, before it is removed (docs/design/checks.md).
+        const workspaceChecks = workspaceChecksFor([...globals, ...testCase.checks], checkName, {
+          isolation,
+          limits,
+          env,
+          experimentDir: experiment.dir,
+          tmpRoot,
+          vars: testCase.vars,
+          ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+        });
         try {
           const outcome = await runAgentCase(
             {
@@ -54,12 +71,13 @@ export async function generateAgentOutputs(
               sampleIndex: input.sampleBase + sample,
               recordDir: recordDir(testCase.id, sample),
               tmpRoot,
+              ...(workspaceChecks === undefined ? {} : { workspaceChecks }),
             },
             {
               run,
-              env: deps.env ?? process.env,
-              isolation: runIsolation(experiment),
-              limits: resolveLimits(experiment.config.judging.limits),
+              env,
+              isolation,
+              limits,
               ...(deps.agentCacheDir === undefined ? {} : { cacheDir: deps.agentCacheDir }),
               // Each of the agent's model calls on the generator's bill, like a generation's.
               onModelCall: (call) =>
@@ -98,7 +116,8 @@ export async function generateAgentOutputs(
               files: record.files.filter((f) => f.status !== 'deleted').length,
               folder: outcome.folder,
               transcript: outcome.transcript,
-              entries: outcome.entries,
+              record,
+              toolCalls: outcome.toolCalls,
             },
           };
         } catch (error) {

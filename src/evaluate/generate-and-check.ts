@@ -6,6 +6,7 @@
 import pLimit from 'p-limit';
 import type { SampleChecks } from '../checks/check-result.js';
 import { globalChecks } from '../checks/output-schema-gate.js';
+import { type AgentEvidence, agentEvidenceOf } from '../checks/agent/agent-evidence.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { Case, Experiment } from '../experiment/types.js';
 import { clientOnAccount } from '../providers/client-on-account.js';
@@ -93,23 +94,14 @@ function createChecker(
   const limit = pLimit(Math.max(1, experiment.config.concurrency));
   const env = scrubSecrets(deps.env ?? process.env, experiment.models);
   const globals = globalChecks(experiment);
-  const skill = experiment.agent?.place === 'skill' ? experiment.agent.name : undefined;
   return (g) =>
     limit(async (): Promise<SampleChecks> => {
       const testCase = byId.get(g.caseId) as Case;
       const outcomes = await runChecks({
         output: g.ok ? g.text : null,
+        ...(g.agent === undefined ? {} : { agent: evidenceOf(g.agent, testCase, experiment) }),
         ...(g.toolCalls === undefined ? {} : { toolCalls: g.toolCalls }),
         ...(g.error === undefined ? {} : { generationError: g.error }),
-        ...(g.agent === undefined
-          ? {}
-          : {
-              agent: {
-                transcript: g.agent.entries,
-                endReason: g.agent.endReason,
-                ...(skill === undefined ? {} : { skill }),
-              },
-            }),
         vars: testCase.vars,
         checks: [...globals, ...testCase.checks],
         baseDir: experiment.dir,
@@ -118,4 +110,21 @@ function createChecker(
       });
       return { caseId: g.caseId, sample: g.sample, outcomes };
     });
+}
+
+/** What the checks read of an agent case besides its text: its record, calls and workspace. */
+function evidenceOf(
+  agent: NonNullable<Generation['agent']>,
+  testCase: Case,
+  experiment: Experiment,
+): AgentEvidence {
+  return agentEvidenceOf({
+    record: agent.record,
+    toolCalls: agent.toolCalls,
+    texts: agent.folder.texts,
+    fixtures: [experiment.agent?.fixtures, testCase.fixtures].filter((dir) => dir !== undefined),
+    ...(experiment.agent?.place === 'skill' && experiment.agent.name !== undefined
+      ? { skill: experiment.agent.name }
+      : {}),
+  });
 }

@@ -115,6 +115,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
       : await readOutputSchema(partial.output.json_schema, where, problems);
   const tools = partial.tools === undefined ? undefined : await readTools(partial.tools, where, problems);
 
+  const scope = { agent: partial.agent !== undefined };
   let drafts: DraftCase[] | undefined;
   if (casesSource) {
     const loaded = loadCases(casesSource.path, casesSource.text);
@@ -126,6 +127,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
           file: casesSource.path,
           base: [c.index, 'checks'],
           locate: (path) => c.locate(path.slice(1)),
+          scope,
         }),
       );
     }
@@ -146,7 +148,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   }
 
   const checks = readCheckEntries(raw);
-  problems.push(...validateCheckEntries(checks, { ...where, base: ['checks'] }));
+  problems.push(...validateCheckEntries(checks, { ...where, base: ['checks'], scope }));
 
   const placed =
     casesSource && drafts && drafts.length > 0

@@ -117,6 +117,13 @@ export const CheckEntry = z.strictObject({
    * `tool-call` only (docs/design/prompt-shapes.md): the arguments the call must have (a subset).
    */
   arguments: z.unknown().optional(),
+  /**
+   * Agent experiments only (docs/design/checks.md "Checks on an agent's files and actions"): the
+   * workspace path (or glob) whose content a text check reads instead of the output.
+   */
+  file: z.string().optional(),
+  /** `command` in an agent experiment: `workspace` runs it in a copy of the finished workspace. */
+  in: z.string().optional(),
 });
 export type CheckEntry = z.infer<typeof CheckEntry>;
 

@@ -3,6 +3,7 @@
  * entry that passed the schema is validated against the check registry (known type, `not-`
  * prefix, value shapes, regexes that compile, JSON schemas that are valid).
  */
+import type { CheckScope } from '../checks/agent/agent-keys.js';
 import { validateCheckEntry } from '../checks/registry.js';
 import type { Problem } from '../errors.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
@@ -14,6 +15,8 @@ export interface CheckLocation {
   /** Path of the checks list inside its file, e.g. `checks` or `[3].checks`. */
   base: KeyPath;
   locate(path: KeyPath): Position;
+  /** Whether the experiment's cases are agent runs (`file:`, `in: workspace` and the agent types need them). */
+  scope: CheckScope;
 }
 
 /** `entries` may hold undefined where an entry already failed the schema (reported elsewhere). */
@@ -22,7 +25,7 @@ export function validateCheckEntries(
   where: CheckLocation,
 ): Problem[] {
   return entries.flatMap((entry, i) =>
-    (entry === undefined ? [] : validateCheckEntry(entry)).map((issue): Problem => {
+    (entry === undefined ? [] : validateCheckEntry(entry, where.scope)).map((issue): Problem => {
       const relative = splitRelativePath(issue.keyPath);
       const path = [...where.base, i, ...relative];
       return {

@@ -5,6 +5,8 @@
  * noise per decision, so it needs one evaluation.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
+import type { GateFailure } from '../scoring/index.js';
+import { cutText, toOneLine } from './text.js';
 import { writeBest, writeDecision } from '../run/records.js';
 import { baselineFrom, marginFrom } from './decide.js';
 import { evaluate } from '../evaluate/evaluate.js';
@@ -120,5 +122,34 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
         ],
   );
   await writeBest(deps.runDir, prompt);
+  if (first?.ok === true && first.scores.all.gateFailed) {
+    await recorder.emit({ type: 'warning', iteration, message: describeGateFailures(first.scores.all) });
+  }
   return { ok: true };
+}
+
+/**
+ * A starting prompt that fails a gate stays the baseline, but every eligible candidate replaces it
+ * whatever its score (docs/design/scoring-and-decisions.md): worth saying at once, with which gates
+ * and how widely, since a gate no proposal can pass leaves the run comparing ineligible prompts.
+ */
+export function describeGateFailures(all: {
+  cases: readonly { caseId: string }[];
+  gateFailures: readonly GateFailure[];
+}): string {
+  const casesPerCheck = new Map<string, Set<string>>();
+  for (const failure of all.gateFailures) {
+    const cases = casesPerCheck.get(failure.check) ?? new Set<string>();
+    cases.add(failure.caseId);
+    casesPerCheck.set(failure.check, cases);
+  }
+  const failing = new Set(all.gateFailures.map((f) => f.caseId));
+  const total = all.cases.length;
+  const checks = [...casesPerCheck]
+    .map(([check, cases]) => `${check} on ${cases.size} of ${total}`)
+    .join(', ');
+  const first = all.gateFailures[0];
+  const example = first ? ` (${first.caseId}: ${cutText(toOneLine(first.reason), 120)})` : '';
+  const every = failing.size === total ? 'every case' : `${failing.size} of ${total} cases`;
+  return `the starting prompt fails a gate on ${every} — ${checks}${example}. It stays the baseline, but the first candidate that passes every gate replaces it whatever its score; check the gate can be met if no proposal gets there.`;
 }

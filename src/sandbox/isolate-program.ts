@@ -39,6 +39,8 @@ export interface IsolatedProgram {
   cliAgent: boolean;
   /** A coding agent: its workspace path and variables (sandbox-agent.ts). */
   agent?: Pick<SandboxAgent, 'workspacePath' | 'env' | 'readOnly'>;
+  /** Set over the allow-list: data for the program (a workspace check's case vars), never a secret. */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 /** Where a proxy listens for this attempt's program: a loopback port, or the socket the relay reaches. */
@@ -82,6 +84,7 @@ export async function isolateProgram(
     ...(cliAgent ? { cliAgent: true } : {}),
   });
   if (program.agent !== undefined && proxy !== undefined) Object.assign(env, program.agent.env(proxy));
+  if (program.extraEnv !== undefined) Object.assign(env, program.extraEnv);
   if (!inside) {
     const [file = '', ...args] = program.argv;
     return { file, args, cwd: sandbox.dir, env };

@@ -59,6 +59,8 @@ export interface SandboxRunOptions {
   isolation?: Isolation;
   /** What the program may use under `os` (sandbox-limits.ts); default DEFAULT_LIMITS. */
   limits?: SandboxLimits;
+  /** Set over the allow-listed environment: data for the program, never a secret (a workspace check's case vars). */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 /** Enough to start the program: everything but its files and how its result is judged. */
@@ -130,6 +132,7 @@ function toSandboxedRun(
     ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
     ...(start.limits === undefined ? {} : { limits: start.limits }),
     ...(start.agent === undefined ? {} : { agent: start.agent }),
+    ...(start.extraEnv === undefined ? {} : { extraEnv: start.extraEnv }),
   };
 }
 

@@ -51,6 +51,8 @@ export interface SandboxedProgramRun {
   limits?: SandboxLimits;
   /** A coding agent (sandbox-agent.ts): the workspace at its path, the caller's proxy, no network. */
   agent?: SandboxAgent;
+  /** Set over the allow-listed environment (run-in-sandbox.ts SandboxRunOptions.extraEnv). */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 export interface SandboxedProgramOutcome {
@@ -97,7 +99,7 @@ async function proxyFor(
 async function startPlan(
   run: Pick<
     SandboxedProgramRun,
-    'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir' | 'limits' | 'agent'
+    'argv' | 'env' | 'cliAgent' | 'isolation' | 'projectDir' | 'limits' | 'agent' | 'extraEnv'
   >,
   sandbox: Sandbox,
   proxy: ModelProxy | undefined,
@@ -112,6 +114,7 @@ async function startPlan(
       projectDir: run.projectDir ?? process.cwd(),
       cliAgent: run.cliAgent === true && run.agent === undefined,
       ...(run.agent === undefined ? {} : { agent: run.agent }),
+      ...(run.extraEnv === undefined ? {} : { extraEnv: run.extraEnv }),
     },
     sandbox,
     proxy,

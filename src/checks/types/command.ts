@@ -9,11 +9,12 @@ import type { CheckDefinition } from '../check-definition.js';
 import { type CheckResult, errored, failed, passed } from '../check-result.js';
 import { isPlainObject, shorten } from '../check-values.js';
 import { lastLines, readObjectResult } from '../javascript/script-result.js';
-import { runProcess } from '../../process/run-process.js';
+import { type ProcessResult, runProcess } from '../../process/run-process.js';
+import { isWorkspaceCommand, workspaceCheckKey } from '../agent/workspace-check-key.js';
 
 export const COMMAND_TIMEOUT_S = 30;
 
-function readArgv(value: unknown): string[] | undefined {
+export function readArgv(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((part) => typeof part === 'string' && part !== '') ? (value as string[]) : undefined;
 }
@@ -40,6 +41,29 @@ function readJsonVerdict(stdout: string, threshold: number | undefined): CheckRe
   );
 }
 
+/** A finished program's verdict, the same for a command in the experiment folder and in a workspace. */
+export function commandVerdict(
+  program: string,
+  result: ProcessResult,
+  timeoutS: number,
+  threshold: number | undefined,
+): CheckResult {
+  if (result.timedOut) return errored(`${program} timed out after ${timeoutS}s`);
+  if (result.aborted) return errored(`${program} was cancelled`);
+  const stderr = lastLines(result.stderr);
+  if (result.exitCode === null) {
+    const why =
+      result.startError !== undefined
+        ? `could not start: ${result.startError.message}`
+        : `was killed by ${result.signal ?? 'a signal'}`;
+    return errored(`${program} ${why}${stderr ? `: ${stderr}` : ''}`);
+  }
+  if (result.exitCode !== 0) {
+    return failed(`${program} exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
+  }
+  return readJsonVerdict(result.stdout, threshold) ?? passed(`${program} exited with code 0`);
+}
+
 export const commandCheck: CheckDefinition = {
   validate(entry) {
     if (readArgv(entry.value) === undefined) {
@@ -54,11 +78,20 @@ export const commandCheck: CheckDefinition = {
     return [];
   },
   describe(entry) {
-    return shorten((readArgv(entry.value) ?? []).join(' '));
+    const argv = shorten((readArgv(entry.value) ?? []).join(' '));
+    return isWorkspaceCommand(entry) ? `${argv} (in the workspace)` : argv;
   },
   async run(output, entry, context) {
     const argv = readArgv(entry.value);
     if (argv === undefined) return errored('command needs an argv list in value');
+    // Run at the end of the agent case, while its workspace existed (workspace-commands.ts).
+    if (isWorkspaceCommand(entry)) {
+      const result = context.agent?.workspaceChecks.get(workspaceCheckKey(entry));
+      return (
+        result ??
+        errored(`${argv[0]} was not run in the agent’s workspace: the case’s record holds no result for it`)
+      );
+    }
     const [program, ...args] = argv as [string, ...string[]];
     const timeoutS = entry.timeout_s ?? COMMAND_TIMEOUT_S;
     const result = await runProcess({
@@ -74,19 +107,6 @@ export const commandCheck: CheckDefinition = {
       timeoutMs: timeoutS * 1000,
       signal: context.signal,
     });
-    if (result.timedOut) return errored(`${program} timed out after ${timeoutS}s`);
-    if (result.aborted) return errored(`${program} was cancelled`);
-    const stderr = lastLines(result.stderr);
-    if (result.exitCode === null) {
-      const why =
-        result.startError !== undefined
-          ? `could not start: ${result.startError.message}`
-          : `was killed by ${result.signal ?? 'a signal'}`;
-      return errored(`${program} ${why}${stderr ? `: ${stderr}` : ''}`);
-    }
-    if (result.exitCode !== 0) {
-      return failed(`${program} exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
-    }
-    return readJsonVerdict(result.stdout, entry.threshold) ?? passed(`${program} exited with code 0`);
+    return commandVerdict(program, result, timeoutS, entry.threshold);
   },
 };

@@ -1,5 +1,5 @@
 /**
- * `skill-used` (docs/checks.md): an agent case's run used the skill named in `value` — by default
+ * `skill-used` (docs/checks.md): an agent case's run (its tool calls, src/checks/agent/agent-evidence.ts) used the skill named in `value` — by default
  * the experiment's own (`agent.place: skill`, `agent.name`). How use is read from the transcript is
  * src/agent/skill-use.ts. `not-skill-used` passes when the agent left the skill alone; a case's
  * `should_trigger: true | false` is shorthand for one or the other (docs/agents.md "Tuning when a
@@ -15,6 +15,7 @@ import { quote } from '../check-values.js';
 const SKILL_NAME = AgentConfig.shape.name.unwrap();
 
 export const skillUsedCheck: CheckDefinition = {
+  subject: 'run',
   validate(entry) {
     const issues: CheckIssue[] = [];
     if (entry.value !== undefined && !SKILL_NAME.safeParse(entry.value).success)
@@ -34,8 +35,8 @@ export const skillUsedCheck: CheckDefinition = {
       return errored('skill-used reads what an agent did, and this output is not an agent run');
     if (skill === undefined)
       return errored('skill-used needs the skill: name it in value, or optimise one with agent.place: skill');
-    const use = findSkillUse(context.agent.transcript, skill);
-    if (use.used) return passed(`the agent used the skill ${quote(skill)} (turn ${use.turn}: ${use.how})`);
+    const use = findSkillUse(context.agent.toolCalls, skill);
+    if (use.used) return passed(`the agent used the skill ${quote(skill)} (call ${use.call}: ${use.how})`);
     // A run that broke off may have been about to use it: not using it is no answer then.
     const { endReason } = context.agent;
     if (endReason === 'error' || endReason === 'timeout')

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeStream } from '../../../src/agent/cli/claude-stream.js';
 import { parseCodexStream } from '../../../src/agent/cli/codex-events.js';
-import { findSkillUse } from '../../../src/agent/skill-use.js';
+import { findSkillUse as findInCalls } from '../../../src/agent/skill-use.js';
+import { toolCallsOf } from '../../../src/agent/agent-tool-calls.js';
+import type { TranscriptEntry } from '../../../src/agent/agent-run.js';
+
+// As the record keeps them (tool-calls.json), from the parsed stream's transcript.
+const findSkillUse = (transcript: TranscriptEntry[], skill: string) =>
+  findInCalls(toolCallsOf(transcript), skill);
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join('\n');
 const result = { type: 'result', subtype: 'success', is_error: false, num_turns: 2, result: 'Done.' };
@@ -40,7 +46,7 @@ describe('findSkillUse', () => {
   it("sees Claude Code's Skill tool called with the skill's name, a plugin's prefix allowed", () => {
     expect(findSkillUse(claude('Skill', { skill: 'sql-migrations' }), 'sql-migrations')).toEqual({
       used: true,
-      turn: 1,
+      call: 1,
       how: 'called Skill with "sql-migrations"',
     });
     expect(findSkillUse(claude('Skill', { skill: 'db:sql-migrations' }), 'sql-migrations').used).toBe(true);
@@ -89,7 +95,7 @@ describe('findSkillUse', () => {
 
   it("sees Codex print the skill's SKILL.md with a shell command", () => {
     const read = codex("/bin/bash -lc 'sed -n 1,200p .agents/skills/sql-migrations/SKILL.md'");
-    expect(findSkillUse(read, 'sql-migrations')).toMatchObject({ used: true, turn: 1 });
+    expect(findSkillUse(read, 'sql-migrations')).toMatchObject({ used: true, call: 1 });
     expect(
       findSkillUse(
         codex('/bin/bash -lc "cat /workspace/.agents/skills/sql-migrations/SKILL.md"'),

@@ -28,6 +28,10 @@ describe('the vocabulary', () => {
       'javascript',
       'command',
       'tool-call',
+      'file-exists',
+      'turn-count',
+      'end-reason',
+      'tool-error-count',
       'skill-used',
     ]);
   });

@@ -127,7 +127,7 @@ describe('should_trigger', () => {
       expect.objectContaining({ file: 'cases.yaml', line: 6, keyPath: '[1].should_trigger' }),
     ]);
     const none = await errors(await experiment({ agent: '' }));
-    expect(none[0]).toMatchObject({
+    expect(none.find((p) => p.keyPath === '[0].should_trigger')).toMatchObject({
       keyPath: '[0].should_trigger',
       message: expect.stringContaining('no `agent:` block'),
     });

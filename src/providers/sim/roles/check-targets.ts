@@ -128,6 +128,16 @@ function checkTarget(
       effect,
     };
   }
+  const missing = type === 'file-exists' && !negated ? missingFile(reasons, values) : undefined;
+  if (missing !== undefined)
+    return {
+      family: 'file',
+      item: missing,
+      instruction: `Write the result to the file \`${missing}\`.`,
+      short: `Write \`${missing}\`.`,
+      action: `Telling the agent to write ${missing}`,
+      effect,
+    };
   const file = negated ? undefined : values.map(parseFileHeading).find((v) => v !== undefined && !v.deleted);
   if (/^i?contains(?:-any|-all)?$/.test(type) && file)
     return {
@@ -171,4 +181,11 @@ function checkTarget(
       };
   }
   return undefined;
+}
+
+/** The path a failing `file-exists` wanted, from its reason (`X does not exist`) or its value; never a glob. */
+function missingFile(reasons: string[], values: string[]): string | undefined {
+  const named = reasons.map((reason) => /^(\S+) (?:does not exist|was deleted)/.exec(reason)?.[1]);
+  const path = named.find((p) => p !== undefined) ?? values[0];
+  return path === undefined || /[*?[{]/.test(path) ? undefined : path;
 }

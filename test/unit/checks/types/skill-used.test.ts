@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../../../src/agent/agent-run.js';
-import type { CheckedAgentRun } from '../../../../src/checks/check-definition.js';
+import { toolCallsOf } from '../../../../src/agent/agent-tool-calls.js';
+import type { AgentEvidence } from '../../../../src/checks/agent/agent-evidence.js';
+import { finishedWorkspace } from '../../../../src/checks/agent/finished-workspace.js';
 import { runChecks } from '../../../../src/checks/run-checks.js';
 import { validateCheckEntry } from '../../../../src/checks/registry.js';
 import type { CheckEntry } from '../../../../src/experiment/schema.js';
@@ -18,10 +20,28 @@ const usedSkill: TranscriptEntry[] = [
 ];
 const answered: TranscriptEntry[] = [{ kind: 'assistant', turn: 1, text: 'An index is a lookup structure.' }];
 
-async function judge(entry: CheckEntry, agent: CheckedAgentRun | undefined) {
+interface Run {
+  transcript: TranscriptEntry[];
+  endReason: AgentEvidence['endReason'];
+  skill?: string;
+}
+
+/** The evidence the evaluation builds for an agent case, from the calls of this transcript. */
+function evidence(run: Run): AgentEvidence {
+  return {
+    endReason: run.endReason,
+    turns: 2,
+    toolCalls: toolCallsOf(run.transcript),
+    workspace: finishedWorkspace([], []),
+    workspaceChecks: new Map(),
+    ...(run.skill === undefined ? {} : { skill: run.skill }),
+  };
+}
+
+async function judge(entry: CheckEntry, run: Run | undefined) {
   const [outcome] = await runChecks({
     output: 'Done.',
-    ...(agent === undefined ? {} : { agent }),
+    ...(run === undefined ? {} : { agent: evidence(run) }),
     vars: {},
     checks: [entry],
     baseDir: process.cwd(),
@@ -38,7 +58,7 @@ describe('skill-used', () => {
       name: 'skill-used',
       pass: true,
       score: 1,
-      reason: 'the agent used the skill "sql-migrations" (turn 1: called Skill with "sql-migrations")',
+      reason: 'the agent used the skill "sql-migrations" (call 1: called Skill with "sql-migrations")',
     });
     expect(await judge({ type: 'not-skill-used' }, run)).toMatchObject({ pass: false, score: 0 });
   });
@@ -91,10 +111,12 @@ describe('skill-used', () => {
   });
 
   it('takes a skill name in value, or none', () => {
-    expect(validateCheckEntry({ type: 'skill-used' })).toEqual([]);
-    expect(validateCheckEntry({ type: 'not-skill-used', value: 'pdf-forms' })).toEqual([]);
-    expect(validateCheckEntry({ type: 'skill-used', value: 'PDF Forms' })).toMatchObject([
-      { keyPath: 'value', message: expect.stringMatching(/skill's name/) },
-    ]);
+    expect(validateCheckEntry({ type: 'skill-used' }).filter((i) => i.keyPath === 'value')).toEqual([]);
+    expect(
+      validateCheckEntry({ type: 'not-skill-used', value: 'pdf-forms' }).filter((i) => i.keyPath === 'value'),
+    ).toEqual([]);
+    expect(
+      validateCheckEntry({ type: 'skill-used', value: 'PDF Forms' }).filter((i) => i.keyPath === 'value'),
+    ).toMatchObject([{ keyPath: 'value', message: expect.stringMatching(/skill's name/) }]);
   });
 });

@@ -37,6 +37,17 @@ describe('the file family (docs/sim.md "Agent")', () => {
     });
   });
 
+  it('a failing file-exists becomes the same instruction; a glob or not-file-exists none', () => {
+    const target = (type: string, reason: string, name = 'writes-notes') =>
+      checkTargets({ name, type, failed: 3, total: 4, examples: [] } as never, [reason], createRng(1))[0];
+    expect(target('file-exists', 'RELEASE_NOTES.md does not exist')).toMatchObject({
+      family: 'file',
+      item: 'RELEASE_NOTES.md',
+    });
+    expect(target('file-exists', 'no file matches "*.md"', 'file-exists: *.md')).toBeUndefined();
+    expect(target('not-file-exists', 'expected the opposite, but draft.md exists')).toBeUndefined();
+  });
+
   it('headings read back as they are written', () => {
     expect(parseFileHeading(fileHeading('a/b.md'))).toEqual({ path: 'a/b.md', deleted: false });
     expect(parseFileHeading(fileHeading('a/b.md', true))).toEqual({ path: 'a/b.md', deleted: true });
