@@ -94,7 +94,7 @@ describe('skill triggers with the real Claude Code', () => {
         type: 'skill-used',
         pass: true,
         reason:
-          'the agent used the skill "schema-migrations" (turn 1: called Skill with "schema-migrations")',
+          'the agent used the skill "schema-migrations" (call 1: called Skill with "schema-migrations")',
       }),
     ]);
     expect(byCase['rename-price']).toEqual([
