@@ -1,8 +1,10 @@
 /**
  * The simulated agent of `--provider sim` (docs/sim.md "Agent"): it does what a coding agent does
  * with a skill or instructions, through general rules and the simulated model's odds. It reads
- * the instructions an agent would load (an appended system prompt, CLAUDE.md / AGENTS.md, every
- * skill's SKILL.md, agent definitions), then the workspace's other text files, asks the simulated
+ * the instructions an agent would load (an appended system prompt, CLAUDE.md / AGENTS.md, agent
+ * definitions), uses each skill whose listing fits the task (sim-skill-choice.ts: a `Skill` call,
+ * as Claude Code makes, and then the skill's SKILL.md counts among its instructions), then reads
+ * the workspace's other text files, asks the simulated
  * generator for the answer, and writes it to each file the instructions or the task tell it to
  * (each such rule obeyed with the simulated model's probability). Without a file to write, the
  * answer is its final message. Deterministic for (model, instructions, task, files, sample).
@@ -14,17 +16,14 @@ import { createRng, seedFrom } from '../providers/sim/prng.js';
 import { DEFAULT_SIM_MODEL, simulateCompletion } from '../providers/sim/simulate.js';
 import type { AgentRunResult, RunAgent, TranscriptEntry } from './agent-run.js';
 import { snapshotFolder } from './folder-snapshot.js';
+import { chooseSkill, readSkillListing } from './sim-skill-choice.js';
 
 /** What the simulated agent reads of the workspace's other files, at most. */
 const READ_FILES = 40;
 const READ_CHARS = 8000;
 
-const INSTRUCTION_FILES = [
-  /^CLAUDE\.md$/,
-  /^AGENTS\.md$/,
-  /^\.(?:claude|agents)\/skills\/[^/]+\/SKILL\.md$/,
-  /^\.claude\/agents\/[^/]+\.md$/,
-];
+const INSTRUCTION_FILES = [/^CLAUDE\.md$/, /^AGENTS\.md$/, /^\.claude\/agents\/[^/]+\.md$/];
+const SKILL_FILE = /^\.(?:claude|agents)\/skills\/([^/]+)\/SKILL\.md$/;
 
 export const runSimAgent: RunAgent = async (request, context) => {
   const started = Date.now();
@@ -32,9 +31,18 @@ export const runSimAgent: RunAgent = async (request, context) => {
   const snapshot = await snapshotFolder(request.workspace);
   const paths = [...snapshot.entries].filter(([, e]) => e.kind === 'file').map(([p]) => p);
   const instructionPaths = paths.filter((p) => INSTRUCTION_FILES.some((re) => re.test(p)));
+  const skillPaths = paths.filter((p) => SKILL_FILE.test(p));
+  const read = (p: string) => readFile(join(request.workspace, p), 'utf8');
+  const skills = await Promise.all(
+    skillPaths.map(async (path) => ({ name: SKILL_FILE.exec(path)?.[1] ?? '', text: await read(path) })),
+  );
+  const used = skills.filter(
+    (skill) => chooseSkill(readSkillListing(skill.name, skill.text), request.task).use,
+  );
   const instructions = [
     request.appendSystemPrompt ?? '',
-    ...(await Promise.all(instructionPaths.map((p) => readFile(join(request.workspace, p), 'utf8')))),
+    ...(await Promise.all(instructionPaths.map(read))),
+    ...used.map((skill) => skill.text),
   ]
     .filter((t) => t.trim() !== '')
     .join('\n\n');
@@ -71,8 +79,13 @@ export const runSimAgent: RunAgent = async (request, context) => {
     transcript.push({ kind: 'tool_result', turn: turns, id, isError: false, content: result });
   };
 
+  for (const skill of used) {
+    if (limitReached()) return finish('max_turns', '');
+    tool('Skill', { skill: skill.name }, `Launching skill: ${skill.name}`);
+  }
   const documents: string[] = [];
-  for (const path of paths.filter((p) => !instructionPaths.includes(p)).slice(0, READ_FILES)) {
+  const others = paths.filter((p) => !instructionPaths.includes(p) && !skillPaths.includes(p));
+  for (const path of others.slice(0, READ_FILES)) {
     if (limitReached()) return finish('max_turns', '');
     const text = (await readFile(join(request.workspace, path), 'utf8')).slice(0, READ_CHARS);
     if (text.includes('\0')) continue;

@@ -20,6 +20,7 @@ import { equalsCheck } from './types/equals.js';
 import { isJsonCheck } from './types/is-json.js';
 import { javascriptCheck } from './types/javascript.js';
 import { regexCheck } from './types/regex.js';
+import { skillUsedCheck } from './types/skill-used.js';
 import { startsWithCheck } from './types/starts-with.js';
 import { toolCallCheck } from './types/tool-call.js';
 import { endReasonCheck, toolErrorCountCheck, turnCountCheck } from './types/agent-run.js';
@@ -49,6 +50,7 @@ export const CHECK_TYPES = {
   'turn-count': turnCountCheck,
   'end-reason': endReasonCheck,
   'tool-error-count': toolErrorCountCheck,
+  'skill-used': skillUsedCheck,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckTypeName = keyof typeof CHECK_TYPES;

@@ -123,5 +123,8 @@ function evidenceOf(
     toolCalls: agent.toolCalls,
     texts: agent.folder.texts,
     fixtures: [experiment.agent?.fixtures, testCase.fixtures].filter((dir) => dir !== undefined),
+    ...(experiment.agent?.place === 'skill' && experiment.agent.name !== undefined
+      ? { skill: experiment.agent.name }
+      : {}),
   });
 }

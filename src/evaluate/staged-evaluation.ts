@@ -34,8 +34,13 @@ export async function evaluateStaged(
 ): Promise<EvaluationResult> {
   const { rest } = screen;
   const writer = createCandidateRecordWriter(paths);
-  // Checks are written once, for both stages, by finish().
-  const stageDeps: EvaluateDeps = { ...deps, onGenerated: (generation) => writer.output(generation) };
+  // Checks are written once, for both stages, by finish(). Agent cases keep their records in the
+  // same folder as an unstaged evaluation's (evaluate-and-record.ts).
+  const stageDeps: EvaluateDeps = {
+    ...deps,
+    agentRecordDir: paths.agent,
+    onGenerated: (generation) => writer.output(generation),
+  };
   try {
     const first = await evaluateCandidate(input, stageDeps);
     if (!first.ok || rest.length === 0 || !screen.proceed(first)) {

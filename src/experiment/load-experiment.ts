@@ -12,6 +12,7 @@ import { validateAcceptance } from './validate-acceptance.js';
 import { validateCheckEntries } from './validate-check-entries.js';
 import { type PromptTemplate, validatePrompt } from './validate-prompt.js';
 import { validateAgent } from './validate-agent.js';
+import { validateTriggers } from './validate-triggers.js';
 import { resolveAgentTarget } from '../agent/agent-target.js';
 import { validateScoring } from './validate-scoring.js';
 import { type DraftCase, isCaseFormat, loadCases } from './cases/load-cases.js';
@@ -178,6 +179,16 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
       where,
     )),
   );
+  // An `agent:` block that failed the schema is reported as such; "no agent" would only mislead.
+  if (raw['agent'] === undefined || partial.agent !== undefined)
+    problems.push(
+      ...validateTriggers(
+        partial.agent,
+        checks,
+        casesSource && drafts ? { file: casesSource.path, drafts } : undefined,
+        where,
+      ),
+    );
   const needs = {
     hasRubric: partial.rubric !== undefined,
     hasExpectations: (drafts ?? []).some((c) => c.expectations.length > 0),

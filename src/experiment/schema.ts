@@ -385,5 +385,10 @@ export const CaseEntry = z.strictObject({
   split: z.enum(['train', 'holdout', 'test']).optional(),
   /** An agent case's own fixture folder, relative to the cases file (docs/design/agent-runs.md). */
   fixtures: z.string().min(1).optional(),
+  /**
+   * Whether the agent should use the experiment's skill for this case's task: a `skill-used`
+   * (true) or `not-skill-used` (false) check on the case (docs/agents.md "Tuning when a skill triggers").
+   */
+  should_trigger: z.boolean().optional(),
 });
 export type CaseEntry = z.infer<typeof CaseEntry>;

@@ -16,6 +16,9 @@ const KEY_HINTS: Record<string, string> = {
   'search.holdout': 'the holdout share must leave train cases: use at most 0.9 (typically 0.2–0.3)',
   'search.test': 'the test share must leave train cases: use at most 0.9 with search.holdout (typically 0.2)',
   name: 'e.g. name: cold-email',
+  // A case's key (the path is relative to the case).
+  should_trigger:
+    'write true (the agent should use the skill for this task) or false (it should not), unquoted',
 };
 
 export interface IssueContext {

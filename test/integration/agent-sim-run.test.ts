@@ -148,9 +148,11 @@ describe('release-notes under --provider sim', () => {
     const show = await runBuiltCli(['show', runId], { cwd: repo.dir, env: env() });
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(
-      /Agent cases \(final check, best\): 8 · done 8 · [\d.]+ turns on average · tools Read \d+, Write \d+/,
+      /Agent cases \(final check, best\): 8 · done 8 · [\d.]+ turns on average · tools Skill 8, Read \d+, Write \d+/,
     );
-    expect(show.stdout).toMatch(/v2-4-0 +0 +done +\d+ +Read \d+(, Write 1 +\+RELEASE_NOTES\.md| +none)/);
+    expect(show.stdout).toMatch(
+      /v2-4-0 +0 +done +\d+ +Skill 1, Read \d+(, Write 1 +\+RELEASE_NOTES\.md| +none)/,
+    );
     const json = JSON.parse(
       (await runBuiltCli(['show', runId, '--json'], { cwd: repo.dir, env: env() })).stdout,
     );
@@ -168,7 +170,7 @@ describe('release-notes under --provider sim', () => {
     for (const t of told) {
       expect(splits.find((c) => c.id === t.caseId)?.split).toBe('train');
       expect(t.digest).toMatch(/^end: done .*\ntools: Read ×\d+/);
-      expect(t.digest).toContain('1. Read notes/');
+      expect(t.digest).toContain('1. Skill skill=release-notes\n2. Read notes/');
       expect(detail.stdout).toMatch(new RegExp(`\\n  ${t.caseId}: done after \\d+ turns · Read ×\\d+`));
     }
     const report = await readFile(repo.path(`runs/${runId}/report.html`), 'utf8');
@@ -206,7 +208,7 @@ describe('a run killed during its agent cases', () => {
         c.feedback?.failing_cases.map((f) => f.agent?.digest ?? '') ?? [],
     );
     expect(digests.length).toBeGreaterThan(0);
-    for (const digest of digests) expect(digest).toContain('1. Read notes/');
+    for (const digest of digests) expect(digest).toContain('1. Skill skill=release-notes\n2. Read notes/');
     // The killed process's workspaces went with its temporary folder.
     expect(await workspacesLeft()).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * `invoice-extract` and `ticket-triage` rise offline: a whole `run --provider sim --iterations 10`
+ * `invoice-extract`, `ticket-triage` and `skill-triggers` rise offline: a whole `run --provider sim --iterations 10`
  * through the built CLI, in a fresh repository holding the example as shipped. Under the
  * simulated model its structured answers and tool arguments follow the system prompt's value
  * rules (docs/sim.md), so the loop's kept edits raise the score, and every keep commits the
@@ -13,12 +13,13 @@ import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const EXAMPLE = 'experiments/invoice-extract';
 const TRIAGE = 'experiments/ticket-triage';
+const TRIGGERS = 'experiments/skill-triggers';
 let repo: TempRepo;
 
 beforeAll(async () => {
   requireBuiltCli();
   const files: Record<string, string> = {};
-  for (const example of [EXAMPLE, TRIAGE])
+  for (const example of [EXAMPLE, TRIAGE, TRIGGERS])
     for (const name of await readdir(join(REPO_ROOT, example)))
       files[`${example}/${name}`] = await readFile(join(REPO_ROOT, example, name), 'utf8');
   repo = await createTempRepo({ files, config: { 'user.name': 'Test', 'user.email': 'test@example.com' } });
@@ -84,4 +85,40 @@ describe('ticket-triage under --provider sim', () => {
     const prompt = await repo.git(['show', `${keep?.['commit']}:${TRIAGE}/prompt.md`]);
     expect(prompt).toMatch(/JSON/);
   }, 300_000);
+});
+
+describe('skill-triggers under --provider sim', () => {
+  // The simulated agent uses the skill when its description shares words with the request
+  // (src/agent/sim-skill-choice.ts); the vague starting description gets 1 train case in 3 right,
+  // and the simulated mutator widens it with the words of the requests it missed. Its checks are
+  // the cases' should_trigger alone: no judge.
+  it('tunes the skill description so more cases are judged right, each keep committing SKILL.md alone', async () => {
+    const before = new Set(runFolders(repo.path('runs')));
+    const result = await runBuiltCli(['run', 'skill-triggers', '--provider', 'sim', '--iterations', '6'], {
+      cwd: repo.dir,
+      env: cleanEnv(repo.env),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const runId = runFolders(repo.path('runs')).find((id) => !before.has(id));
+    const rows = readResults(await repo.read(`runs/${runId}/results.tsv`));
+    const baseline = Number(rows[0]?.['best']);
+    expect(baseline).toBeLessThan(0.5);
+    expect(Number(rows.at(-1)?.['best']) - baseline, result.stdout).toBeGreaterThan(0.3);
+    const keeps = rows.filter((row) => row['status'] === 'keep');
+    for (const kept of keeps) {
+      const changed = await repo.git([
+        'diff-tree',
+        '--no-commit-id',
+        '--name-only',
+        '-r',
+        String(kept['commit']),
+      ]);
+      expect(changed.split('\n')).toEqual([`${TRIGGERS}/SKILL.md`]);
+    }
+    const keep = keeps.at(-1);
+    const skill = await repo.git(['show', `${keep?.['commit']}:${TRIGGERS}/SKILL.md`]);
+    expect(skill).toMatch(
+      /^description: Helps with databases\. (?:Use it when a request mentions|Not for requests about) /m,
+    );
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
  * arguments and errors, the workspace as the agent left it, and the results of the commands run in
  * a copy of it. Built in one place from the case's record, so every check that reads an agent's
  * run (file-exists, `file:`, tool-call, turn-count, end-reason, tool-error-count, command with
- * `in: workspace`) reads the same thing, fresh or resumed.
+ * `in: workspace`, skill-used) reads the same thing, fresh or resumed.
  */
 import type { AgentCaseRecord } from '../../agent/agent-record.js';
 import type { AgentToolCall } from '../../agent/agent-tool-calls.js';
@@ -20,6 +20,8 @@ export interface AgentEvidence {
   workspace: FinishedWorkspace;
   /** Results of `command` checks with `in: workspace`, by their key (workspace-commands.ts). */
   workspaceChecks: ReadonlyMap<string, CheckResult>;
+  /** `agent.place: skill`: the optimised skill's name, which `skill-used` looks for by default. */
+  skill?: string;
 }
 
 export interface AgentEvidenceInput {
@@ -29,6 +31,7 @@ export interface AgentEvidenceInput {
   texts: ReadonlyMap<string, string>;
   /** The fixture folders the workspace was made from, shared first (absolute). */
   fixtures: readonly string[];
+  skill?: string;
 }
 
 export function agentEvidenceOf(input: AgentEvidenceInput): AgentEvidence {
@@ -46,5 +49,6 @@ export function agentEvidenceOf(input: AgentEvidenceInput): AgentEvidence {
     workspaceChecks: new Map(
       (record.workspaceChecks ?? []).map(({ key, name: _name, ...result }) => [key, result]),
     ),
+    ...(input.skill === undefined ? {} : { skill: input.skill }),
   };
 }

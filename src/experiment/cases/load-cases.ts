@@ -16,6 +16,7 @@ import { CASE_FORMATS, type RawCases } from './raw-case.js';
 import { readCsvCases } from './read-csv-cases.js';
 import { readJsonlCases } from './read-jsonl-cases.js';
 import { readYamlCases } from './read-yaml-cases.js';
+import { triggerCheck } from './trigger-check.js';
 
 /** A valid case before the split: its own label (if any) and a way to point into its source. */
 export interface DraftCase {
@@ -29,6 +30,8 @@ export interface DraftCase {
   messages?: ChatMessage[];
   /** The agent case's fixture folder as written (relative to the cases file). */
   fixtures?: string;
+  /** Whether the agent should use the skill; its check is already among `checks`. */
+  shouldTrigger?: boolean;
   label: Split | undefined;
   line: number;
   locate(path: KeyPath): Position;
@@ -78,10 +81,14 @@ export function loadCases(file: string, text: string): LoadedCases {
       id: entry.id ?? generateCaseId(vars),
       idGenerated: entry.id === undefined,
       vars,
-      checks: entry.checks ?? [],
+      checks: [
+        ...(entry.checks ?? []),
+        ...(entry.should_trigger === undefined ? [] : [triggerCheck(entry.should_trigger)]),
+      ],
       expectations: entry.expectations ?? [],
       ...(entry.messages ? { messages: entry.messages.map(toChatMessage) } : {}),
       ...(entry.fixtures === undefined ? {} : { fixtures: entry.fixtures }),
+      ...(entry.should_trigger === undefined ? {} : { shouldTrigger: entry.should_trigger }),
       label: entry.split,
       line: raw.line,
       locate: raw.locate,

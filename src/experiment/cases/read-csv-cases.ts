@@ -2,11 +2,14 @@ import type { Problem } from '../../errors.js';
 import { parseCsv } from './parse-csv.js';
 import type { RawCases } from './raw-case.js';
 
-const RESERVED = new Set(['id', 'split']);
+const RESERVED = new Set(['id', 'split', 'should_trigger']);
 /** Lists cannot live in a cell; a column with one of these names is almost surely a mistake. */
 const YAML_ONLY = new Set(['checks', 'expectations', 'messages']);
 
-/** `cases.csv`: a header row; columns `id` and `split` are reserved, every other column is a var. */
+/**
+ * `cases.csv`: a header row; columns `id`, `split` and `should_trigger` (`true` or `false`) are
+ * reserved, every other column is a var.
+ */
 export function readCsvCases(file: string, text: string): RawCases {
   const problems: Problem[] = [];
   const parsed = parseCsv(text);
@@ -71,12 +74,13 @@ export function readCsvCases(file: string, text: string): RawCases {
       });
       continue;
     }
-    const raw: { id?: string; split?: string; vars: Record<string, string> } = { vars: {} };
+    const raw: Record<string, unknown> & { vars: Record<string, string> } = { vars: {} };
     for (const [i, field] of row.fields.entries()) {
       const name = columns[i] as string;
       if (RESERVED.has(name)) {
-        // An empty id or split cell means "not given": generated id, split by the share.
-        if (field.value.trim() !== '') raw[name as 'id' | 'split'] = field.value.trim();
+        // An empty cell means "not given": generated id, split by the share, no trigger check.
+        const cell = field.value.trim();
+        if (cell !== '') raw[name] = name === 'should_trigger' ? booleanCell(cell) : cell;
       } else {
         raw.vars[name] = field.value;
       }
@@ -93,4 +97,10 @@ export function readCsvCases(file: string, text: string): RawCases {
     });
   }
   return { cases, problems };
+}
+
+/** `true` / `false` in any case as the boolean; anything else as written, for the schema to refuse. */
+function booleanCell(cell: string): boolean | string {
+  const lower = cell.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : cell;
 }

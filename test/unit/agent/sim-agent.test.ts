@@ -32,7 +32,7 @@ const context = (sampleIndex = 0) => ({
 });
 
 describe('the simulated agent', () => {
-  it('reads the skill and the notes, then writes the file a firm rule names', async () => {
+  it('uses the skill its task fits, reads the notes, then writes the file a firm rule names', async () => {
     const dir = await workspace({
       '.claude/skills/notes/SKILL.md': 'You must always write the result to the file `RELEASE_NOTES.md`.',
       'notes/a.md': 'Added Apple Pay.',
@@ -46,10 +46,36 @@ describe('the simulated agent', () => {
       .filter((e) => e.kind === 'tool_call')
       .map((e) => e.kind === 'tool_call' && [e.tool, e.input]);
     expect(tools).toEqual([
+      ['Skill', { skill: 'notes' }],
       ['Read', { file_path: 'notes/a.md' }],
       ['Write', { file_path: 'RELEASE_NOTES.md', content: written.trimEnd() }],
     ]);
-    expect(result.turns).toBe(3);
+    expect(result.turns).toBe(4);
+  });
+
+  it('leaves alone a skill whose description does not fit the task, and its rules with it', async () => {
+    const dir = await workspace({
+      '.claude/skills/sql-migrations/SKILL.md':
+        '---\nname: sql-migrations\ndescription: Write database migrations.\n---\nYou must always write the result to the file `MIGRATION.md`.\n',
+      'notes/a.md': 'Added Apple Pay.',
+    });
+    const result = await runSimAgent(request(dir), context());
+    expect(result.transcript.some((e) => e.kind === 'tool_call' && e.tool === 'Skill')).toBe(false);
+    expect(result.finalMessage).not.toContain('MIGRATION.md');
+    const fits = await workspace({
+      '.claude/skills/sql-migrations/SKILL.md':
+        '---\nname: sql-migrations\ndescription: Write database migrations.\n---\nYou must always write the result to the file `MIGRATION.md`.\n',
+    });
+    const used = await runSimAgent(
+      request(fits, { task: 'Add a database migration for the orders table.' }),
+      context(),
+    );
+    expect(used.transcript[0]).toMatchObject({
+      kind: 'tool_call',
+      tool: 'Skill',
+      input: { skill: 'sql-migrations' },
+    });
+    expect(used.finalMessage).toBe('Done: I wrote MIGRATION.md.');
   });
 
   it('without a file to write, answers in its final message and leaves the workspace as it was', async () => {

@@ -32,6 +32,7 @@ describe('the vocabulary', () => {
       'turn-count',
       'end-reason',
       'tool-error-count',
+      'skill-used',
     ]);
   });
 

@@ -2,7 +2,9 @@
  * The simulated mutator: reads the feedback block and proposes one change with a falsifiable
  * hypothesis. Focused strategy: one instruction aimed at the most common failure (or a firmer
  * restatement of one the prompt already has). Bold strategy: regroup all instructions as firm
- * rules. About one proposal in five is a useless or harmful tweak, so the loop sees real discards.
+ * rules. Failing skill-trigger checks are fixed in the skill's description instead, in either
+ * mode (mutator-triggers.ts). About one proposal in five is a useless or harmful tweak, so the
+ * loop sees real discards.
  */
 import type { MutatorFeedback, MutatorReply } from '../../../protocol/mutation.js';
 import { type Family, type Instructions, parseInstructions, statedFamilies } from '../instructions.js';
@@ -20,6 +22,7 @@ import {
   toLines,
 } from './mutator-edit.js';
 import { rankTargets, type Target } from './mutator-targets.js';
+import { triggerFixes } from './mutator-triggers.js';
 
 /** Share of proposals that are a useless or harmful tweak instead of a fix. */
 export const TWEAK_PROBABILITY = 0.2;
@@ -208,10 +211,25 @@ function bold(feedback: MutatorFeedback, targets: Target[], rng: Rng): Proposal 
   return undefined;
 }
 
+/**
+ * A skill-trigger experiment's failures are fixed in the skill's description (mutator-triggers.ts);
+ * now and then the less common failure goes first, so candidates differ.
+ */
+function triggerEdit(feedback: MutatorFeedback, rng: Rng): Proposal | undefined {
+  const fixes = triggerFixes(feedback);
+  if (fixes.length > 1 && rng.chance(SECOND_TARGET_PROBABILITY)) fixes.reverse();
+  for (const fix of fixes) {
+    const proposal = propose(feedback, fix.action, fix.effect, fix.prompts);
+    if (proposal) return proposal;
+  }
+  return undefined;
+}
+
 export function proposeMutation(feedback: MutatorFeedback, rng: Rng): MutatorReply {
   const targets = rankTargets(feedback, rng.fork('targets'));
   const attempt =
     (rng.fork('tweak').chance(TWEAK_PROBABILITY) ? tweak(feedback, rng.fork('tweak-pick')) : undefined) ??
+    triggerEdit(feedback, rng.fork('triggers')) ??
     (feedback.strategy === 'bold' ? bold(feedback, targets, rng.fork('bold')) : undefined) ??
     focused(feedback, targets, rng.fork('focused')) ??
     tweak(feedback, rng.fork('fallback'));
