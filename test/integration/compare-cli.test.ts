@@ -1,7 +1,7 @@
 /**
  * `compare <runA> <runB>` through the built CLI on two real runs of the shipped `cold-email`
- * experiment under the simulated provider: one stopped by its hours budget after the baseline (whose final
- * check evaluated the baseline alone), one finished. As a person sees them without colour, and as
+ * experiment under the simulated provider: one with an iteration budget of 0 (whose final check evaluated the
+ * baseline alone), one of a single iteration. As a person sees them without colour, and as
  * JSON.
  * Needs `npm run build` first.
  */
@@ -29,14 +29,19 @@ beforeAll(async () => {
     files[`rubrics/${file}`] = bytes.toString('utf8');
   repo = await createTempRepo({ files });
   env = cleanEnv(repo.env);
-  // Stopped by --hours 0.001 (3.6 s) right after its baseline.
-  const a = await run('run', 'cold-email', '--provider', 'sim', '--iterations', '1', '--hours', '0.001');
-  expect(a.code, a.stderr).toBe(0);
-  const b = await run('run', 'cold-email', '--provider', 'sim', '--iterations', '1');
-  expect(b.code, b.stderr).toBe(0);
-  const ids = runFolders(path.join(repo.dir, 'runs')).sort();
-  expect(ids).toHaveLength(2);
-  [first, second] = ids as [string, string];
+  // Each run's id is the folder it added: two ids made in the same minute sort by their random tail.
+  const runsDir = path.join(repo.dir, 'runs');
+  const newRun = async (...args: string[]) => {
+    const before = new Set(runFolders(runsDir));
+    const made = await run(...args);
+    expect(made.code, made.stderr).toBe(0);
+    const added = runFolders(runsDir).filter((id) => !before.has(id));
+    expect(added).toHaveLength(1);
+    return added[0] as string;
+  };
+  // An iteration budget of 0: the baseline, its final check, and the stop.
+  first = await newRun('run', 'cold-email', '--provider', 'sim', '--iterations', '0');
+  second = await newRun('run', 'cold-email', '--provider', 'sim', '--iterations', '1');
 }, 240_000);
 
 afterAll(async () => {
@@ -51,7 +56,8 @@ describe('autoresearch compare', () => {
     const out = result.stdout;
     expect(out).toContain(`run         ${first}`);
     expect(out).toContain(second);
-    expect(out).toMatch(/status\s+finished \(hours\)\s+finished \(iterations\)/);
+    expect(out).toMatch(/status\s+finished \(iterations\)\s+finished \(iterations\)/);
+    expect(out).toMatch(/iterations\s+0, 0 kept\s+1, 1 kept/);
     expect(out).toContain("Cases (each run's best: the final check in A, the final check in B)");
     expect(out).toMatch(
       /B − A [+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\] over \d+ cases \(paired, 95%\)/,
