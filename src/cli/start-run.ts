@@ -10,7 +10,12 @@ import { estimateCost } from '../experiment/estimate-cost.js';
 import { countCalls } from '../experiment/count-calls.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
 import { isolationWarning } from '../sandbox/run-isolation.js';
-import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../experiment/overrides.js';
+import {
+  applyOverrides,
+  type OverrideFlags,
+  providerOf,
+  warningsAfterOverrides,
+} from '../experiment/overrides.js';
 import { partPaths } from '../experiment/part-texts.js';
 import type { Experiment } from '../experiment/types.js';
 import { createRunBranch, openRepo } from '../git/index.js';
@@ -42,7 +47,7 @@ export interface RunFlags extends OverrideFlags {
 
 export async function prepareExperiment(ref: string, flags: OverrideFlags, env: NodeJS.ProcessEnv) {
   const term = terminal();
-  const loaded = await loadExperiment(ref, { cwd: process.cwd(), env });
+  const loaded = await loadExperiment(ref, { cwd: process.cwd(), env, ...providerOf(flags) });
   const { experiment, overrides, notes } = applyOverrides(loaded.experiment, flags);
   const warnings = warningsAfterOverrides(loaded.problems, loaded.experiment, experiment);
   if (warnings.length > 0) term.err(formatProblems(warnings, term.colors));

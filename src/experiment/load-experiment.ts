@@ -46,6 +46,11 @@ import { describeIssues } from './zod-problems.js';
 export interface LoadOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * The provider `--provider` puts on every model: missing-key warnings are made for it, so a
+   * file with errors does not also warn about a key the command line made unnecessary.
+   */
+  provider?: string;
 }
 
 export interface LoadResult {
@@ -55,10 +60,14 @@ export interface LoadResult {
 }
 
 export async function loadExperiment(ref: string, options: LoadOptions): Promise<LoadResult> {
-  return loadExperimentFile(resolveExperimentFile(ref, options.cwd), options.env);
+  return loadExperimentFile(resolveExperimentFile(ref, options.cwd), options.env, options.provider);
 }
 
-export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): Promise<LoadResult> {
+export async function loadExperimentFile(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  provider?: string,
+): Promise<LoadResult> {
   const problems: Problem[] = [];
   const fail = (): never => {
     throw new ValidationError(sortProblems(problems));
@@ -196,7 +205,7 @@ export async function loadExperimentFile(file: string, env: NodeJS.ProcessEnv): 
   };
   const generator = configured.generator;
   const models = generator ? resolveModels({ ...configured, generator }, needs) : undefined;
-  if (models) problems.push(...findModelWarnings(configured, models, needs, env, where));
+  if (models) problems.push(...findModelWarnings(configured, models, needs, env, where, provider));
 
   problems.push(...validateOnFinish(partial.on_finish, dir, env, where));
 

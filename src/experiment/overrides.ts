@@ -160,10 +160,16 @@ export function keyVariables(experiment: Experiment, roles: readonly Role[] = RO
   return [...names];
 }
 
-function swapProvider(
+/** The load option that makes key warnings for `--provider`'s choice (load-experiment.ts). */
+export function providerOf(flags: Pick<OverrideFlags, 'provider'>): { provider?: string } {
+  return flags.provider === undefined ? {} : { provider: flags.provider };
+}
+
+/** Every model on `provider` (what `--provider` does); a note for each program `sim` replaces. */
+export function swapProvider(
   models: Experiment['models'],
   provider: ProviderName,
-  notes: string[],
+  notes: string[] = [],
 ): Experiment['models'] {
   const swap = (entry: ModelEntry): ModelEntry => ({ ...entry, provider });
   const swapJudge = (role: string, entry: JudgeEntry | undefined, model = 'sim'): JudgeEntry | undefined => {

@@ -10,7 +10,8 @@ import { formatKeyPath, type KeyPath } from './key-path.js';
 import { roleModels } from './judge-panel.js';
 import { agentNeeder, describeMissingKey, findMissingKeyModels, missingKeyHint } from './missing-keys.js';
 import { ROLES, type Role } from './roles.js';
-import type { JudgeConfig, JudgeEntry, ModelEntry } from './schema.js';
+import { swapProvider } from './overrides.js';
+import type { JudgeConfig, JudgeEntry, ModelEntry, ProviderName } from './schema.js';
 import type { ResolvedModels } from './types.js';
 import type { Position } from './yaml-source.js';
 
@@ -132,6 +133,8 @@ export function findModelWarnings(
   needs: ModelNeeds,
   env: NodeJS.ProcessEnv,
   where: Where,
+  /** `--provider`'s choice: keys are looked for as that provider's. */
+  provider?: string,
 ): Problem[] {
   const problems: Problem[] = [];
   const warn = (path: KeyPath, message: string, hint?: string): void => {
@@ -167,7 +170,8 @@ export function findModelWarnings(
     }
   }
 
-  for (const [name, needers] of findMissingKeyModels(resolved, env, ROLES, needs.agent === true)) {
+  const keyed = provider === undefined ? resolved : swapProvider(resolved, provider as ProviderName);
+  for (const [name, needers] of findMissingKeyModels(keyed, env, ROLES, needs.agent === true)) {
     const first = needers.find((m) => models[m.role] !== undefined)?.path ?? ['models', 'generator'];
     warn(
       first,

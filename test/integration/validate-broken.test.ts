@@ -15,6 +15,7 @@ const BROKEN = resolve(import.meta.dirname, '../fixtures/broken');
 
 /** fixture → [file, line, a fragment the error line must hold]. */
 const EXPECTED: Record<string, [string, number, string]> = {
+  'anthropic-key-and-error': ['experiment.yaml', 11, 'concurrency  error: expected a number, got "lots"'],
   'anthropic-without-model': [
     'experiment.yaml',
     9,
@@ -166,10 +167,11 @@ function snapshot(dir: string): string[] {
 const cwd = mkdtempSync(join(tmpdir(), 'ar-validate-broken-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-async function validate(fixture: string, json = false) {
+async function validate(fixture: string, json = false, provider?: string) {
   const term = captureTerminal();
   const before = snapshot(BROKEN);
-  const code = await runValidate(join(BROKEN, fixture), { json }, { cwd, env: {}, term });
+  const options = { json, ...(provider === undefined ? {} : { provider }) };
+  const code = await runValidate(join(BROKEN, fixture), options, { cwd, env: {}, term });
   expect(snapshot(BROKEN)).toEqual(before);
   expect(readdirSync(cwd)).toEqual([]);
   return { code, stdout: term.stdout.join('\n'), stderr: term.stderr.join('\n') };
@@ -229,5 +231,20 @@ describe('validate on the broken-experiment corpus', () => {
         hint: 'did you mean `description`?',
       },
     ]);
+  });
+
+  it("a key warning follows --provider: none under sim, the swapped provider's key otherwise", async () => {
+    // The fixture's models are anthropic's (the judge and mutator default from a generator entry
+    // that names anthropic); its error is elsewhere, so the overrides are never applied.
+    const plain = await validate('anthropic-key-and-error');
+    expect(plain.stderr).toContain('ANTHROPIC_API_KEY is not set');
+    const sim = await validate('anthropic-key-and-error', false, 'sim');
+    expect(sim.code).toBe(2);
+    expect(sim.stderr).toContain('concurrency  error: expected a number, got "lots"');
+    expect(sim.stderr).not.toContain('is not set');
+    expect(sim.stderr).toMatch(/1 error; nothing was written\.$/);
+    const openai = await validate('anthropic-key-and-error', false, 'openai');
+    expect(openai.stderr).toContain('OPENAI_API_KEY is not set');
+    expect(openai.stderr).not.toContain('ANTHROPIC_API_KEY');
   });
 });

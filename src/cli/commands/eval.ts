@@ -23,7 +23,12 @@ import { loadExperiment } from '../../experiment/load-experiment.js';
 import { loopCases, testCases } from '../../experiment/loop-cases.js';
 import { refuseMissingKeys } from '../../experiment/missing-keys.js';
 import { isolationWarning } from '../../sandbox/run-isolation.js';
-import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
+import {
+  applyOverrides,
+  type OverrideFlags,
+  providerOf,
+  warningsAfterOverrides,
+} from '../../experiment/overrides.js';
 import { writeJunitFile } from '../../report/junit.js';
 import type { RunEvent } from '../../run/events.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
@@ -55,7 +60,7 @@ export default async function evalCommand(
   const threshold = options.failUnder === undefined ? undefined : parseFailUnder(options.failUnder);
   const split: ScopeName = options.split ?? 'all';
 
-  const loaded = await loadExperiment(ref, { cwd, env });
+  const loaded = await loadExperiment(ref, { cwd, env, ...providerOf(options) });
   const flags: OverrideFlags = { ...options };
   const ignored = LOOP_ONLY_FLAGS.filter((flag) => flags[flag] !== undefined);
   for (const flag of LOOP_ONLY_FLAGS) delete flags[flag];

@@ -14,7 +14,12 @@ import { canonicalJson } from '../../canonical-json.js';
 import { loadExperiment } from '../../experiment/load-experiment.js';
 import { isolationNote } from '../../sandbox/run-isolation.js';
 import { readMeasuredNoise } from '../../run/measured-noise.js';
-import { applyOverrides, type OverrideFlags, warningsAfterOverrides } from '../../experiment/overrides.js';
+import {
+  applyOverrides,
+  type OverrideFlags,
+  providerOf,
+  warningsAfterOverrides,
+} from '../../experiment/overrides.js';
 import { buildPlan, type Plan } from '../../experiment/plan.js';
 import { judgeMembers, memberName } from '../../experiment/judge-panel.js';
 import { describeMissingKey, findMissingKeys, missingKeyHint } from '../../experiment/missing-keys.js';
@@ -63,7 +68,7 @@ export async function runValidate(
   let experiment: Experiment;
   let notes: string[];
   try {
-    const { experiment: loaded } = await loadExperiment(ref, { cwd, env });
+    const { experiment: loaded } = await loadExperiment(ref, { cwd, env, ...providerOf(options) });
     const { ping: _ping, json: _json, ...flags } = options;
     const overridden = applyOverrides(loaded, flags);
     notes = overridden.notes;
