@@ -64,7 +64,8 @@ search:                            # how the loop proposes and judges candidates
   holdout: 0.25                    # share of cases the mutator never sees (here: 4 of 16)
   acceptance: paired               # keep a change only when it wins case by case with confidence
   # confidence: 0.9                # one-sided confidence of the interval on the per-case gain
-  # min_effect: 0.01               # the smallest gain worth keeping (score scale 0..1)
+  min_effect: 0.02                 # the smallest gain worth keeping (score scale 0..1; default 0.01,
+                                   # which a judge's own noise on 12 train cases often exceeds)
   # retest: 1                      # more samples for both sides when the first look is unclear
   # minibatch: 8                   # train cases each proposal is screened on first
   # acceptance: margin             # version 1's rule instead, with min_improvement, noise_repeats, confirm

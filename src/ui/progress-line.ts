@@ -71,6 +71,29 @@ export interface RunSummary {
   simulated: boolean;
   /** The pareto search's pool (docs/design/pareto-search.md); absent for a greedy run. */
   pool?: PoolSummary;
+  /** The warnings the run gave while it ran (they scrolled by): the count and the first. */
+  warnings?: string[];
+  /** Whether the best is a kept change, not the starting prompt (what `diff` and `apply` need). */
+  improved?: boolean;
+}
+
+/** Where to look next: the commands that review this run, then continue or take its best. */
+export function nextSteps(summary: Pick<RunSummary, 'runId' | 'improved' | 'stop'>): string[] {
+  const id = summary.runId;
+  const steps = [`autoresearch show ${id}`];
+  if (summary.improved) steps.push(`autoresearch diff ${id}`, `autoresearch apply ${id}`);
+  if (summary.stop.reason === 'interrupted' || summary.stop.reason === 'stop_requested')
+    steps.push(`autoresearch resume ${id}`);
+  else if (['iterations', 'hours', 'usd'].includes(summary.stop.reason))
+    steps.push(`autoresearch resume ${id} --${summary.stop.reason} +N`);
+  return steps;
+}
+
+function describeWarnings(warnings: readonly string[]): string {
+  const [first] = warnings;
+  if (first === undefined) return '';
+  const more = warnings.length === 1 ? 'one while it ran' : `${warnings.length} while it ran; the first`;
+  return `${more}: ${first}`;
 }
 
 // Every status but the baseline's, in the journal's order.
@@ -108,11 +131,15 @@ export function formatRunSummary(
     ['branch', summary.branch ?? colors.dim('none (commits are off: not a git repository)')],
     ['report', summary.reportPath],
   ];
+  if (summary.warnings !== undefined && summary.warnings.length > 0)
+    fields.push(['warnings', colors.yellow(describeWarnings(summary.warnings))]);
   if (summary.simulated)
     fields.push([
       'simulated',
       colors.yellow('yes: the sim provider produced these results; they say nothing about real models'),
     ]);
+  // One command a line, so each can be copied whole.
+  for (const [i, step] of nextSteps(summary).entries()) fields.push([i === 0 ? 'next' : '', step]);
   const title = `Run ${summary.runId} stopped (${summary.stop.reason}): ${summary.stop.message}`;
   const lines = [
     colors.bold(wrapWords(title, width, 2)),

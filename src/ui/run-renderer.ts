@@ -99,6 +99,8 @@ export function summarizeForTerminal(
     branch: state.start?.git?.branch ?? null,
     reportPath: extra.reportPath,
     simulated: extra.simulated,
+    warnings: state.warnings.map((w) => w.message),
+    improved: state.incumbent !== null && state.incumbent.iteration !== state.baseline?.iteration,
   };
 }
 

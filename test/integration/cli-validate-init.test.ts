@@ -121,6 +121,16 @@ describe('autoresearch init and validate', () => {
     expect(bad.stderr).toContain('--iterations');
   });
 
+  it("runs its baseline without warning against the scaffold's own settings", async () => {
+    // The judge's noise, measured at the baseline, against the scaffold's min_effect: at the
+    // default 0.01 the simulated judge's ±0.010 was above it, a warning on every first run.
+    const run = await cli(['run', 'hello-world', '--provider', 'sim', '--iterations', '0'], project);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('cannot resolve');
+    expect(run.stdout).not.toMatch(/^ {2}warnings /m);
+    expect(run.stdout).toMatch(/^ {2}next +autoresearch show \S+$/m);
+  });
+
   it('validates from a subfolder by name and prints --json', async () => {
     const { code, stdout } = await cli(
       ['validate', 'hello-world', '--json'],

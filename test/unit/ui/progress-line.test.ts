@@ -34,7 +34,42 @@ describe('formatRunSummary', () => {
     expect(lines[4]).toContain('$1.23');
     expect(lines[5]).toContain(summary.branch);
     expect(lines[6]).toContain(summary.reportPath);
-    expect(lines).toHaveLength(7);
+    expect(lines[7]).toMatch(/^ {2}next +autoresearch show 20261129-2230-cold-email-k3f9$/);
+    expect(lines).toHaveLength(8);
+  });
+
+  it('ends with the next commands: diff and apply once a change was kept, resume while budget can grow', () => {
+    const next = (over: Partial<RunSummary>) =>
+      formatRunSummary({ ...summary, ...over }, plain)
+        .split('\n')
+        .slice(-4)
+        .map((line) => line.trim())
+        .filter((line) => line.includes('autoresearch '))
+        .map((line) => line.replace(/^next +/, ''));
+    const id = summary.runId;
+    expect(next({ improved: true, stop: { reason: 'iterations', message: '12 of 12' } })).toEqual([
+      `autoresearch show ${id}`,
+      `autoresearch diff ${id}`,
+      `autoresearch apply ${id}`,
+      `autoresearch resume ${id} --iterations +N`,
+    ]);
+    expect(next({ improved: false, stop: { reason: 'interrupted', message: 'Ctrl-C' } })).toEqual([
+      `autoresearch show ${id}`,
+      `autoresearch resume ${id}`,
+    ]);
+    expect(next({ improved: true, stop: { reason: 'target', message: 'reached 0.95' } })).toEqual([
+      `autoresearch show ${id}`,
+      `autoresearch diff ${id}`,
+      `autoresearch apply ${id}`,
+    ]);
+  });
+
+  it('says how many warnings the run gave and the first, which scrolled by while it ran', () => {
+    const one = formatRunSummary({ ...summary, warnings: ['the judge is noisy'] }, plain);
+    expect(one).toMatch(/\n {2}warnings +one while it ran: the judge is noisy\n/);
+    const two = formatRunSummary({ ...summary, warnings: ['the judge is noisy', 'a case failed'] }, plain);
+    expect(two).toMatch(/\n {2}warnings +2 while it ran; the first: the judge is noisy\n/);
+    expect(formatRunSummary(summary, plain)).not.toContain('warnings');
   });
 
   it('leads the final check with the sealed test split when the experiment has one', () => {
