@@ -214,8 +214,14 @@ export function buildProgram(): Command {
     .command('diff')
     .description('prompt diff between two iterations or pool members (default: baseline -> best)')
     .argument('<run-id>', 'run id (or a unique prefix)')
-    .argument('[a]', 'iteration number, pool member (p3), or "baseline" / "best"')
-    .argument('[b]', 'iteration number, pool member (p3), or "baseline" / "best"')
+    .argument(
+      '[a]',
+      'iteration number, pool member (p3), "baseline" / "best", or "working" (the prompt file now)',
+    )
+    .argument(
+      '[b]',
+      'iteration number, pool member (p3), "baseline" / "best", or "working" (the prompt file now)',
+    )
     .option('--word', 'word diff instead of a line diff')
     .option('--json', 'machine-readable output')
     .action(lazy('diff'));

@@ -9,7 +9,9 @@ import { AutoresearchError } from '../errors.js';
 import type { PoolMemberRecord, RunState } from '../run/run-state.js';
 import { findParents } from './lineage.js';
 
-export type PromptRef = 'baseline' | 'best' | number | { member: string };
+/** `working`: the prompt file(s) as they are in the working tree now, which the run never scored. */
+export type PromptRef = 'baseline' | 'best' | 'working' | number | { member: string };
+export type RecordedRef = Exclude<PromptRef, 'working'>;
 
 /** `p0`, `p12`: how pool members are named everywhere (docs/design/pareto-search.md). */
 export function isMemberName(text: string): boolean {
@@ -17,7 +19,7 @@ export function isMemberName(text: string): boolean {
 }
 
 export interface PromptTarget {
-  ref: PromptRef;
+  ref: RecordedRef;
   /** `baseline (iteration 0)`, `best (iteration 5)`, `iteration 3 (discard)`. */
   label: string;
   iteration: number | null;
@@ -31,11 +33,11 @@ export interface PromptTarget {
 
 export function parsePromptRef(text: string): PromptRef {
   const value = text.trim().toLowerCase();
-  if (value === 'baseline' || value === 'best') return value;
+  if (value === 'baseline' || value === 'best' || value === 'working') return value;
   if (/^\d+$/.test(value)) return Number(value);
   if (isMemberName(value)) return { member: value };
   throw new AutoresearchError('E_USAGE', `"${text}" does not name a prompt`, {
-    hint: 'use an iteration number (as in `autoresearch show`), "baseline", "best" or a pool member (p3)',
+    hint: 'use an iteration number (as in `autoresearch show`), "baseline", "best", a pool member (p3) or "working" (your prompt file now)',
   });
 }
 
@@ -85,7 +87,7 @@ function locateMemberPrompt(ref: { member: string }, state: RunState): PromptTar
   };
 }
 
-export function locatePrompt(ref: PromptRef, state: RunState): PromptTarget {
+export function locatePrompt(ref: RecordedRef, state: RunState): PromptTarget {
   if (typeof ref === 'object') return locateMemberPrompt(ref, state);
   if (ref === 'baseline') {
     const iteration = state.baseline?.iteration ?? 0;
@@ -139,7 +141,8 @@ export function locatePrompt(ref: PromptRef, state: RunState): PromptTarget {
 /**
  * The two prompts to compare. No argument: baseline → best. One iteration number: that
  * iteration against its parent (the incumbent it was compared with). One pool member: it
- * against its (first) parent member. Two: a → b.
+ * against its (first) parent member. `working` alone: best → what the prompt file holds now.
+ * Two: a → b.
  */
 export function choosePair(
   state: RunState,
@@ -147,6 +150,7 @@ export function choosePair(
   b: PromptRef | undefined,
 ): [PromptRef, PromptRef] {
   if (a !== undefined && b !== undefined) return [a, b];
+  if (a === 'working') return ['best', 'working'];
   if (typeof a === 'object') {
     const member = locateMember(state, a.member);
     const parent = member.parents[0];

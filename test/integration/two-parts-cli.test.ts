@@ -148,4 +148,17 @@ describe('several optimisable parts through the CLI', () => {
     for (const name of changed) expect(applied.stdout).toContain(`(${name})`);
     for (const [name, file] of Object.entries(FILES)) expect(await repo.read(file)).toBe(best[name]);
   });
+
+  it('diffs the best against the working tree, part by part: identical once applied, then the edit', async () => {
+    const same = JSON.parse((await cliIn(['diff', run.id, 'working', '--json'])).stdout);
+    expect(same.from.label).toMatch(/^best/);
+    expect(same.to.label).toBe(`working tree (${FILES.system}, ${FILES['messages[1]']})`);
+    expect(same.identical).toBe(true);
+
+    await writeFile(repo.path(FILES.system), 'My own edit.\n');
+    const edited = await cliIn(['diff', run.id, 'working']);
+    expect(edited.exitCode, describeResult(edited)).toBe(0);
+    expect(edited.stdout).toContain(`+++ working tree (${FILES.system}, ${FILES['messages[1]']}): system`);
+    expect(edited.stdout).toContain('+My own edit.');
+  });
 });

@@ -1,12 +1,20 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';
-import { splitPromptText } from '../../experiment/part-texts.js';
+import { joinPartTexts, splitPromptText } from '../../experiment/part-texts.js';
+import { readWorkingPrompt } from '../../git/index.js';
 import { type DiffHunk, diffPromptParts, diffPrompts } from '../../report/prompt-diff.js';
-import { choosePair, locatePrompt, parsePromptRef, type PromptTarget } from '../../report/prompt-refs.js';
+import {
+  choosePair,
+  locatePrompt,
+  parsePromptRef,
+  type PromptRef,
+  type PromptTarget,
+} from '../../report/prompt-refs.js';
 import { isErrno } from '../../run/errno.js';
 import { readJournal } from '../../run/journal.js';
-import { readManifest } from '../../run/manifest.js';
+import { type Manifest, readManifest } from '../../run/manifest.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import { resolveRunId } from '../../run/run-id.js';
@@ -32,25 +40,25 @@ export default async function diffCommand(
   const { id, dir } = await resolveRunId(runsDir, runId);
   const state = reduceRun((await readJournal(dir, { onInvalid: 'collect' })).events);
   const [fromRef, toRef] = choosePair(state, refA, refB);
-  const from = locatePrompt(fromRef, state);
-  const to = locatePrompt(toRef, state);
-  const [fromText, toText] = await Promise.all([readPrompt(dir, id, from), readPrompt(dir, id, to)]);
+  const manifest = await readManifest(dir);
+  const side = async (ref: PromptRef): Promise<Side> => {
+    if (ref === 'working') return readWorking(manifest);
+    const target = locatePrompt(ref, state);
+    return { label: target.label, iteration: target.iteration, text: await readPrompt(dir, id, target) };
+  };
+  const [from, to] = await Promise.all([side(fromRef), side(toRef)]);
+  const [fromText, toText] = [from.text, to.text];
   const hunks = diffPrompts(fromText, toText);
   // Several optimised parts (docs/design/prompt-shapes.md): the prompts are parts documents, shown
   // part by part.
-  const names = Object.keys((await readManifest(dir)).experiment.parts ?? {});
+  const names = Object.keys(manifest.experiment.parts ?? {});
   const parts = names.length > 1 ? diffPromptParts(fromText, toText, names) : undefined;
   const term = terminal();
   if (options.json) {
-    const side = (target: PromptTarget, text: string) => ({
-      label: target.label,
-      iteration: target.iteration,
-      text,
-    });
     const json = {
       format: 'autoresearch.diff/v1',
-      from: side(from, fromText),
-      to: side(to, toText),
+      from,
+      to,
       identical: hunks.length === 0,
       hunks,
       ...(parts ? { parts } : {}),
@@ -80,6 +88,35 @@ export default async function diffCommand(
   function formatSides(a: DiffSide, b: DiffSide, sideHunks: DiffHunk[]): string {
     return options.word ? formatWordDiff(a, b, term.colors) : formatUnifiedDiff(a, b, sideHunks, term.colors);
   }
+}
+
+interface Side {
+  label: string;
+  /** The iteration that scored it; null for the working tree (and a best not yet scored). */
+  iteration: number | null;
+  text: string;
+}
+
+/** The prompt file(s) of the run's experiment as they are now: one part's text, or the parts document. */
+async function readWorking(manifest: Manifest): Promise<Side> {
+  const parts = manifest.experiment.parts;
+  const files = parts === undefined ? { prompt: manifest.experiment.prompt } : mapFiles(parts);
+  const texts: Record<string, string> = {};
+  for (const [part, file] of Object.entries(files)) {
+    const text = await readWorkingPrompt(join(manifest.projectRoot, file));
+    if (text === null) {
+      throw new AutoresearchError('E_NOT_FOUND', `${file} is not in the working tree`, {
+        hint: 'it was moved or deleted since the run; compare recorded prompts instead (baseline, best, an iteration)',
+      });
+    }
+    texts[part] = text;
+  }
+  const shown = Object.values(files).join(', ');
+  return { label: `working tree (${shown})`, iteration: null, text: joinPartTexts(texts) };
+}
+
+function mapFiles(parts: NonNullable<Manifest['experiment']['parts']>): Record<string, string> {
+  return Object.fromEntries(Object.entries(parts).map(([part, { file }]) => [part, file]));
 }
 
 async function readPrompt(dir: string, id: string, target: PromptTarget): Promise<string> {

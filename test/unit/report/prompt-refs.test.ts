@@ -11,6 +11,7 @@ describe('parsePromptRef', () => {
     expect(parsePromptRef('7')).toBe(7);
     expect(parsePromptRef(' Best ')).toBe('best');
     expect(parsePromptRef('baseline')).toBe('baseline');
+    expect(parsePromptRef('Working')).toBe('working');
     expect(() => parsePromptRef('latest')).toThrow(/does not name a prompt/);
     expect(() => parsePromptRef('-1')).toThrow(expect.objectContaining({ code: 'E_USAGE', exitCode: 2 }));
   });
@@ -138,6 +139,8 @@ describe('choosePair', () => {
     expect(choosePair(state, 3, undefined)).toEqual([1, 3]);
     expect(choosePair(state, 'best', undefined)).toEqual(['baseline', 'best']);
     expect(choosePair(state, 2, 'best')).toEqual([2, 'best']);
+    expect(choosePair(state, 'working', undefined)).toEqual(['best', 'working']);
+    expect(choosePair(state, 'baseline', 'working')).toEqual(['baseline', 'working']);
   });
 
   it('says a baseline has no parent, and an unknown iteration does not exist', () => {
