@@ -5,6 +5,13 @@ import { handleFatal } from './handle-fatal.js';
 import { EXIT } from '../errors.js';
 import { flushProcessOutput } from '../ui/terminal.js';
 
+// A reader that went away (`… | head -1`) is no failure of the command: what it would have read has
+// nowhere to go, and the work goes on (a run keeps its record either way).
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+
 const program = buildProgram();
 program.configureOutput({ outputError: (text, write) => write(text) });
 try {

@@ -248,6 +248,10 @@ export function buildProgram(): Command {
     .argument('<run-id>', 'run id (or a unique prefix)')
     .option('--serve', 'serve it on 127.0.0.1 (read-only), refreshing while the run goes on')
     .option('--port <N>', 'port for --serve (default: any free port)')
+    .option(
+      '--beside <other-run-id>',
+      'the report with another run beside it (as `compare` sees the two), in runs/<id>/beside-<other>.html',
+    )
     .action(lazy('report'));
 
   program

@@ -13,6 +13,7 @@ import type {
 import type { Signals } from '../run/run-state.js';
 import type { PairedCase } from './artifact-schemas.js';
 import type { CaseView } from './case-details.js';
+import type { RunComparison } from './compare-runs.js';
 import type { ChartModel, Sparkline } from './chart-geometry.js';
 import type { EvalFeedback } from './eval-feedback.js';
 import type { RunOverview } from './overview.js';
@@ -172,4 +173,9 @@ export interface ReportData {
   pool: PoolView | null;
   warnings: { iteration: number | null; message: string }[];
   problems: string[];
+  /**
+   * `report <run> --beside <other>`: this run (A) compared with another (B), as `compare` sees
+   * them (compare-runs.ts); absent in a run's own report.html.
+   */
+  beside?: RunComparison;
 }

@@ -3,15 +3,27 @@
  * replace the file. The loop refreshes it through `createReportRefresher`, which writes at
  * most once per interval while the run goes on (never per model call) and always at the end.
  */
+import { join } from 'node:path';
 import { runPaths } from '../run/paths.js';
 import { writeTextAtomic } from '../run/records.js';
 import { VERSION } from '../version.js';
 import { buildReportData } from './build-report-data.js';
+import type { RunComparison } from './compare-runs.js';
 import { readRunFolder } from './read-run-folder.js';
 import { renderReportHtml } from './render-html.js';
 
 export interface WriteReportOptions {
   now?: () => Date;
+  /**
+   * Another run to show beside this one (`report --beside`): the page gains the comparison and
+   * is written to `beside-<other id>.html` in the run folder, leaving report.html as it is.
+   */
+  beside?: RunComparison;
+}
+
+/** Where `report <run> --beside <other>` writes its page. */
+export function besideReportPath(runDir: string, otherId: string): string {
+  return join(runDir, `beside-${otherId}.html`);
 }
 
 /** Writes the report and returns its path. */
@@ -25,8 +37,10 @@ export async function renderAndWriteReport(
   options: WriteReportOptions = {},
 ): Promise<{ file: string; html: string; stamp: string; problems: string[] }> {
   const folder = await readRunFolder(runDir);
-  const data = buildReportData(folder, { now: (options.now ?? (() => new Date()))(), toolVersion: VERSION });
-  const file = runPaths(runDir).report;
+  const built = buildReportData(folder, { now: (options.now ?? (() => new Date()))(), toolVersion: VERSION });
+  const data = options.beside === undefined ? built : { ...built, beside: options.beside };
+  const file =
+    options.beside === undefined ? runPaths(runDir).report : besideReportPath(runDir, options.beside.b.id);
   const html = renderReportHtml(data);
   // Derived from the run folder and rewritten at every refresh: no fsync.
   await writeTextAtomic(file, html, { durable: false });

@@ -17,7 +17,8 @@ const losesWordsPerCase: ScriptedHandler = ({ request }) => {
   return text;
 };
 
-export function runPairedScenario(): Promise<ScriptedRun> {
+/** `iterations`: fewer stop the scenario early (1: only the screened-out proposal, the best stays the baseline). */
+export function runPairedScenario(iterations = 3): Promise<ScriptedRun> {
   const mutator = mutatorScript([
     { hypothesis: 'Swap alpha for zulu.', prompt: promptWith(['zulu']) },
     { hypothesis: 'Add charlie and delta.', prompt: promptWith(['alpha', 'charlie', 'delta']) },
@@ -27,6 +28,6 @@ export function runPairedScenario(): Promise<ScriptedRun> {
     mutator,
     generator: losesWordsPerCase,
     search: { acceptance: 'paired', min_effect: 0.01, confidence: 0.9, retest: 1, minibatch: 2 },
-    budget: { iterations: 3 },
+    budget: { iterations },
   });
 }

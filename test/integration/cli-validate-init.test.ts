@@ -65,6 +65,23 @@ describe('autoresearch --help', () => {
   });
 });
 
+describe('a reader that goes away', () => {
+  it('is no failure: `… | true` exits 0 with nothing on stderr (no EPIPE crash)', async () => {
+    // `true` reads nothing and exits at once, so the CLI's writes meet a closed pipe.
+    const result = await execa(
+      'bash',
+      ['-c', `"${process.execPath}" "${MAIN}" --help | true; echo "exit \${PIPESTATUS[0]}"`],
+      {
+        env: cleanEnv(),
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    expect(result.stdout).toBe('exit 0');
+    expect(result.stderr).toBe('');
+  });
+});
+
 describe('autoresearch init and validate', () => {
   it('scaffolds an experiment that validates at once, with a plan', async () => {
     const init = await cli(['init', 'hello-world'], project);

@@ -9,12 +9,14 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveReport } from '../../src/report/serve-report.js';
-import { writeReport } from '../../src/report/write-report.js';
+import { compareRuns } from '../../src/report/compare-runs.js';
+import { readRunSide } from '../../src/report/read-run-side.js';
+import { renderAndWriteReport, writeReport } from '../../src/report/write-report.js';
 import { stampEvent } from '../../src/run/events.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT, writeFixtureRun } from '../helpers/fixture-run.js';
 import { cleanUpScriptedRuns } from '../helpers/loop-harness.js';
@@ -26,6 +28,8 @@ const screenshot = join(root, 'test-artifacts', 'report.png');
 let tempDir: string;
 let reportUrl: string;
 let pairedUrl: string;
+let besideUrl: string;
+let besideIds: { a: string; b: string };
 let context: BrowserContext;
 
 beforeAll(async () => {
@@ -38,7 +42,18 @@ beforeAll(async () => {
   tempDir = await mkdtemp(join(tmpdir(), 'ar-report-browser-'));
   const run = await writeFixtureRun(join(tempDir, 'runs'));
   reportUrl = pathToFileURL(await writeReport(run.dir)).href;
-  pairedUrl = pathToFileURL(await writeReport((await runPairedScenario()).runDir)).href;
+  const paired = (await runPairedScenario()).runDir;
+  pairedUrl = pathToFileURL(await writeReport(paired)).href;
+  // `report <paired> --beside <shorter>`: the same scenario stopped after its screened-out first
+  // proposal, so its best is still the baseline, as `compare` reads the two.
+  const shorter = (await runPairedScenario(1)).runDir;
+  const sides = await Promise.all([
+    readRunSide(dirname(paired), basename(paired)),
+    readRunSide(dirname(shorter), basename(shorter)),
+  ]);
+  const beside = await renderAndWriteReport(paired, { beside: compareRuns(...sides) });
+  besideUrl = pathToFileURL(beside.file).href;
+  besideIds = { a: basename(paired), b: basename(shorter) };
   context = await chromium.launchPersistentContext(join(tempDir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
@@ -326,5 +341,37 @@ describe('report.html in Chromium', () => {
     await mkdir(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'report-paired.png'), fullPage: true });
     await page.close();
+  });
+
+  it('opens a run beside another (report --beside): both headlines, each case under each best, the prompts diff', async () => {
+    expect(besideUrl).toMatch(new RegExp(`/beside-${besideIds.b}\\.html$`));
+    const { page, problems } = await open(besideUrl);
+    const beside = page.locator('#beside');
+    await beside.waitFor();
+    expect(await beside.locator('h2').textContent()).toBe(`Beside run ${besideIds.b}`);
+    const run = beside.locator('table.beside-headlines tbody tr').first();
+    expect(await run.locator('td').allTextContents()).toEqual([besideIds.a, besideIds.b]);
+    expect(await run.locator('th').textContent()).toBe('Run');
+    const kept = beside.locator('table.beside-headlines tbody tr', {
+      has: page.locator('th', { hasText: /^Iterations$/ }),
+    });
+    expect(await kept.locator('td').allTextContents()).toEqual(['3, 1 kept', '1, 0 kept']);
+    // Every case under each run's best, and the paired verdict over them.
+    const rows = beside.locator('table.beside-cases tbody tr');
+    expect(await rows.count()).toBeGreaterThan(1);
+    expect(await beside.locator('p.beside-verdict').textContent()).toMatch(
+      /^B − A .* over \d+ cases \(paired, 95%\)/,
+    );
+    // The kept change is the difference between the two best prompts.
+    expect(await beside.locator('pre.diff span.remove').allTextContents()).not.toEqual([]);
+    // The run's own report is still there as it was, without the comparison.
+    expect(await page.locator('svg.chart').count()).toBe(1);
+    const own = await open(pairedUrl);
+    await own.page.locator('svg.chart').waitFor();
+    expect(await own.page.locator('#beside').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.screenshot({ path: join(root, 'test-artifacts', 'report-beside.png'), fullPage: true });
+    await page.close();
+    await own.page.close();
   });
 });

@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';
+import { compareRuns } from '../../report/compare-runs.js';
+import { readRunSide } from '../../report/read-run-side.js';
 import { serveReport } from '../../report/serve-report.js';
 import { renderAndWriteReport } from '../../report/write-report.js';
 import { resolveRunId } from '../../run/run-id.js';
@@ -10,6 +12,7 @@ import { runsDirOf } from '../runs-dir-option.js';
 interface ReportOptions {
   serve?: boolean;
   port?: string;
+  beside?: string;
 }
 
 export default async function reportCommand(
@@ -24,10 +27,19 @@ export default async function reportCommand(
       hint: `serve the report with \`autoresearch report ${runId} --serve --port ${options.port}\``,
     });
   }
+  if (options.beside !== undefined && options.serve) {
+    throw new AutoresearchError('E_USAGE', '--beside writes a page of its own; it does not combine with --serve', {
+      hint: `write it with \`autoresearch report ${runId} --beside ${options.beside}\` and open the file`,
+    });
+  }
   const { id, dir } = await resolveRunId(runsDir, runId);
   const term = terminal();
   if (!options.serve) {
-    const { file, problems } = await renderAndWriteReport(dir);
+    const beside =
+      options.beside === undefined
+        ? undefined
+        : compareRuns(...(await Promise.all([readRunSide(runsDir, id), readRunSide(runsDir, options.beside)])));
+    const { file, problems } = await renderAndWriteReport(dir, beside === undefined ? {} : { beside });
     for (const problem of problems) term.err(term.colors.yellow(`warning: ${problem}`));
     term.out(`Wrote ${file}`);
     term.out(term.colors.dim(`Open ${pathToFileURL(file).href} in a browser; it needs no network.`));

@@ -217,7 +217,7 @@ function renderDiff(diff: PromptDiffView): HTMLElement {
   return renderHunks(diff.hunks);
 }
 
-function renderHunks(hunks: PromptDiffView['hunks']): HTMLElement {
+export function renderHunks(hunks: PromptDiffView['hunks']): HTMLElement {
   const pre = el('pre', 'diff');
   for (const h of hunks) {
     pre.appendChild(

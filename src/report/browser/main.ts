@@ -5,6 +5,7 @@
  * so an output holding `</script>` or `<img onerror>` is shown as the text it is. Geometry
  * comes precomputed (chart-geometry.ts); the script only places shapes.
  */
+import { renderBeside } from './beside.js';
 import { add } from './dom.js';
 import { openIteration, renderTable } from './iterations.js';
 import { renderLedger } from './ledger.js';
@@ -17,6 +18,7 @@ const app = document.getElementById('app');
 if (app) {
   add(app, [
     renderHeader(),
+    renderBeside(),
     renderChart(),
     renderPool(),
     renderTable(),
