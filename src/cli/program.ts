@@ -169,6 +169,10 @@ export function buildProgram(): Command {
       .command('run')
       .description('start an optimization run')
       .argument('<experiment>', 'a name under experiments/ or a path')
+      .option(
+        '--from <run[/member]>',
+        "start from a previous run's best, or one pool member (<run-id>/p3), evaluated afresh as the baseline",
+      )
       .option('--detach', 'run in the background; print the run id and log path')
       // Used by --detach to hand the background process the id it already printed.
       .addOption(new Option('--run-id <id>').hideHelp()),
@@ -183,7 +187,9 @@ export function buildProgram(): Command {
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
       )
-      .option('--detach', 'resume in the background'),
+      .option('--detach', 'resume in the background')
+      // Known only to be refused with a hint: --from starts a new run.
+      .addOption(new Option('--from <run>').hideHelp()),
     { relative: true },
   ).action(lazy('resume'));
 
