@@ -38,8 +38,7 @@ export type FromRef = { runId: string } & (
   | { take: 'pool' }
 );
 
-const HINT =
-  'give a run id (its best), `<run-id>/p<n>` (one pool member, as `autoresearch show` lists them) or `<run-id>/pool` (every member)';
+const HINT = 'give a run id (its best), `<run-id>/p<n>` (one pool member, as `autoresearch show` lists them)';
 
 /** `<run-id>`, `<run-id>/best`, `<run-id>/p3`, `<run-id>/pool`; anything else is a usage error. */
 export function parseFromRef(text: string): FromRef {
@@ -51,13 +50,9 @@ export function parseFromRef(text: string): FromRef {
   if (rest === '' || rest === 'best') return { runId, take: 'best' };
   if (rest === 'pool') return { runId, take: 'pool' };
   if (isMemberName(rest)) return { runId, take: 'member', member: rest };
-  throw new AutoresearchError(
-    'E_USAGE',
-    `--from "${text}": "${rest}" names neither a pool member nor the pool`,
-    {
-      hint: HINT,
-    },
-  );
+  throw new AutoresearchError('E_USAGE', `--from "${text}": "${rest}" does not name a pool member`, {
+    hint: HINT,
+  });
 }
 
 /** `the best of run 2026…-k3f9 (iteration 4)`, `pool member p2 of run … (iteration 3)`. */
