@@ -44,7 +44,7 @@ const HINT = 'give a run id (its best), `<run-id>/p<n>` (one pool member, as `au
 export function parseFromRef(text: string): FromRef {
   const trimmed = text.trim();
   const slash = trimmed.indexOf('/');
-  const runId = slash < 0 ? trimmed : trimmed.slice(0, slash);
+  const runId = (slash < 0 ? trimmed : trimmed.slice(0, slash)).trim();
   const rest = slash < 0 ? '' : trimmed.slice(slash + 1).toLowerCase();
   if (runId === '') throw new AutoresearchError('E_USAGE', `--from "${text}" names no run`, { hint: HINT });
   if (rest === '' || rest === 'best') return { runId, take: 'best' };
