@@ -6,6 +6,7 @@
  * best yet; a whole pool (`/pool`) is not supported yet.
  */
 import { AutoresearchError } from '../errors.js';
+import { isRecord } from '../is-record.js';
 import { optimisedNames } from '../experiment/part-texts.js';
 import type { Experiment } from '../experiment/types.js';
 import { openRepo, poolRef } from '../git/index.js';
@@ -28,7 +29,7 @@ export interface ResolvedFrom {
 export async function resolveFrom(
   text: string,
   runsDir: string,
-  experiment: Pick<Experiment, 'name' | 'shape' | 'dir'>,
+  experiment: Pick<Experiment, 'name' | 'shape' | 'dir' | 'agent'>,
 ): Promise<ResolvedFrom> {
   const ref = parseFromRef(text);
   if (ref.take === 'pool') {
@@ -69,6 +70,16 @@ export async function resolveFrom(
       },
     );
   }
+  // An agent's skill or instructions file and a prompt for model calls are different artifacts.
+  const theirKind = artifactOf(manifest.config['agent']);
+  const ourKind = artifactOf(experiment.agent);
+  if (theirKind !== ourKind) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}: its prompt is ${theirKind}; ${experiment.name} optimises ${ourKind}`,
+      { hint: 'a run can start only from a prompt of the same shape; start from a run of this experiment' },
+    );
+  }
   const state = reduceRun((await readJournal(run.dir)).events);
   const notes: string[] = [];
   if (source !== experiment.name)
@@ -95,6 +106,12 @@ export async function resolveFrom(
     },
     notes,
   };
+}
+
+/** `an agent's skill` (docs/agents.md), or `a prompt for model calls`; from the config as the manifest holds it. */
+function artifactOf(agent: unknown): string {
+  const place = isRecord(agent) ? agent['place'] : undefined;
+  return typeof place === 'string' ? `an agent's ${place}` : 'a prompt for model calls';
 }
 
 interface Picked extends Chosen {

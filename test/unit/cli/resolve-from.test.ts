@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveFrom } from '../../../src/cli/resolve-from.js';
 import { isAutoresearchError } from '../../../src/errors.js';
-import type { PromptShape } from '../../../src/experiment/types.js';
+import type { Experiment, PromptShape } from '../../../src/experiment/types.js';
 import { hashPrompt } from '../../../src/prompt-hash.js';
 import { runPaths } from '../../../src/run/paths.js';
 import { listPoolRefs, poolRef, syncPoolRefs } from '../../../src/git/pool-refs.js';
@@ -129,6 +129,15 @@ describe('resolveFrom', () => {
     const run = await writeFixtureRun(runsDir);
     expect(await usageError(resolveFrom(run.id, runsDir, target('support-bot', TWO_PARTS)))).toContain(
       `--from ${run.id}: it is a run of cold-email, whose prompt had one optimised part; support-bot has the optimised parts system, messages[0]`,
+    );
+  });
+
+  it("refuses a model-call prompt for an agent's skill", async () => {
+    const runsDir = join(tempDir(), 'runs');
+    const run = await writeFixtureRun(runsDir);
+    const skill = { ...target('skill-triggers'), agent: { place: 'skill' } as Experiment['agent'] };
+    expect(await usageError(resolveFrom(run.id, runsDir, skill))).toContain(
+      `--from ${run.id}: its prompt is a prompt for model calls; skill-triggers optimises an agent's skill`,
     );
   });
 
