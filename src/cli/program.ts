@@ -123,7 +123,8 @@ export function buildProgram(): Command {
       .description('check an experiment and print the plan and a cost estimate; every problem at once')
       .argument('<experiment>', 'a name under experiments/ or a path to a folder or experiment.yaml')
       .option('--ping', 'make one tiny call per configured model')
-      .option('--json', 'machine-readable output'),
+      .option('--json', 'machine-readable output')
+      .option('--from <run[/member]>', 'check the run --from would start from (as on run)'),
   ).action(lazy('validate'));
 
   addOverrides(
