@@ -15,6 +15,7 @@ import { terminal } from '../ui/terminal.js';
 import { resumeTarget } from './resume-run.js';
 import { prepareExperiment, type RunFlags } from './start-run.js';
 import { runsDirOf } from './runs-dir-option.js';
+import { resolveFrom } from './resolve-from.js';
 
 export const RUN_LOG = 'run.log';
 
@@ -25,7 +26,10 @@ export async function detachSelf(kind: 'run' | 'resume', command: Command): Prom
   let runId: string;
   const extra: string[] = [];
   if (kind === 'run') {
-    const { experiment } = await prepareExperiment(target ?? '', command.opts() as RunFlags, env);
+    const flags = command.opts() as RunFlags;
+    const { experiment } = await prepareExperiment(target ?? '', flags, env);
+    // A bad --from is refused here (exit 2), not in the background process's log.
+    if (flags.from !== undefined) await resolveFrom(flags.from, runsDir, experiment);
     await ensureRunsDir(runsDir);
     runId = createRunId(experiment.name, { now: new Date(), random: Math.random });
     extra.push('--run-id', runId);

@@ -123,7 +123,8 @@ export function buildProgram(): Command {
       .description('check an experiment and print the plan and a cost estimate; every problem at once')
       .argument('<experiment>', 'a name under experiments/ or a path to a folder or experiment.yaml')
       .option('--ping', 'make one tiny call per configured model')
-      .option('--json', 'machine-readable output'),
+      .option('--json', 'machine-readable output')
+      .option('--from <run[/member]>', 'check the run --from would start from (as on run)'),
   ).action(lazy('validate'));
 
   addOverrides(
@@ -169,6 +170,10 @@ export function buildProgram(): Command {
       .command('run')
       .description('start an optimization run')
       .argument('<experiment>', 'a name under experiments/ or a path')
+      .option(
+        '--from <run[/member]>',
+        "start from a previous run's best, or one pool member (<run-id>/p3), evaluated afresh as the baseline",
+      )
       .option('--detach', 'run in the background; print the run id and log path')
       // Used by --detach to hand the background process the id it already printed.
       .addOption(new Option('--run-id <id>').hideHelp()),
@@ -183,7 +188,9 @@ export function buildProgram(): Command {
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
       )
-      .option('--detach', 'resume in the background'),
+      .option('--detach', 'resume in the background')
+      // Known only to be refused with a hint: --from starts a new run.
+      .addOption(new Option('--from <run>').hideHelp()),
     { relative: true },
   ).action(lazy('resume'));
 

@@ -38,10 +38,13 @@ import { refuseMissingKeys } from '../experiment/missing-keys.js';
 import { runSession, simulatedRoles } from './run-session.js';
 import { planEstimateOf } from './start-run.js';
 import { runsDirOf } from './runs-dir-option.js';
+import { withStartPrompt } from '../experiment/start-prompt.js';
 
 export interface ResumeFlags extends OverrideFlags {
   rebaseline?: boolean;
   detach?: boolean;
+  /** Refused: `--from` belongs to `run`. */
+  from?: string;
 }
 
 const BUDGET_KEYS = ['iterations', 'hours', 'usd', 'patience'] as const;
@@ -53,6 +56,15 @@ export async function resumeRun(
 ): Promise<ExitCode> {
   const env = process.env;
   const term = terminal();
+  if (flags.from !== undefined) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      '--from starts a new run; resume continues a run from where it stopped',
+      {
+        hint: `start a new run from it with \`autoresearch run <experiment> --from ${flags.from}\`, or resume without --from`,
+      },
+    );
+  }
   const runsDir = runsDirOf(command, env);
   const { id: runId, dir: runDir } = await resumeTarget(runsDir, idOrPrefix);
   if (idOrPrefix === undefined)
@@ -75,8 +87,11 @@ export async function resumeRun(
         ),
       ),
     );
-  const experiment = await loadForResume(manifest, journal.events, flags, env);
-  const differences = compareManifest(manifest, fingerprintExperiment(experiment));
+  const onDisk = await loadForResume(manifest, journal.events, flags, env);
+  const differences = compareManifest(manifest, fingerprintExperiment(onDisk));
+  // A run started with --from evaluates the prompt its manifest holds, not the working tree's,
+  // when its baseline is still to do.
+  const experiment = manifest.from === undefined ? onDisk : withStartPrompt(onDisk, manifest.from.text);
   const blocking = differences.filter((d) => d.blocking);
   for (const d of differences.filter((d) => !d.blocking))
     term.err(term.colors.dim(renderNote(term, `note: ${d.message}`, 6)));
@@ -129,7 +144,7 @@ export async function resumeRun(
     // From here on the run is scored under the new setup: later resumes compare against it.
     // Journaled first, so a crash in between leaves a rebaseline pending, never a silent mix.
     if (flags.rebaseline && blocking.length > 0) {
-      await writeManifest(runDir, { ...manifest, ...fingerprintExperiment(experiment) });
+      await writeManifest(runDir, { ...manifest, ...fingerprintExperiment(onDisk) });
     }
     term.err(
       renderNote(

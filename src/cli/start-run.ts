@@ -39,10 +39,15 @@ import { refuseMissingKeys } from '../experiment/missing-keys.js';
 import { runSession, simulatedRoles } from './run-session.js';
 import { join } from 'node:path';
 import { runsDirOf } from './runs-dir-option.js';
+import { resolveFrom } from './resolve-from.js';
+import { withStartPrompt } from '../experiment/start-prompt.js';
+import { describeFrom } from '../run/run-from.js';
 
 export interface RunFlags extends OverrideFlags {
   detach?: boolean;
   runId?: string;
+  /** `--from <run>[/<member>]`: start from that run's best or pool member (resolve-from.ts). */
+  from?: string;
 }
 
 export async function prepareExperiment(ref: string, flags: OverrideFlags, env: NodeJS.ProcessEnv) {
@@ -63,8 +68,14 @@ export async function prepareExperiment(ref: string, flags: OverrideFlags, env: 
 export async function startRun(ref: string, flags: RunFlags, command: Command): Promise<ExitCode> {
   const env = process.env;
   const term = terminal();
-  const { experiment, overrides } = await prepareExperiment(ref, flags, env);
+  const { experiment: loaded, overrides } = await prepareExperiment(ref, flags, env);
   const runsDir = runsDirOf(command, env);
+  // Read and checked before anything is written: a bad --from leaves no run folder behind.
+  const from = flags.from === undefined ? undefined : await resolveFrom(flags.from, runsDir, loaded);
+  for (const note of from?.notes ?? []) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
+  // The manifest fingerprints the working tree (what `apply` protects); the loop and the run
+  // branch's baseline commit start from the chosen prompt.
+  const experiment = from === undefined ? loaded : withStartPrompt(loaded, from.from.text);
   await ensureRunsDir(runsDir);
   const now = new Date();
   const runId = flags.runId ?? createRunId(experiment.name, { now, random: Math.random });
@@ -72,7 +83,7 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
   await mkdir(runDir, { recursive: true });
   const lock = await acquireRunLock(runDir, await currentProcessIdentity());
   try {
-    const git = await attachGit(experiment, runId);
+    const git = await attachGit(experiment, runId, from === undefined ? undefined : describeFrom(from.from));
     const projectRoot = await findProjectRoot(experiment.dir);
     const rel = (file: string) => relative(projectRoot, file);
     await writeManifest(runDir, {
@@ -82,11 +93,12 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
       createdAt: now.toISOString(),
       toolVersion: VERSION,
       projectRoot,
-      experiment: manifestExperiment(experiment, rel),
+      experiment: manifestExperiment(loaded, rel),
       config: experiment.config as unknown as Record<string, unknown>,
       overrides,
-      ...fingerprintExperiment(experiment),
+      ...fingerprintExperiment(loaded),
       git: git ? { base: git.base, branch: git.binding.branch } : null,
+      ...(from === undefined ? {} : { from: from.from }),
     });
     const killPoint = killPointFromEnv(env);
     const recorder = createRunRecorder(runDir, [], () => new Date(), killPoint ? { killPoint } : {});
@@ -110,6 +122,10 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
         runDir,
       }),
     );
+    if (from !== undefined)
+      term.err(
+        renderNote(term, `starting from ${describeFrom(from.from)}, evaluated afresh as the baseline`),
+      );
     if (lock.warning) term.err(term.colors.yellow(`warning: ${lock.warning}`));
     return await runSession({
       experiment,
@@ -136,6 +152,7 @@ export function planEstimateOf(experiment: Experiment): { usd: number | null; se
 async function attachGit(
   experiment: Experiment,
   runId: string,
+  startsFrom: string | undefined,
 ): Promise<{ binding: GitBinding; base: string; baselineCommit?: string } | null> {
   const repo = await openRepo(experiment.dir);
   if (!repo) return null;
@@ -155,6 +172,7 @@ async function attachGit(
     promptPath: experiment.promptPath,
     promptText: experiment.prompt,
     ...(parts ? { partPaths: parts } : {}),
+    ...(startsFrom === undefined ? {} : { startsFrom }),
   });
   return {
     binding: { repo, branch: branch.branch, promptPath: experiment.promptPath },

@@ -119,13 +119,17 @@ export interface BaselineMessageInput {
   runId: string;
   /** Whether HEAD has a different version of the prompt file or none at all. */
   reason: 'modified' | 'untracked';
+  /** `run --from`: where the starting prompt came from (`the best of run …`), said instead of the reason. */
+  startsFrom?: string;
 }
 
 export function formatBaselineMessage(input: BaselineMessageInput): string {
   const why =
-    input.reason === 'modified'
-      ? 'The prompt in the working tree differed from HEAD; this commit records the version the run starts from.'
-      : 'The prompt was not in HEAD; this commit records the version the run starts from.';
+    input.startsFrom !== undefined
+      ? `The run starts from ${input.startsFrom} (run --from); this commit records that prompt.`
+      : input.reason === 'modified'
+        ? 'The prompt in the working tree differed from HEAD; this commit records the version the run starts from.'
+        : 'The prompt was not in HEAD; this commit records the version the run starts from.';
   return [
     `autoresearch(${input.experiment}): baseline prompt for run ${input.runId}`,
     '',

@@ -15,6 +15,8 @@ export interface CreateRunBranchInput extends PromptLocation {
   repo: GitRepo;
   experiment: string;
   runId: string;
+  /** `run --from`: where promptText came from, for the baseline commit's message. */
+  startsFrom?: string;
 }
 
 export interface RunBranch {
@@ -46,7 +48,12 @@ async function commitBaselineIfNeeded(
   );
   if (statuses.every((status) => status === 'same')) return undefined;
   const reason = statuses.every((status) => status === 'untracked') ? 'untracked' : 'modified';
-  const message = formatBaselineMessage({ experiment: input.experiment, runId: input.runId, reason });
+  const message = formatBaselineMessage({
+    experiment: input.experiment,
+    runId: input.runId,
+    reason,
+    ...(input.startsFrom === undefined ? {} : { startsFrom: input.startsFrom }),
+  });
   return (await commitFiles(repo, { parent: base, files, message })).sha;
 }
 

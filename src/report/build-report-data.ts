@@ -38,6 +38,7 @@ export function buildReportData(folder: RunFolder, context: BuildContext): Repor
     id: folder.id,
     liveLock: folder.liveLock,
     experiment: folder.manifest?.experiment.name ?? null,
+    from: folder.manifest?.from,
   });
   const eventsByIteration = collectIterationEvents(folder.events);
   const partNames = Object.keys(folder.manifest?.experiment.parts ?? {});

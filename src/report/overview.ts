@@ -8,6 +8,7 @@ import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../
 import type { JudgeAnchorsState, RoleSpend, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 import { poolCallsSaved } from '../run/pool-summary.js';
+import type { RunFrom } from '../run/run-from.js';
 
 export interface SplitPair {
   train: number | null;
@@ -23,9 +24,14 @@ export interface ScoredPrompt extends SplitPair {
   iteration: number;
 }
 
+/** `run --from` (src/run/run-from.ts) as reviews show it: the manifest's `from` without the prompt's text. */
+export type OverviewFrom = Omit<RunFrom, 'text'>;
+
 export interface RunOverview {
   id: string;
   experiment: string | null;
+  /** Where the starting prompt came from (`run --from`); absent for a run started from its files. */
+  from?: OverviewFrom;
   kind: RunKind | null;
   status: RunStatus;
   stopReason: StopReason | null;
@@ -84,7 +90,7 @@ export interface RunOverview {
 
 export function buildOverview(
   state: RunState,
-  run: { id: string; liveLock: boolean; experiment?: string | null },
+  run: { id: string; liveLock: boolean; experiment?: string | null; from?: RunFrom | undefined },
 ): RunOverview {
   const counts = Object.fromEntries(ITERATION_STATUSES.map((status) => [status, 0])) as Record<
     IterationStatus,
@@ -95,6 +101,7 @@ export function buildOverview(
   return {
     id: run.id,
     experiment: state.start?.experiment ?? run.experiment ?? null,
+    ...(run.from === undefined ? {} : { from: overviewFrom(run.from) }),
     kind: state.start?.kind ?? null,
     status: runStatus(state, run.liveLock),
     stopReason: state.stop?.reason ?? null,
@@ -133,6 +140,10 @@ export function buildOverview(
       progress: state.open.progress,
     },
   };
+}
+
+function overviewFrom({ text: _text, ...from }: RunFrom): OverviewFrom {
+  return from;
 }
 
 /** The figures a headline should show: the fresh final evaluation when there is one. */

@@ -9,6 +9,7 @@ import { AutoresearchError, isAutoresearchError } from '../errors.js';
 import { canonicalJson } from '../canonical-json.js';
 import { isErrno } from './errno.js';
 import { RunKind } from './events.js';
+import { RunFrom } from './run-from.js';
 import { Fingerprint } from './fingerprint.js';
 import { runPaths } from './paths.js';
 import { RECORD_VERSION, refuseNewerRecord } from './record-version.js';
@@ -49,6 +50,8 @@ export const Manifest = z.strictObject({
   overrides: z.record(z.string(), z.unknown()),
   ...Fingerprint.shape,
   git: z.strictObject({ base: z.string().min(1), branch: z.string().min(1) }).nullable(),
+  /** `run --from` (run-from.ts): the run and prompt this one started from; absent for every other run. */
+  from: RunFrom.optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

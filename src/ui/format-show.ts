@@ -11,7 +11,8 @@
 import { cutText, toOneLine } from '../loop/text.js';
 import type { IterationStatus, PairedDecisionRecord } from '../run/events.js';
 import type { CandidateDecisionRecord, IterationRecord } from '../run/run-state.js';
-import { headlineScores, type RunOverview, type SplitPair } from '../report/overview.js';
+import { headlineScores, type OverviewFrom, type RunOverview, type SplitPair } from '../report/overview.js';
+import { describeFrom } from '../run/run-from.js';
 import { decisionsOf, describeParents, type PoolReview } from '../report/pool-view.js';
 import { describeMerges } from '../run/pool-summary.js';
 import { formatPool } from './format-pool.js';
@@ -200,6 +201,7 @@ export function formatShowHeader(o: RunOverview, c: Colors, width = Number.POSIT
   const field = (name: string, value: string) =>
     lines.push(formatField(c.dim(name.padEnd(12)), value, width));
   field('Run', `${c.bold(o.id)}${o.experiment ? ` (${o.kind ?? 'run'} of ${o.experiment})` : ''}`);
+  if (o.from !== undefined) field('From', describeOverviewFrom(o.from, c));
   field('Status', paintRunStatus(o, c));
   const head = headlineScores(o);
   const source = head.fresh ? 'fresh final evaluation' : 'as decided during the run';
@@ -474,4 +476,11 @@ function deltaColor(delta: number, c: Colors): (text: string) => string {
 
 function sideColor(side: ReturnType<typeof intervalSide>, c: Colors): (text: string) => string {
   return side === 'above' ? c.green : side === 'below' ? c.red : (text: string) => text;
+}
+
+/** `run --from`: the source, its score there (not this run's baseline) and the commit it is at. */
+function describeOverviewFrom(from: OverviewFrom, c: Colors): string {
+  const there = from.train === null ? '' : `, train ${score(from.train)} there`;
+  const commit = from.commit === null ? '' : `, commit ${from.commit.slice(0, 12)}`;
+  return `${describeFrom(from)}${there}${commit} ${c.dim(`(prompt ${from.promptSha256.slice(0, 12)}, evaluated afresh as the baseline)`)}`;
 }

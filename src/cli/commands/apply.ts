@@ -6,20 +6,17 @@
  * own edits are never overwritten silently), or when it is a symlink that leaves the
  * repository (the write would land elsewhere on the machine).
  */
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { AutoresearchError, EXIT, type ExitCode } from '../../errors.js';
 import { splitPromptText } from '../../experiment/part-texts.js';
 import { checkPromptDrift, readWorkingPrompt, writePromptAtomically } from '../../git/index.js';
-import { isMemberName, locateMember } from '../../report/prompt-refs.js';
+import { isMemberName } from '../../report/prompt-refs.js';
 import { readJournal } from '../../run/journal.js';
 import { type Manifest, readManifest } from '../../run/manifest.js';
-import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
-import type { RunState } from '../../run/run-state.js';
 import { resolveRunId } from '../../run/run-id.js';
-import { readMemberPrompt } from '../../run/member-prompt.js';
+import { readBest, readMember } from '../../run/chosen-prompt.js';
 import { terminal } from '../../ui/terminal.js';
 import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -86,41 +83,6 @@ export default async function applyCommand(
   if (state.journalStatus === 'open' && member === undefined)
     term.err(term.colors.yellow('note: the run is still going; a later keep may replace this best'));
   return EXIT.ok;
-}
-
-interface Chosen {
-  /** `the best prompt`, `pool member p3`. */
-  name: string;
-  /** `the baseline`, `iteration 4`. */
-  from: string;
-  train: number | null;
-  text: string;
-}
-
-async function readBest(run: { id: string; dir: string }, state: RunState): Promise<Chosen> {
-  const incumbent = state.incumbent;
-  if (!incumbent) {
-    throw new AutoresearchError('E_USAGE', `run ${run.id} has no evaluated prompt yet`, {
-      hint: `resume it first: autoresearch resume ${run.id}`,
-    });
-  }
-  const record = state.iterations.find((it) => it.iteration === incumbent.iteration);
-  const text = await readFile(
-    candidatePaths(run.dir, incumbent.iteration, record?.candidate ?? 0).prompt,
-    'utf8',
-  ).catch(() => readFile(runPaths(run.dir).best, 'utf8'));
-  const from =
-    incumbent.iteration === (state.baseline?.iteration ?? 0)
-      ? 'the baseline'
-      : `iteration ${incumbent.iteration}`;
-  return { name: 'the best prompt', from, train: incumbent.train, text };
-}
-
-async function readMember(dir: string, state: RunState, name: string): Promise<Chosen> {
-  const member = locateMember(state, name);
-  const text = await readMemberPrompt(dir, member);
-  const from = member.kind === 'seed' ? 'the baseline' : `iteration ${member.iteration}`;
-  return { name: `pool member ${member.id}`, from, train: member.train, text };
 }
 
 interface Target {

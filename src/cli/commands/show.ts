@@ -55,7 +55,8 @@ export default async function showCommand(
     readLockStatus(dir),
   ]);
   const state = reduceRun(journal.events);
-  const overview = buildOverview(state, { id, liveLock: lock.state === 'held' });
+  const manifest = await readManifestOrNull(dir);
+  const overview = buildOverview(state, { id, liveLock: lock.state === 'held', from: manifest?.from });
   const term = terminal();
   // A calibration (docs/design/judge-reliability.md) has no iterations: its figures are in
   // calibration.json.
@@ -84,8 +85,7 @@ export default async function showCommand(
   }
   // A pareto run (docs/design/pareto-search.md): its front is drawn at the run's min_effect, which
   // the manifest holds.
-  const pool =
-    state.pool === null ? null : reviewPool(state.pool, minEffectOf((await readManifestOrNull(dir))?.config));
+  const pool = state.pool === null ? null : reviewPool(state.pool, minEffectOf(manifest?.config));
   const agent = await agentCasesOf(dir, state.start?.kind === 'eval' ? 'the evaluation' : 'baseline');
   term.out(
     options.json

@@ -31,10 +31,14 @@ import { formatPlan } from '../../ui/format-plan.js';
 import { formatProblems } from '../../ui/format-problems.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
+import { resolveFrom } from '../resolve-from.js';
+import { describeFrom } from '../../run/run-from.js';
 
 export interface ValidateOptions extends OverrideFlags {
   ping?: boolean;
   json?: boolean;
+  /** As on `run`: the source is resolved and checked (resolve-from.ts), and named in the notes. */
+  from?: string;
 }
 
 export interface ValidateDeps {
@@ -69,9 +73,14 @@ export async function runValidate(
   let notes: string[];
   try {
     const { experiment: loaded } = await loadExperiment(ref, { cwd, env, ...providerOf(options) });
-    const { ping: _ping, json: _json, ...flags } = options;
+    const { ping: _ping, json: _json, from, ...flags } = options;
     const overridden = applyOverrides(loaded, flags);
     notes = overridden.notes;
+    if (from !== undefined) {
+      if (deps.runsDir === undefined) throw new Error('validate --from needs the runs folder');
+      const resolved = await resolveFrom(from, deps.runsDir, loaded);
+      notes = [...notes, ...resolved.notes, `the run would start from ${describeFrom(resolved.from)}`];
+    }
     experiment = {
       ...overridden.experiment,
       warnings: warningsAfterOverrides(loaded.warnings, loaded, overridden.experiment),

@@ -32,7 +32,7 @@ export function renderHeader(): HTMLElement {
       (at ? ' during ' + at : '') +
       '. Resume it to continue.';
   else if (at) stop = 'In progress: ' + at;
-  const wrap = el('header', null, [head, stop ? el('div', 'stopline', stop) : null]);
+  const wrap = el('header', null, [head, stop ? el('div', 'stopline', stop) : null, fromLine(o)]);
   if (o.simulated.length) {
     wrap.appendChild(
       el('p', 'stopline', 'Simulated models produced these results; they say nothing about real models.'),
@@ -40,6 +40,24 @@ export function renderHeader(): HTMLElement {
   }
   wrap.appendChild(renderCards(o));
   return wrap;
+}
+
+/** `run --from`: where the baseline's prompt came from; its score there is not this run's baseline. */
+function fromLine(o: RunOverview): HTMLElement | null {
+  const from = o.from;
+  if (!from) return null;
+  const what = from.take === 'member' ? 'pool member ' + from.member : 'the best';
+  return el('p', 'stopline from', [
+    'Started from ' + what + ' of run ',
+    el('span', 'mono', from.runId),
+    ' (iteration ' +
+      from.iteration +
+      (isNum(from.train) ? ', train ' + score(from.train) + ' there' : '') +
+      ')',
+    from.commit ? ', commit ' : '',
+    from.commit ? el('span', 'mono', from.commit.slice(0, 12)) : '',
+    '; evaluated afresh as this run\u2019s baseline.',
+  ]);
 }
 
 function scoreCard(label: string, split: 'train' | 'holdout', o: RunOverview): HTMLElement {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -263,5 +263,35 @@ describe('buildReportData on a paired run', () => {
     expect(full.iterations.every((i) => i.paired === null && i.churn === null && i.screen === null)).toBe(
       true,
     );
+  });
+});
+
+describe('a run started with --from', () => {
+  it("carries the manifest's `from` into the overview, without the prompt text", async () => {
+    const runsDir = await mkdtemp(join(tmpdir(), 'report-from-'));
+    try {
+      const run = await writeFixtureRun(runsDir);
+      const manifestPath = join(run.dir, 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+      const from = {
+        runId: '20261128-0915-cold-email-s1p2',
+        experiment: 'cold-email',
+        take: 'best',
+        member: null,
+        iteration: 2,
+        promptSha256: 'cd'.repeat(32),
+        train: 0.5,
+        commit: null,
+        ref: null,
+        text: 'Write.',
+      };
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, from }));
+      const data = buildReportData(await readRunFolder(run.dir), context);
+      const { text: _text, ...shown } = from;
+      expect(data.overview.from).toEqual(shown);
+      expect(full.overview.from).toBeUndefined();
+    } finally {
+      await rm(runsDir, { recursive: true, force: true });
+    }
   });
 });

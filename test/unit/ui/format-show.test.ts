@@ -240,3 +240,33 @@ describe('formatDuration', () => {
     ]);
   });
 });
+
+describe('a run started with --from', () => {
+  const from = {
+    runId: '20261128-0915-cold-email-s1p2',
+    experiment: 'cold-email',
+    take: 'member' as const,
+    member: 'p3',
+    iteration: 4,
+    promptSha256: 'ab12'.repeat(16),
+    train: 0.7123,
+    commit: '9e7c21d'.padEnd(40, '0'),
+    ref: 'refs/autoresearch/cold-email/20261128-0915-cold-email-s1p2/pool/p3',
+    text: 'Write a short email.',
+  };
+  const overview = buildOverview(full, { id: '20261129-2230-cold-email-k3f9', liveLock: false, from });
+
+  it('names the source under Run: member, iteration, its score there, commit and digest', () => {
+    const lines = formatShow(overview, full.iterations, { width: 200, colors: plain }).split('\n');
+    expect(lines[1]).toBe(
+      'From        pool member p3 of run 20261128-0915-cold-email-s1p2 (iteration 4), train 0.712 there, commit 9e7c21d00000 (prompt ab12ab12ab12, evaluated afresh as the baseline)',
+    );
+  });
+
+  it('puts it in --json without the prompt text; a run without it has no such key', () => {
+    const json = JSON.parse(formatShowJson(overview, full.iterations));
+    const { text: _text, ...shown } = from;
+    expect(json.run.from).toEqual(shown);
+    expect(JSON.parse(formatShowJson(fullOverview, full.iterations)).run).not.toHaveProperty('from');
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * `run <experiment> --from <run>[/<member>|/pool]`: the source run's prompt(s), read and checked
+ * before the new run writes anything (docs/design/run-records.md). Refused, as usage errors: an
+ * unknown run, a record that is not an optimization run, a prompt of another shape (another
+ * experiment is fine when its optimised parts are the same), an unknown member, a run with no
+ * best yet; a whole pool (`/pool`) is not supported yet.
+ */
+import { AutoresearchError } from '../errors.js';
+import { isRecord } from '../is-record.js';
+import { optimisedNames } from '../experiment/part-texts.js';
+import type { Experiment } from '../experiment/types.js';
+import { openRepo, poolRef } from '../git/index.js';
+import { resolveCommit } from '../git/refs.js';
+import { hashPrompt } from '../prompt-hash.js';
+import { type Chosen, readBest, readMember } from '../run/chosen-prompt.js';
+import { readJournal } from '../run/journal.js';
+import { readManifest } from '../run/manifest.js';
+import { reduceRun } from '../run/reducer.js';
+import { type FromRef, parseFromRef, type RunFrom } from '../run/run-from.js';
+import { resolveRunId } from '../run/run-id.js';
+import type { RunState } from '../run/run-state.js';
+
+export interface ResolvedFrom {
+  from: RunFrom;
+  /** Said before the run starts (another experiment's run, a source still running). */
+  notes: string[];
+}
+
+export async function resolveFrom(
+  text: string,
+  runsDir: string,
+  experiment: Pick<Experiment, 'name' | 'shape' | 'dir' | 'agent'>,
+): Promise<ResolvedFrom> {
+  const ref = parseFromRef(text);
+  if (ref.take === 'pool') {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${text}: starting from a whole pool is not supported yet`,
+      {
+        hint: `start from its best (--from ${ref.runId}) or one member (--from ${ref.runId}/p<n>, as \`autoresearch show\` lists them)`,
+      },
+    );
+  }
+  const run = await resolveRunId(runsDir, ref.runId);
+  const manifest = await readManifest(run.dir);
+  if (manifest.kind !== 'run') {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}: it is ${manifest.kind === 'eval' ? 'an evaluation' : 'a calibration'}, not an optimization run`,
+      {
+        hint: 'name a run listed by `autoresearch runs` whose kind is run',
+      },
+    );
+  }
+  const source = manifest.experiment.name;
+  const theirs = Object.keys(manifest.experiment.parts ?? {});
+  const ours = optimisedNames(experiment.shape);
+  // One optimised part is one text whatever its name; several must be the same parts in the same order.
+  const sameShape = theirs.length === 0 ? ours.length === 1 : theirs.join('\n') === ours.join('\n');
+  if (!sameShape) {
+    const what = (names: readonly string[]) =>
+      names.length <= 1 ? 'one optimised part' : `the optimised parts ${names.join(', ')}`;
+    const whose =
+      source === experiment.name ? `it was started when ${source}` : `it is a run of ${source}, whose prompt`;
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}: ${whose} had ${what(theirs)}; ${experiment.name} has ${what(ours)}`,
+      {
+        hint: 'a run can start only from a prompt of the same shape; apply the prompt by hand and adapt it, or start from a run of this experiment',
+      },
+    );
+  }
+  // An agent's skill or instructions file and a prompt for model calls are different artifacts.
+  const theirKind = artifactOf(manifest.config['agent']);
+  const ourKind = artifactOf(experiment.agent);
+  if (theirKind !== ourKind) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}: its prompt is ${theirKind}; ${experiment.name} optimises ${ourKind}`,
+      { hint: 'a run can start only from a prompt of the same shape; start from a run of this experiment' },
+    );
+  }
+  const state = reduceRun((await readJournal(run.dir)).events);
+  const notes: string[] = [];
+  if (source !== experiment.name)
+    notes.push(
+      `--from ${run.id} is a run of ${source}; its prompt has the same shape as ${experiment.name}'s`,
+    );
+  if (state.journalStatus === 'open')
+    notes.push(`run ${run.id} is still going; this run starts from what it holds now`);
+  const picked = await choose(run, state, ref);
+  const git = await gitOf(experiment.dir, manifest.experiment.name, run.id, state);
+  const at = ref.take === 'best' || picked.member === null ? git.best : await git.member(picked.member);
+  return {
+    from: {
+      runId: run.id,
+      experiment: source,
+      take: ref.take,
+      member: picked.member,
+      iteration: picked.iteration,
+      promptSha256: hashPrompt(picked.text),
+      train: picked.train,
+      commit: at?.commit ?? null,
+      ref: at?.ref ?? null,
+      text: picked.text,
+    },
+    notes,
+  };
+}
+
+/** `an agent's skill` (docs/agents.md), or `a prompt for model calls`; from the config as the manifest holds it. */
+function artifactOf(agent: unknown): string {
+  const place = isRecord(agent) ? agent['place'] : undefined;
+  return typeof place === 'string' ? `an agent's ${place}` : 'a prompt for model calls';
+}
+
+interface Picked extends Chosen {
+  member: string | null;
+}
+
+async function choose(
+  run: { id: string; dir: string },
+  state: RunState,
+  ref: Exclude<FromRef, { take: 'pool' }>,
+): Promise<Picked> {
+  if (ref.take === 'member') return { ...(await readMember(run.dir, state, ref.member)), member: ref.member };
+  if (state.incumbent === null || state.incumbent.train === null) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}: the run has no best prompt yet (its baseline never finished)`,
+      {
+        hint: `resume it first (autoresearch resume ${run.id}), or start without --from`,
+      },
+    );
+  }
+  return { ...(await readBest(run, state)), member: state.pool?.best ?? null };
+}
+
+interface GitSource {
+  /** The commit and ref holding the source run's best. */
+  best: { commit: string; ref: string } | null;
+  /** A pool member's commit, from its ref; null when git or the ref is missing. */
+  member(id: string): Promise<{ commit: string; ref: string } | null>;
+}
+
+async function gitOf(dir: string, experiment: string, runId: string, state: RunState): Promise<GitSource> {
+  const start = state.start?.git ?? null;
+  const repo = start === null ? null : await openRepo(dir);
+  const bestCommit = state.incumbent?.commit ?? start?.baselineCommit ?? start?.base ?? null;
+  return {
+    best:
+      start === null || bestCommit === null
+        ? null
+        : { commit: bestCommit, ref: `refs/heads/${start.branch}` },
+    async member(id) {
+      if (repo === null) return null;
+      const ref = poolRef(experiment, runId, id);
+      const commit = await resolveCommit(repo, ref);
+      return commit === null ? null : { commit, ref };
+    },
+  };
+}
