@@ -150,6 +150,7 @@ export function buildMutatorUserMessage(feedback: MutatorFeedback): string {
     ...describeCheckFailures(feedback),
     ...describeFailingCases(feedback),
     ...describeHistory(feedback),
+    ...describeTried(feedback),
     ...describeGuidance(feedback),
     ...describeTask(feedback),
   ].join('\n');
@@ -348,6 +349,16 @@ function describeLineage(
       const score = a.score === null ? '' : `, train ${fixed(a.score)}`;
       return `- ${where}${parents}: ${a.status}${became}${gain}${score}: ${JSON.stringify(a.hypothesis)}`;
     }),
+    '',
+  ];
+}
+
+/** The run's other hypotheses (other lineages, older attempts): what not to propose again. */
+function describeTried(feedback: MutatorFeedback): string[] {
+  if (feedback.tried === undefined || feedback.tried.length === 0) return [];
+  return [
+    '## Also tried elsewhere in this run (newest first; do not propose these again)',
+    ...feedback.tried.map((hypothesis) => `- ${JSON.stringify(hypothesis)}`),
     '',
   ];
 }

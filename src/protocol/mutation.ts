@@ -133,6 +133,13 @@ export const MutatorFeedback = z.object({
       delta: z.number().nullable().optional(),
     }),
   ),
+  /**
+   * Hypotheses already tried elsewhere in this run and not in `history` (another lineage's, or
+   * older than the history shown), newest first, each once: so a proposal does not repeat what the
+   * run has already tried. At most TRIED_HYPOTHESES, each cut at TRIED_CHARS (src/loop/build-feedback.ts);
+   * absent when there are none.
+   */
+  tried: z.array(z.string()).optional(),
   guidance: z.string(),
 });
 export type MutatorFeedback = z.infer<typeof MutatorFeedback>;

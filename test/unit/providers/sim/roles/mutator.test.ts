@@ -139,6 +139,29 @@ describe('the simulated mutator', () => {
       expect(reply.hypothesis).not.toMatch(/^Adding an explicit/);
   });
 
+  test('does not repeat a hypothesis tried elsewhere in the run, or the same words in another order', () => {
+    const input = feedback({
+      check_failures: [
+        { name: 'not-icontains-any [synergy, leverage]', type: 'not-icontains-any', failed: 5, total: 8 },
+      ],
+    });
+    const banned = proposals(input).filter((r) => r.hypothesis.startsWith('Banning'));
+    expect(banned.length).toBeGreaterThan(0);
+    // Another lineage tried it, listed in `tried`, cut short as the feedback cuts long ones.
+    for (const reply of proposals({ ...input, tried: ['Banning synergy, leverage by name will make…'] }))
+      expect(reply.hypothesis).not.toMatch(/^Banning/);
+    // This lineage tried it with the words in the other order.
+    const history = [
+      {
+        iteration: 3,
+        status: 'inconclusive',
+        score: 0.5,
+        hypothesis: 'Banning leverage, synergy by name will help.',
+      },
+    ];
+    for (const reply of proposals({ ...input, history })) expect(reply.hypothesis).not.toMatch(/^Banning/);
+  });
+
   test('targets the weakest judge criterion when no check fails', () => {
     const input = feedback({
       check_failures: [],
