@@ -197,6 +197,19 @@ describe('npm start', () => {
     expect(state.iterations.map((it) => it.status).filter((s) => s === 'error')).toEqual([]);
     expect(state.incumbent?.train).toBeGreaterThan((state.baseline?.train ?? 1) + 0.2);
     expect(state.finalEvaluation?.best.train).toBeGreaterThan(state.finalEvaluation?.baseline.train ?? 1);
+    // No proposal repeats one already tried in the run, on any lineage: its action (what comes
+    // before "will …") differs, even with its words reordered ("Banning leverage, synergy").
+    const actions = state.iterations
+      .filter((it) => it.status !== 'baseline' && !it.hypothesis?.startsWith('Merge of'))
+      .map((it) =>
+        (it.hypothesis ?? '')
+          .split(' will ')[0]
+          ?.toLowerCase()
+          .split(/[\s,]+/)
+          .sort()
+          .join(' '),
+      );
+    expect(new Set(actions).size, actions.join('\n')).toBe(actions.length);
     const cases = parse(await readFile(join(project, 'experiments', 'cold-email', 'cases.yaml'), 'utf8'));
     await expectRunRecords(
       runDir,
