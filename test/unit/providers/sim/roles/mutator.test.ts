@@ -209,6 +209,27 @@ describe('the simulated mutator', () => {
     for (const reply of proposals(input)) expect(reply.prompt.length).toBeLessThanOrEqual(input.max_chars);
   });
 
+  test('draws from a stream of its starting prompt: a run begun after apply does not replay the proposals', () => {
+    // The loop sends every run's mutator the same model and temperature, and the candidate's
+    // number as the sample index, whatever `search.seed` is: the prompt, in the request, is what
+    // tells two runs' streams apart. The same prompt replays exactly.
+    const applied = `${PROMPT}\nKeep it under 120 words.`;
+    const replies = (prompt: string) =>
+      Array.from({ length: 12 }, (_, i) => {
+        const message = `Improve the prompt.\n\n${formatFeedbackBlock(feedback({}, prompt))}`;
+        const { text } = simulateCompletion({
+          messages: [{ role: 'user', content: message }],
+          sampleIndex: i % 2,
+        });
+        const json = /^```json\n([\s\S]*)\n```$/.exec(text)?.[1] ?? text;
+        return MutatorReply.parse(JSON.parse(json)).hypothesis.split(' will ')[0];
+      });
+    const first = replies(PROMPT);
+    expect(replies(PROMPT)).toEqual(first);
+    const after = replies(applied);
+    expect(after).not.toEqual(first);
+  });
+
   test('through simulateCompletion, replies parse and are sometimes fenced', () => {
     const message = `Improve the prompt.\n\n${formatFeedbackBlock(feedback())}`;
     const texts = Array.from(
