@@ -21,6 +21,7 @@ import {
   runBuiltCli,
   runFolders,
 } from '../helpers/built-cli.js';
+import { expectStatedRise, readResults, readStatedRise } from '../helpers/example-rise.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
 
@@ -192,6 +193,11 @@ describe('npm start', () => {
     expect(result.stdout).toMatch(/stopped \(iterations\): 12 of 12 iterations done/);
     expect(result.stdout).toMatch(/simulated/);
     expectReportPrinted(result, runDir);
+
+    // What the example's header tells the user it reaches (by iteration 9 of these 12).
+    const stated = await readStatedRise('cold-email');
+    expect(stated.iterations).toBeLessThanOrEqual(10);
+    expectStatedRise(readResults(await readFile(join(runDir, 'results.tsv'), 'utf8')), stated, result.stdout);
 
     const state = await readState(runDir);
     expect(state.iterations.map((it) => it.status).filter((s) => s === 'error')).toEqual([]);
