@@ -7,7 +7,7 @@
  */
 import type { ChatMessage } from '../providers/types.js';
 import { fence } from '../protocol/delimit.js';
-import { formatFeedbackBlock, type MutatorFeedback } from '../protocol/mutation.js';
+import { formatFeedbackBlock, type MutatorFeedback, triedSection } from '../protocol/mutation.js';
 import { DIGEST_CHARS, REQUEST_DIGEST_CHARS } from './agent-digest.js';
 import { UNKNOWN_PART } from './attribute-failure.js';
 import { signed } from './decide.js';
@@ -355,12 +355,7 @@ function describeLineage(
 
 /** The run's other hypotheses (other lineages, older attempts): what not to propose again. */
 function describeTried(feedback: MutatorFeedback): string[] {
-  if (feedback.tried === undefined || feedback.tried.length === 0) return [];
-  return [
-    '## Also tried elsewhere in this run (newest first; do not propose these again)',
-    ...feedback.tried.map((hypothesis) => `- ${JSON.stringify(hypothesis)}`),
-    '',
-  ];
+  return triedSection(feedback.tried);
 }
 
 function describeGuidance(feedback: MutatorFeedback): string[] {
