@@ -108,6 +108,11 @@ export interface BuildFeedbackInput {
   maxFailingCases?: number;
   excerptChars?: number;
   maxHistory?: number;
+  /**
+   * Every hypothesis tried in the run so far (every lineage), oldest first: those not in the
+   * history shown become the feedback's `tried`.
+   */
+  tried?: readonly string[];
   /** Pareto: the member being revised (the `incumbent` above) and its ancestors, nearest first. */
   parent?: { member: string; ancestors: string[] };
   /** Failing cases only from these train cases (the iteration's minibatch), in any order. */
@@ -121,6 +126,10 @@ export interface BuildFeedbackInput {
 
 const REASON_CHARS = 300;
 const HYPOTHESIS_CHARS = 400;
+/** At most this many of the run's other hypotheses are listed in `tried`, the newest. */
+export const TRIED_HYPOTHESES = 24;
+/** Each hypothesis in `tried` is cut at this many characters: its opening says what was done. */
+export const TRIED_CHARS = 200;
 const KEEP_OPEN = '<!-- keep -->';
 const KEEP_CLOSE = '<!-- /keep -->';
 
@@ -155,6 +164,8 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
   const optimised = input.parts?.optimised ?? [];
   const several = optimised.length > 1;
   const attribute = several ? input.attribute : undefined;
+  const history = summariseHistory(input.history, input.maxHistory ?? 12);
+  const tried = triedElsewhere(input.tried ?? [], history);
   return {
     format: MUTATOR_FEEDBACK_FORMAT,
     strategy: input.strategy,
@@ -183,9 +194,28 @@ export function buildMutatorFeedback(input: BuildFeedbackInput): MutatorFeedback
     check_failures: countCheckFailures(input.trainCases).map((c) =>
       attribute ? { ...c, part: attribute(c) } : c,
     ),
-    history: summariseHistory(input.history, input.maxHistory ?? 12),
+    history,
+    ...(tried.length === 0 ? {} : { tried }),
     guidance: input.guidance,
   };
+}
+
+/**
+ * The run's other attempts, newest first, each once and none already in `history`: the
+ * hypotheses alone, bounded in number and length so a long run's request stays small.
+ */
+function triedElsewhere(all: readonly string[], history: MutatorFeedback['history']): string[] {
+  const shown = new Set(history.map((a) => cutText(a.hypothesis, TRIED_CHARS)));
+  const seen = new Set<string>();
+  const tried: string[] = [];
+  for (const hypothesis of [...all].reverse()) {
+    const text = cutText(hypothesis, TRIED_CHARS);
+    if (text.trim() === '' || shown.has(text) || seen.has(text)) continue;
+    seen.add(text);
+    tried.push(text);
+    if (tried.length === TRIED_HYPOTHESES) break;
+  }
+  return tried;
 }
 
 /** How texts shown to the mutator are cut: short excerpts, or (traces) whole up to `traceChars`. */

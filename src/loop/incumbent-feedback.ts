@@ -44,6 +44,8 @@ export async function feedbackFor(
     },
     trainCases: await trainCasesOf(experiment, runDir, view),
     history,
+    // The history shown is the newest attempts; older ones are listed by hypothesis alone.
+    tried: history.map((a) => a.hypothesis),
     guidance: search.guidance,
     strategy: mode,
     maxGrowth: search.max_growth,

@@ -7,7 +7,7 @@
  */
 import type { ChatMessage } from '../providers/types.js';
 import { fence } from '../protocol/delimit.js';
-import { formatFeedbackBlock, type MutatorFeedback } from '../protocol/mutation.js';
+import { formatFeedbackBlock, type MutatorFeedback, triedSection } from '../protocol/mutation.js';
 import { DIGEST_CHARS, REQUEST_DIGEST_CHARS } from './agent-digest.js';
 import { UNKNOWN_PART } from './attribute-failure.js';
 import { signed } from './decide.js';
@@ -150,6 +150,7 @@ export function buildMutatorUserMessage(feedback: MutatorFeedback): string {
     ...describeCheckFailures(feedback),
     ...describeFailingCases(feedback),
     ...describeHistory(feedback),
+    ...describeTried(feedback),
     ...describeGuidance(feedback),
     ...describeTask(feedback),
   ].join('\n');
@@ -350,6 +351,11 @@ function describeLineage(
     }),
     '',
   ];
+}
+
+/** The run's other hypotheses (other lineages, older attempts): what not to propose again. */
+function describeTried(feedback: MutatorFeedback): string[] {
+  return triedSection(feedback.tried);
 }
 
 function describeGuidance(feedback: MutatorFeedback): string[] {

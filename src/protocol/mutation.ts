@@ -133,6 +133,13 @@ export const MutatorFeedback = z.object({
       delta: z.number().nullable().optional(),
     }),
   ),
+  /**
+   * Hypotheses already tried elsewhere in this run and not in `history` (another lineage's, or
+   * older than the history shown), newest first, each once: so a proposal does not repeat what the
+   * run has already tried. At most TRIED_HYPOTHESES, each cut at TRIED_CHARS (src/loop/build-feedback.ts);
+   * absent when there are none.
+   */
+  tried: z.array(z.string()).optional(),
   guidance: z.string(),
 });
 export type MutatorFeedback = z.infer<typeof MutatorFeedback>;
@@ -155,6 +162,16 @@ export const MutatorEditsReply = z.object({
 export type MutatorEditsReply = z.infer<typeof MutatorEditsReply>;
 
 /** The feedback block as it appears in the request. */
+/** The section of the mutator's request listing the feedback's `tried` (none when it is empty). */
+export function triedSection(tried: readonly string[] | undefined): string[] {
+  if (tried === undefined || tried.length === 0) return [];
+  return [
+    '## Also tried elsewhere in this run (newest first; do not propose these again)',
+    ...tried.map((hypothesis) => `- ${JSON.stringify(hypothesis)}`),
+    '',
+  ];
+}
+
 export function formatFeedbackBlock(feedback: MutatorFeedback): string {
   return `\`\`\`json\n${JSON.stringify(feedback, null, 2)}\n\`\`\``;
 }

@@ -67,6 +67,7 @@ export function buildParentFeedback(input: ParentFeedbackInput): MutatorFeedback
     traceChars: input.traceChars ?? TRACE_CHARS,
     history: lineageAttempts(input.pool, parent.id),
     maxHistory: LINEAGE_ATTEMPTS,
+    tried: input.pool.decisions.map((d) => d.hypothesis ?? ''),
     parent: { member: parent.id, ancestors: ancestorIds(input.pool, parent.id) },
     guidance: input.guidance,
     strategy: input.mode,

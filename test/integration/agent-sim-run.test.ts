@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCaseRecord } from '../../src/agent/agent-record.js';
 import { cleanEnv, REPO_ROOT, requireBuiltCli, runBuiltCli, runFolders } from '../helpers/built-cli.js';
+import { expectStatedRise, readResults, readStatedRise } from '../helpers/example-rise.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const EXAMPLE = 'experiments/release-notes';
@@ -88,6 +89,10 @@ describe('release-notes under --provider sim', () => {
     [runId = ''] = runFolders(repo.path('runs'));
     stdout = result.stdout;
     const runDir = repo.path(`runs/${runId}`);
+    // What the example's header tells the user it reaches (by iteration 4 of these 5).
+    const stated = await readStatedRise('release-notes');
+    expect(stated.iterations).toBeLessThanOrEqual(5);
+    expectStatedRise(readResults(await readFile(join(runDir, 'results.tsv'), 'utf8')), stated, result.stdout);
     const baseline = await agentRecords(join(runDir, 'iterations/0000/candidates/0'));
     expect(baseline.size).toBe(CASES);
     for (const [name, { record }] of baseline) {

@@ -21,6 +21,7 @@ import {
   runBuiltCli,
   runFolders,
 } from '../helpers/built-cli.js';
+import { expectStatedRise, readResults, readStatedRise } from '../helpers/example-rise.js';
 import { type FakeLlmServer, respondWith, startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { createSimProvider } from '../../src/providers/sim/sim-provider.js';
 
@@ -193,10 +194,28 @@ describe('npm start', () => {
     expect(result.stdout).toMatch(/simulated/);
     expectReportPrinted(result, runDir);
 
+    // What the example's header tells the user it reaches (by iteration 9 of these 12).
+    const stated = await readStatedRise('cold-email');
+    expect(stated.iterations).toBeLessThanOrEqual(10);
+    expectStatedRise(readResults(await readFile(join(runDir, 'results.tsv'), 'utf8')), stated, result.stdout);
+
     const state = await readState(runDir);
     expect(state.iterations.map((it) => it.status).filter((s) => s === 'error')).toEqual([]);
     expect(state.incumbent?.train).toBeGreaterThan((state.baseline?.train ?? 1) + 0.2);
     expect(state.finalEvaluation?.best.train).toBeGreaterThan(state.finalEvaluation?.baseline.train ?? 1);
+    // No proposal repeats one already tried in the run, on any lineage: its action (what comes
+    // before "will …") differs, even with its words reordered ("Banning leverage, synergy").
+    const actions = state.iterations
+      .filter((it) => it.status !== 'baseline' && !it.hypothesis?.startsWith('Merge of'))
+      .map((it) =>
+        (it.hypothesis ?? '')
+          .split(' will ')[0]
+          ?.toLowerCase()
+          .split(/[\s,]+/)
+          .sort()
+          .join(' '),
+      );
+    expect(new Set(actions).size, actions.join('\n')).toBe(actions.length);
     const cases = parse(await readFile(join(project, 'experiments', 'cold-email', 'cases.yaml'), 'utf8'));
     await expectRunRecords(
       runDir,

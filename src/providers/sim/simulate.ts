@@ -17,6 +17,7 @@ import { judgeOutput } from './roles/judge.js';
 import { resolveMergeConflicts } from './roles/merger.js';
 import { proposeMutation } from './roles/mutator.js';
 import { proposePartsMutation } from './roles/mutator-parts.js';
+import { withoutTried } from './seed-request.js';
 
 export const DEFAULT_SIM_MODEL = 'sim-1';
 
@@ -111,7 +112,7 @@ export function simulateCompletion(request: SimRequest): SimCompletion {
   const seed = seedFrom(
     model,
     system,
-    request.messages,
+    request.messages.map((m) => (m.role === 'user' ? { ...m, content: withoutTried(m.content) } : m)),
     request.temperature ?? null,
     request.sampleIndex ?? 0,
     ...shapeSeed(request),

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MutatorFeedback } from '../../../src/protocol/mutation.js';
-import { buildMutatorFeedback, HoldoutLeakError, maxCharsFor } from '../../../src/loop/build-feedback.js';
+import {
+  buildMutatorFeedback,
+  HoldoutLeakError,
+  maxCharsFor,
+  TRIED_CHARS,
+  TRIED_HYPOTHESES,
+} from '../../../src/loop/build-feedback.js';
 import { buildMutatorRequest } from '../../../src/loop/mutator-prompt.js';
 import { feedbackInput, INCUMBENT_PROMPT, sample, trainCase } from './feedback-fixtures.js';
 
@@ -94,6 +100,32 @@ describe('buildMutatorFeedback', () => {
     const numeric = scores.filter((s): s is number => s !== null);
     expect(numeric).toEqual([...numeric].sort((a, b) => b - a));
     expect(scores.slice(numeric.length).every((s) => s === null)).toBe(true);
+  });
+
+  it('lists the run’s older hypotheses the history leaves out, newest first, each once, bounded', () => {
+    // Iterations 46–60 repeat rules 0–14; the history shows the newest twelve (rules 3–14).
+    const history = Array.from({ length: 60 }, (_, i) => ({
+      iteration: i + 1,
+      status: 'discard',
+      trainScore: 0.5,
+      hypothesis: i === 0 ? `Adding x ${'y'.repeat(600)}` : `Adding rule ${i % 45}.`,
+    }));
+    const feedback = buildMutatorFeedback(
+      feedbackInput({ history, maxHistory: 12, tried: history.map((h) => h.hypothesis) }),
+    );
+    const shown = new Set(feedback.history.map((h) => h.hypothesis));
+    expect(feedback.tried).toHaveLength(TRIED_HYPOTHESES);
+    expect(feedback.tried?.some((t) => shown.has(t))).toBe(false);
+    expect(new Set(feedback.tried).size).toBe(TRIED_HYPOTHESES);
+    expect(feedback.tried?.slice(0, 4)).toEqual([
+      'Adding rule 2.',
+      'Adding rule 1.',
+      'Adding rule 0.',
+      'Adding rule 44.',
+    ]);
+    expect(buildMutatorFeedback(feedbackInput({ history, tried: [] })).tried).toBeUndefined();
+    const long = buildMutatorFeedback(feedbackInput({ history: [], tried: [history[0]?.hypothesis ?? ''] }));
+    expect(long.tried?.[0]).toHaveLength(TRIED_CHARS);
   });
 
   it('throws when a holdout case is passed in, and nothing from it reaches the request', () => {

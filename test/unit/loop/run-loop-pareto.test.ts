@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractMergeBlock, type MergeRequest } from '../../../src/protocol/merge-request.js';
+import { extractFeedbackBlock } from '../../../src/protocol/mutation.js';
 import { runPaths } from '../../../src/run/paths.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { cleanUpScriptedRuns, runScripted, statusesOf } from '../../helpers/loop-harness.js';
@@ -159,13 +160,16 @@ describe('runLoop: the pareto search', () => {
     expect(state.incumbent?.iteration).toBe(3);
     expect(state.incumbent?.train).toBeCloseTo(1, 9);
 
-    // Each candidate's mutator request showed its own parent and the attempts of its lineage.
+    // Each candidate's mutator request showed its own parent and the attempts of its lineage; the
+    // other lineage's attempt by its hypothesis alone, as tried elsewhere.
     const p3Request = run.scripted
       .callsTo('mut')
       .map((c) => firstUserMessage(c.request))
       .find((text) => text.includes('alpha delta charlie@Cy bravo.'));
-    expect(p3Request).toContain('p2 child');
-    expect(p3Request).not.toContain('p1 child');
+    const p3Feedback = extractFeedbackBlock(p3Request ?? '');
+    expect(p3Feedback?.history.map((a) => a.hypothesis)).toContain('p2 child');
+    expect(p3Feedback?.history.map((a) => a.hypothesis)).not.toContain('p1 child');
+    expect(p3Feedback?.tried).toContain('p1 child');
 
     const rows = readResults(await readFile(runPaths(run.runDir).results, 'utf8'));
     expect(rows.map((r) => [r['iteration'], r['candidate'], r['status'], r['member']])).toEqual([

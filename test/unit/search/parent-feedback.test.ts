@@ -262,6 +262,20 @@ describe('buildParentFeedback', () => {
     expect(lineageAttempts(POOL, 'p0').map((a) => `${a.iteration}.${a.candidate}`)).toEqual(['1.0', '1.1']);
   });
 
+  it('lists what other lineages tried, by hypothesis alone, newest first, so it is not proposed again', () => {
+    const feedback = buildParentFeedback(input());
+    // p3's lineage is p3, p1, p0: p2's own discard (2.1) and gate_fail (5.0) are elsewhere.
+    expect(feedback.tried).toEqual(['hypothesis 5.0', 'hypothesis 2.1']);
+    const user = buildMutatorRequest(feedback).messages[0]?.content ?? '';
+    expect(user).toContain(
+      '## Also tried elsewhere in this run (newest first; do not propose these again)\n- "hypothesis 5.0"\n- "hypothesis 2.1"\n',
+    );
+    // A pool whose every attempt is in the lineage has nothing elsewhere: no field, no section.
+    const p2 = buildParentFeedback(input({ parent: { ...input().parent, id: 'p4' } }));
+    expect(p2.tried).toBeUndefined();
+    expect(buildMutatorRequest(p2).messages[0]?.content).not.toContain('Also tried elsewhere');
+  });
+
   it('refuses a parent that is not a pool member', () => {
     expect(() => buildParentFeedback(input({ parent: { ...input().parent, id: 'p9' } }))).toThrow(
       /"p9" is not a member of the pool/,

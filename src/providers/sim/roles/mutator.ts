@@ -63,9 +63,27 @@ interface Proposal extends MutatorReply {
   action: string;
 }
 
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}'{}-]+/gu) ?? [];
+}
+
+/**
+ * Whether a hypothesis begins with this action, its words in any order: "Banning synergy,
+ * leverage, …" and "Banning leverage, synergy, …" are one attempt. A hypothesis cut short (the
+ * feedback's `tried` cuts long ones) matches an action it is the start of.
+ */
+export function beginsWithAction(hypothesis: string, action: string): boolean {
+  const text = normaliseSpace(hypothesis);
+  if (text.endsWith('…') && normaliseSpace(action).startsWith(text.slice(0, -1))) return true;
+  const wanted = wordsOf(action);
+  const opening = wordsOf(text).slice(0, wanted.length);
+  return opening.length === wanted.length && opening.sort().join(' ') === [...wanted].sort().join(' ');
+}
+
+/** Whether the action was already tried in this run: in the history shown, or elsewhere (`tried`). */
 function repeatsHistory(action: string, feedback: MutatorFeedback): boolean {
-  const wanted = normaliseSpace(action);
-  return feedback.history.some((attempt) => normaliseSpace(attempt.hypothesis).startsWith(wanted));
+  const hypotheses = [...feedback.history.map((attempt) => attempt.hypothesis), ...(feedback.tried ?? [])];
+  return hypotheses.some((hypothesis) => beginsWithAction(hypothesis, action));
 }
 
 function valid(feedback: MutatorFeedback, prompt: string): boolean {

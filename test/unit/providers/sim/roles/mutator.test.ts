@@ -139,6 +139,29 @@ describe('the simulated mutator', () => {
       expect(reply.hypothesis).not.toMatch(/^Adding an explicit/);
   });
 
+  test('does not repeat a hypothesis tried elsewhere in the run, or the same words in another order', () => {
+    const input = feedback({
+      check_failures: [
+        { name: 'not-icontains-any [synergy, leverage]', type: 'not-icontains-any', failed: 5, total: 8 },
+      ],
+    });
+    const banned = proposals(input).filter((r) => r.hypothesis.startsWith('Banning'));
+    expect(banned.length).toBeGreaterThan(0);
+    // Another lineage tried it, listed in `tried`, cut short as the feedback cuts long ones.
+    for (const reply of proposals({ ...input, tried: ['Banning synergy, leverage by name will make…'] }))
+      expect(reply.hypothesis).not.toMatch(/^Banning/);
+    // This lineage tried it with the words in the other order.
+    const history = [
+      {
+        iteration: 3,
+        status: 'inconclusive',
+        score: 0.5,
+        hypothesis: 'Banning leverage, synergy by name will help.',
+      },
+    ];
+    for (const reply of proposals({ ...input, history })) expect(reply.hypothesis).not.toMatch(/^Banning/);
+  });
+
   test('targets the weakest judge criterion when no check fails', () => {
     const input = feedback({
       check_failures: [],
@@ -184,6 +207,27 @@ describe('the simulated mutator', () => {
   test('stays within a tight max_chars or falls back to the incumbent', () => {
     const input = { ...feedback(), max_chars: PROMPT.length + 12 };
     for (const reply of proposals(input)) expect(reply.prompt.length).toBeLessThanOrEqual(input.max_chars);
+  });
+
+  test('draws from a stream of its starting prompt: a run begun after apply does not replay the proposals', () => {
+    // The loop sends every run's mutator the same model and temperature, and the candidate's
+    // number as the sample index, whatever `search.seed` is: the prompt, in the request, is what
+    // tells two runs' streams apart. The same prompt replays exactly.
+    const applied = `${PROMPT}\nKeep it under 120 words.`;
+    const replies = (prompt: string) =>
+      Array.from({ length: 12 }, (_, i) => {
+        const message = `Improve the prompt.\n\n${formatFeedbackBlock(feedback({}, prompt))}`;
+        const { text } = simulateCompletion({
+          messages: [{ role: 'user', content: message }],
+          sampleIndex: i % 2,
+        });
+        const json = /^```json\n([\s\S]*)\n```$/.exec(text)?.[1] ?? text;
+        return MutatorReply.parse(JSON.parse(json)).hypothesis.split(' will ')[0];
+      });
+    const first = replies(PROMPT);
+    expect(replies(PROMPT)).toEqual(first);
+    const after = replies(applied);
+    expect(after).not.toEqual(first);
   });
 
   test('through simulateCompletion, replies parse and are sometimes fenced', () => {
