@@ -18,7 +18,7 @@ import { type Manifest, readManifest } from '../../run/manifest.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
 import type { RunState } from '../../run/run-state.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { readMemberPrompt } from '../../run/member-prompt.js';
 import { terminal } from '../../ui/terminal.js';
 import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
@@ -37,7 +37,7 @@ export default async function applyCommand(
     });
   }
   const runsDir = runsDirOf(command, process.env);
-  const run = await resolveRunId(runsDir, id);
+  const run = await resolveRunRef(runsDir, id);
   const manifest = await readManifest(run.dir);
   const state = reduceRun((await readJournal(run.dir)).events);
   const chosen = member === undefined ? await readBest(run, state) : await readMember(run.dir, state, member);

@@ -11,7 +11,7 @@ import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
 import { readManifestOrNull } from '../../run/manifest.js';
 import { reduceRun } from '../../run/reducer.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import type { RunState } from '../../run/run-state.js';
 import { formatCompare } from '../../ui/format-compare.js';
 import { terminal } from '../../ui/terminal.js';
@@ -41,7 +41,7 @@ export default async function compareCommand(
 const StoredScores = CandidateResult.pick({ evaluation: true, scores: true });
 
 async function readSide(runsDir: string, idOrPrefix: string): Promise<RunSide> {
-  const { id, dir } = await resolveRunId(runsDir, idOrPrefix);
+  const { id, dir } = await resolveRunRef(runsDir, idOrPrefix);
   const [journal, lock, manifest] = await Promise.all([
     readJournal(dir, { onInvalid: 'collect' }),
     readLockStatus(dir),

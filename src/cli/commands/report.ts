@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AutoresearchError } from '../../errors.js';
 import { serveReport } from '../../report/serve-report.js';
 import { renderAndWriteReport } from '../../report/write-report.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
@@ -24,7 +24,7 @@ export default async function reportCommand(
       hint: `serve the report with \`autoresearch report ${runId} --serve --port ${options.port}\``,
     });
   }
-  const { id, dir } = await resolveRunId(runsDir, runId);
+  const { id, dir } = await resolveRunRef(runsDir, runId);
   const term = terminal();
   if (!options.serve) {
     const { file, problems } = await renderAndWriteReport(dir);
