@@ -8,6 +8,9 @@ import { PROVIDERS } from '../providers/registry.js';
 import { handleFatal } from './handle-fatal.js';
 import { VERSION } from '../version.js';
 
+/** `--provider`'s default when the flag is not given: an offline shell (`sim`) without editing every line. */
+export const PROVIDER_ENV = 'AUTORESEARCH_PROVIDER';
+
 /** A command's default export: its arguments as commander passes them; returns the exit code. */
 type Action = (...args: never[]) => Promise<number | undefined>;
 
@@ -79,9 +82,9 @@ function addOverrides(
     new Option('--judge-samples <N>', 'judge scorings per output'),
     new Option('--concurrency <N>', 'parallel model calls'),
     new Option('--seed <N>', 'seed for splits and sampling order'),
-    new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)').choices(
-      PROVIDERS,
-    ),
+    new Option('--provider <name>', 'use this provider for every model (sim = offline simulation)')
+      .choices(PROVIDERS)
+      .env(PROVIDER_ENV),
   ];
   if (batch) options.push(new Option('--batch', BATCH_HELP));
   for (const option of options) {
@@ -157,10 +160,9 @@ export function buildProgram(): Command {
     .option('--concurrency <N>', 'parallel model calls')
     .option('--seed <N>', 'seed for the judge order and the bootstrap')
     .addOption(
-      new Option(
-        '--provider <name>',
-        'use this provider for the judge and grader (sim = offline simulation)',
-      ).choices(PROVIDERS),
+      new Option('--provider <name>', 'use this provider for the judge and grader (sim = offline simulation)')
+        .choices(PROVIDERS)
+        .env(PROVIDER_ENV),
     )
     .option('--json', 'print calibration.json')
     .action(lazy('calibrate'));
@@ -183,7 +185,7 @@ export function buildProgram(): Command {
     program
       .command('resume')
       .description('continue a stopped or crashed run without redoing finished work')
-      .argument('[run-id]', 'run id (or a unique prefix); default: the newest stopped or crashed run')
+      .argument('[run-id]', 'run id, a unique prefix or latest; default: the newest stopped or crashed run')
       .option(
         '--rebaseline',
         'start a new baseline inside the same run (after cases, rubric, checks or models changed)',
@@ -197,7 +199,7 @@ export function buildProgram(): Command {
   program
     .command('stop')
     .description('finish the current iteration, then stop the run')
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .action(lazy('stop'));
 
   program
@@ -209,7 +211,7 @@ export function buildProgram(): Command {
   program
     .command('show')
     .description('per-iteration table of a run, or one iteration in full')
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .argument(
       '[iteration]',
       'one iteration: its hypothesis, decision, and every case with what it lost points on',
@@ -220,7 +222,7 @@ export function buildProgram(): Command {
   program
     .command('diff')
     .description('prompt diff between two iterations or pool members (default: baseline -> best)')
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .argument(
       '[a]',
       'iteration number, pool member (p3), "baseline" / "best", or "working" (the prompt file now)',
@@ -238,21 +240,21 @@ export function buildProgram(): Command {
     .description(
       "two runs side by side: how each ended, case by case under each run's best, the best prompts' diff",
     )
-    .argument('<run-a>', 'run id (or a unique prefix)')
-    .argument('<run-b>', 'run id (or a unique prefix)')
+    .argument('<run-a>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
+    .argument('<run-b>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .option('--json', 'machine-readable output')
     .action(lazy('compare'));
 
   program
     .command('watch')
     .description('live view of a running run (default: the newest running run)')
-    .argument('[run-id]', 'run id (or a unique prefix)')
+    .argument('[run-id]', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .action(lazy('watch'));
 
   program
     .command('report')
     .description('write or refresh runs/<id>/report.html')
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .option('--serve', 'serve it on 127.0.0.1 (read-only), refreshing while the run goes on')
     .option('--port <N>', 'port for --serve (default: any free port)')
     .option(
@@ -264,7 +266,7 @@ export function buildProgram(): Command {
   program
     .command('apply')
     .description("write the run's best prompt (or a pool member's) into the working tree")
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .argument('[member]', 'a pool member of a pareto run (p3) instead of the best')
     .option('--force', 'overwrite even if the working-tree prompt changed after the run started')
     .action(lazy('apply'));
@@ -272,7 +274,7 @@ export function buildProgram(): Command {
   program
     .command('prune')
     .description("delete a run's pool refs (refs/autoresearch/<experiment>/<run-id>/pool/*)")
-    .argument('<run-id>', 'run id (or a unique prefix)')
+    .argument('<run-id>', 'run id, a unique prefix, or latest (the newest run; latest~1 the one before)')
     .action(lazy('prune'));
 
   program

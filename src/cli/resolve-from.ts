@@ -17,7 +17,7 @@ import { readJournal } from '../run/journal.js';
 import { readManifest } from '../run/manifest.js';
 import { reduceRun } from '../run/reducer.js';
 import { type FromRef, parseFromRef, type RunFrom } from '../run/run-from.js';
-import { resolveRunId } from '../run/run-id.js';
+import { resolveRunRef } from '../run/run-ref.js';
 import type { RunState } from '../run/run-state.js';
 
 export interface ResolvedFrom {
@@ -41,7 +41,7 @@ export async function resolveFrom(
       },
     );
   }
-  const run = await resolveRunId(runsDir, ref.runId);
+  const run = await resolveRunRef(runsDir, ref.runId);
   const manifest = await readManifest(run.dir);
   if (manifest.kind !== 'run') {
     throw new AutoresearchError(

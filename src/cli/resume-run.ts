@@ -28,7 +28,7 @@ import { currentProcessIdentity } from '../run/process-identity.js';
 import { activeSecondsAt, reduceRun } from '../run/reducer.js';
 import type { RunState } from '../run/run-state.js';
 import { newestResumableRun } from '../run/newest-resumable.js';
-import { resolveRunId } from '../run/run-id.js';
+import { resolveRunRef } from '../run/run-ref.js';
 import { isolationWarning } from '../sandbox/run-isolation.js';
 import { unpricedWarning } from '../experiment/estimate-cost.js';
 import { formatProblems } from '../ui/format-problems.js';
@@ -251,7 +251,7 @@ async function loadForResume(
 
 /** The run named, or without a name the newest one that stopped or crashed (run/newest-resumable.ts). */
 export function resumeTarget(runsDir: string, idOrPrefix: string | undefined) {
-  return idOrPrefix === undefined ? newestResumableRun(runsDir) : resolveRunId(runsDir, idOrPrefix);
+  return idOrPrefix === undefined ? newestResumableRun(runsDir) : resolveRunRef(runsDir, idOrPrefix);
 }
 
 /** What the run has used of each budget: `+N` on resume counts from here (loop/budget.ts). */

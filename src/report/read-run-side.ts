@@ -14,7 +14,7 @@ import { readJournal } from '../run/journal.js';
 import { readLockStatus } from '../run/lock.js';
 import { readManifestOrNull } from '../run/manifest.js';
 import { reduceRun } from '../run/reducer.js';
-import { resolveRunId } from '../run/run-id.js';
+import { resolveRunRef } from '../run/run-ref.js';
 import type { RunState } from '../run/run-state.js';
 import type { RunSide } from './compare-runs.js';
 import { buildOverview } from './overview.js';
@@ -23,7 +23,7 @@ import { buildOverview } from './overview.js';
 const StoredScores = CandidateResult.pick({ evaluation: true, scores: true });
 
 export async function readRunSide(runsDir: string, idOrPrefix: string): Promise<RunSide> {
-  const { id, dir } = await resolveRunId(runsDir, idOrPrefix);
+  const { id, dir } = await resolveRunRef(runsDir, idOrPrefix);
   const [journal, lock, manifest] = await Promise.all([
     readJournal(dir, { onInvalid: 'collect' }),
     readLockStatus(dir),

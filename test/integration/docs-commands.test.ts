@@ -1,24 +1,47 @@
 /**
- * No drift between the documentation and the tool. Every `autoresearch …` / `npx autoresearch …`
- * line in the ```bash blocks of README.md and docs/*.md, and in the `run:` steps of the
- * example workflows, is run with the built CLI in a temporary copy of a project: models are
- * replaced by `sim` (`--provider sim` / `--model sim`), runs are capped at one iteration, run
- * records go to the project's own runs/ via --runs-dir, `<run-id>` (and `<other-run-id>`) becomes a run made here, and
- * `validate --ping` talks to a fake API server on 127.0.0.1. Each must exit as documented
- * (0, the code a trailing `# … exit N` comment names, or 0/1 with a verdict for --fail-under).
- * Commands that run until stopped are stopped once they show they work. Inline `autoresearch …`
- * code spans are checked for their subcommand and flags, and every `--flag` written anywhere in
- * the docs must exist (or be listed below as another program's flag).
+ * No drift between the documentation and the tool: every ```bash / ```sh block of README.md and
+ * docs/*.md, and every `run:` step of the example workflows, is run **as written**, line by line
+ * in bash (`bash -e -c`), as a reader in a fresh clone would type it.
+ *
+ * - **Where.** A copy of this checkout's tracked files (the docs as they are now), committed in a
+ *   new git repository, with what the README's install (`npm ci`) leaves: node_modules/ and the
+ *   build in dist/. README.md runs in one such copy; every other page in its own copy made after
+ *   the README's first step (`init my-prompt`), since the pages assume it. Pages run at the same
+ *   time (each in its own copy, so `latest` means that page's newest run); a page's blocks and
+ *   lines run in order.
+ * - **PATH** is the system's (node, npm, npx, git) and nothing else: no node_modules/.bin, no
+ *   rewriting to the built CLI. `npx autoresearch` finds the project's own bin, as in a clone;
+ *   npm runs offline (`npm_config_offline`, so nothing is fetched), without its update check, and
+ *   with `ignore_scripts`, since the copy's `prepare` (the build) already ran in `npm ci`.
+ * - **Models** come from the environment, never from editing a line: `AUTORESEARCH_PROVIDER=sim`
+ *   (the documented default of `--provider`) makes every model simulated, and a `--ping` line,
+ *   whose point is a real call, goes to a fake API server on 127.0.0.1 through
+ *   ANTHROPIC_BASE_URL / OPENAI_BASE_URL with a made-up key. A block's `export` lines hold for the
+ *   lines after them.
+ * - **Run names**: the docs say `latest` (the newest run, `latest~1` the one before), which the
+ *   CLI accepts wherever a run id goes, so no `<run-id>` needs filling in.
+ * - **Speed**: docs lines give short budgets themselves (`--iterations 2`, `+2`) where the point is
+ *   the command line; a line whose point is a long run is listed in NOT_RUN with its reason.
+ * - **Exit codes**: 0, or what a trailing `# … exit N` comment says; a `--fail-under` gate may exit
+ *   1 with its verdict. Commands that run until stopped (`watch`, `report --serve`) are stopped like
+ *   a user would (Ctrl-C / SIGTERM) once their output shows they work; after a `stop` line the
+ *   test waits for the detached run to stop, as the reader would. Files a page presumes its reader
+ *   has (a promptfoo config) are placed first (READER_FILES).
+ *
+ * Every `autoresearch …` in a block or an inline code span is also checked for its subcommand and
+ * flags against `--help`, and every `--flag` written anywhere in the docs must exist (or be listed
+ * below as another program's flag).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { CLI_MAIN, cleanEnv, REPO_ROOT, requireBuiltCli } from '../helpers/built-cli.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../helpers/fake-llm-server.js';
-import { createTempRepo, TEST_AUTHOR, type TempRepo } from '../helpers/temp-repo.js';
+import { TEST_AUTHOR } from '../helpers/temp-repo.js';
 import { CHECK_TYPE_NAMES } from '../../src/checks/registry.js';
 import {
   Budget,
@@ -168,6 +191,61 @@ function flagsIn(text: string): string[] {
   return [...text.matchAll(/(?<![\w-])--[A-Za-z][\w-]*/g)].map((m) => m[0]);
 }
 
+// ---------------------------------------------------------------- shell blocks, run as written
+
+interface ShellLine {
+  where: string;
+  text: string;
+}
+interface ShellBlock {
+  file: string;
+  lines: ShellLine[];
+}
+
+/** The ```bash / ```sh blocks of a markdown file, continuation lines joined. */
+function shellBlocksOfMarkdown(text: string, file: string): ShellBlock[] {
+  const blocks: ShellBlock[] = [];
+  const lines = text.split('\n');
+  let fence: { marker: string; block?: ShellBlock } | undefined;
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n] as string;
+    const open = /^\s*(`{3,}|~{3,})\s*([\w-]*)/.exec(line);
+    if (fence === undefined && open) {
+      const shell = /^(bash|sh|shell|console)$/.test(open[2] ?? '');
+      fence = { marker: open[1] as string, ...(shell ? { block: { file, lines: [] } } : {}) };
+      if (fence.block) blocks.push(fence.block);
+      continue;
+    }
+    if (fence === undefined) continue;
+    if (line.trim().startsWith(fence.marker)) {
+      fence = undefined;
+      continue;
+    }
+    const where = `${file}:${n + 1}`;
+    let logical = line;
+    while (logical.endsWith('\\') && n + 1 < lines.length) logical = `${logical.slice(0, -1)} ${lines[++n]}`;
+    if (fence.block && logical.trim() !== '' && !logical.trim().startsWith('#'))
+      fence.block.lines.push({ where, text: logical.trim() });
+  }
+  return blocks;
+}
+
+/** Each `run:` step of a GitHub Actions workflow is a block. */
+function shellBlocksOfWorkflow(text: string, file: string): ShellBlock[] {
+  const doc = parseYaml(text) as { jobs?: Record<string, { steps?: { run?: string }[] }> };
+  const all = text.split('\n');
+  return Object.values(doc.jobs ?? {}).flatMap((job) =>
+    (job.steps ?? []).flatMap((step) => {
+      const lines = (step.run ?? '')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'))
+        .map((l) => ({ where: `${file}:${all.findIndex((a) => a.includes(l)) + 1}`, text: l }));
+      return lines.length > 0 ? [{ file, lines }] : [];
+    }),
+  );
+}
+
 // ---------------------------------------------------------------- the CLI's own help
 
 interface CliSurface {
@@ -226,8 +304,14 @@ const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
 
 const extractionProblems: string[] = [];
 const documented: DocCommand[] = [];
+const blocks: ShellBlock[] = [];
 for (const file of [...MARKDOWN, ...WORKFLOWS]) {
   try {
+    blocks.push(
+      ...(file.endsWith('.md')
+        ? shellBlocksOfMarkdown(read(file), file)
+        : shellBlocksOfWorkflow(read(file), file)),
+    );
     documented.push(
       ...(file.endsWith('.md')
         ? extractFromMarkdown(read(file), file)
@@ -262,15 +346,43 @@ const FOREIGN_FLAGS: Record<string, string> = {
 };
 
 /**
- * Documented bash commands this test does not run, with the reason. Every entry must still
- * match a documented command (stale entries fail), and its flags are still checked.
+ * Lines not run, with the reason; matched by their text without its comment. A stale entry fails, and every
+ * other line — a new one included — is run.
  */
-const NOT_RUN: { matches: (args: string[]) => boolean; reason: string }[] = [];
+const NOT_RUN: Record<string, string> = {
+  'npm ci && npm start':
+    'the install itself: the scratch copy is what it leaves (dist/ built, node_modules/); `npm start` is 12 iterations of the cold-email run other lines make',
+  'npm run check': 'the whole test suite, this test among it',
+  'npm ci': 'the workflow’s install: the scratch copy is what it leaves',
+  'npx autoresearch run release-notes --provider sim --iterations 6':
+    'the rehearsal whose six-iteration table follows it (~2 min of agent iterations here); docs/agents.md runs the same command with --iterations 2 and test/integration/agent-sim-run.test.ts a longer run',
+  'npx autoresearch resume latest --iterations +10':
+    'ten agent iterations, a night’s work; `resume latest --iterations +N` is run by README.md and docs/experiment.md',
+  'npx autoresearch judge runs/<run-id>/iterations/0000/candidates/0/outputs --rubric rubrics/my-prompt.md --model sim --samples 3':
+    'a path into a run the reader made; the line above it runs `judge` on a folder of outputs',
+};
 
-// ---------------------------------------------------------------- running them
+/** A line without its trailing comment: what NOT_RUN's keys name. */
+function commandOf(text: string): string {
+  return text.replace(/\s+#.*$/, '');
+}
 
-const CAPPED_ITERATIONS = { run: '1', resume: '+1' } as const;
-const PROMPTFOO_CONFIG = `description: Support replies
+/** Commands that run until the user stops them: started, stopped once they show they work. */
+const UNTIL_STOPPED: { matches: RegExp; ready: RegExp; signal: NodeJS.Signals; exits: number[] }[] = [
+  // Following the detached run, or waiting for one; exit 0 if the run ended first.
+  { matches: /^npx autoresearch watch\b/, ready: /\S/, signal: 'SIGINT', exits: [130, 0] },
+  // Ctrl-C, as the reader would: through npx the shell sees 130.
+  {
+    matches: /^npx autoresearch report .*--serve/,
+    ready: /(http:\/\/127\.0\.0\.1:\d+\S*)/,
+    signal: 'SIGINT',
+    exits: [130, 0],
+  },
+];
+
+/** Files a page presumes its reader has, placed before its blocks run. */
+const READER_FILES: Record<string, string> = {
+  'promptfooconfig.yaml': `description: Support replies
 prompts:
   - "Reply to the customer: {{message}}"
   - "You are a friendly support agent. Customer {{name}} writes: {{message}}. Reply briefly."
@@ -286,42 +398,38 @@ tests:
       - { type: icontains, value: "5521" }
       - { type: llm-rubric, value: Offers to check the tracking }
   - vars: { message: "Can I return a book I started?" }
-`;
+`,
+};
 
-let repo: TempRepo;
+/** What a line must exit with: a trailing `# … exit N`, else 0 (0 or 1 for a --fail-under gate). */
+function expectedExits(text: string): number[] {
+  const comment = tokenize(text).flatMap((t) => ('comment' in t ? [t.comment] : []))[0] ?? '';
+  const exit = /\bexits? (?:with )?(?:code )?(\d+)\b/i.exec(comment);
+  if (exit) return [Number(exit[1])];
+  return /--fail-under/.test(text) ? [0, 1] : [0];
+}
+
+const SYSTEM_PATH = [...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
 let server: FakeLlmServer;
+let scratch: string;
 let env: NodeJS.ProcessEnv;
 let surface: CliSurface;
-let runId: string;
-let runsDir: string;
-const detached: number[] = [];
-/** Long-running commands not yet stopped: killed after the tests whatever happened. */
-const lingering = new Set<ReturnType<typeof execa>>();
-const done = new Map<string, string>();
+/** The repository as a fresh clone leaves it after the README's install, and the same after its first step. */
+let cloneDir: string;
+let initDir: string;
+const lingering = new Set<number>();
 
-function cli(args: string[], cwd = repo.dir) {
-  return execa(process.execPath, [CLI_MAIN, '--runs-dir', runsDir, ...args], {
+function sh(script: string, cwd: string, extra: NodeJS.ProcessEnv = {}) {
+  return execa('bash', ['-e', '-c', script], {
     cwd,
-    env,
+    env: { ...env, ...extra },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
+    all: true,
+    // Its own process group, so stopping it reaches npx and the CLI under it, as Ctrl-C does.
+    detached: true,
   });
-}
-
-/** The argv to run: placeholders filled, models simulated, loops capped. */
-function prepare(command: DocCommand): string[] {
-  // `<other-run-id>` (compare's second run) is the same run: the test makes one.
-  const args = command.args.map((a) => a.replaceAll('<run-id>', runId).replaceAll('<other-run-id>', runId));
-  const unknown = args.find((a) => /<[^>]+>/.test(a));
-  if (unknown) throw new Error(`${command.where}: no value for the placeholder in "${unknown}"`);
-  const name = args[0] ?? '';
-  const extra: string[] = [];
-  if (['run', 'resume', 'eval', 'calibrate'].includes(name) && !/--provider sim/.test(args.join(' ')))
-    extra.push('--provider', 'sim');
-  if (name === 'run' || name === 'resume') extra.push('--iterations', CAPPED_ITERATIONS[name]);
-  if (name === 'judge' || name === 'grade') extra.push('--model', 'sim');
-  return [...args, ...extra];
 }
 
 /** Whether a process is still running; a zombie (exited, not yet reaped by init) is not. */
@@ -337,127 +445,171 @@ function isRunning(pid: number): boolean {
 
 async function waitForExit(pid: number, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
-  for (;;) {
-    if (!isRunning(pid)) return;
+  while (isRunning(pid)) {
     if (Date.now() > until) throw new Error(`background run (pid ${pid}) did not finish`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-/** Starts a command that runs until stopped, waits until its output shows it works, then stops it. */
-async function runUntilReady(args: string[], ready: RegExp, signal: NodeJS.Signals) {
-  const child = execa(process.execPath, [CLI_MAIN, '--runs-dir', runsDir, ...args], {
-    cwd: repo.dir,
-    env,
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    all: true,
-  });
-  lingering.add(child);
+/** Runs a command that runs until stopped, waits until its output shows it works, then stops it. */
+async function runUntilStopped(script: string, cwd: string, how: (typeof UNTIL_STOPPED)[number]) {
+  const child = sh(script, cwd);
+  const pid = child.pid as number;
+  lingering.add(pid);
   let seen = '';
   const shown = await new Promise<string>((resolve, reject) => {
     child.all?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = ready.exec(seen);
+      const match = how.ready.exec(seen);
       if (match) resolve(match[1] ?? match[0]);
     });
     child.then((r) => reject(new Error(`exited (${r.exitCode}) before it was ready: ${seen}`)), reject);
   });
-  const stop = async () => {
-    child.kill(signal);
-    const result = await child;
-    lingering.delete(child);
-    return result;
-  };
-  return { shown, stop };
+  if (how.ready.source.includes('127')) {
+    const page = await fetch(shown);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+  }
+  process.kill(-pid, how.signal);
+  const result = await child;
+  lingering.delete(pid);
+  return result;
 }
 
-async function exercise(command: DocCommand, args: string[]): Promise<void> {
-  const name = args[0];
-  if (name === 'init') {
-    const dir = await mkdtemp(join(repo.home, 'init-'));
-    const from = args.indexOf('--from');
-    if (from !== -1) await writeFile(join(dir, args[from + 1] as string), PROMPTFOO_CONFIG);
-    const result = await cli(args, dir);
-    expect(result.exitCode, `${command.where}\n${result.stderr}`).toBe(command.exit ?? 0);
-    if ((command.exit ?? 0) === 0)
-      expect(existsSync(join(dir, 'experiments', args[1] as string, 'experiment.yaml'))).toBe(true);
-    return;
+/** Runs one page's blocks in order, in its own copy of the project; returns what went wrong. */
+async function runPage(file: string, blocks: ShellBlock[]): Promise<string[]> {
+  const dir = await mkdtemp(join(scratch, `${file.replace(/\W+/g, '-')}-`));
+  await copyProject(file === 'README.md' ? cloneDir : initDir, dir);
+  for (const [name, text] of Object.entries(READER_FILES)) await writeFile(join(dir, name), text);
+  const problems: string[] = [];
+  const detached: number[] = [];
+  try {
+    for (const block of blocks) {
+      const exports: string[] = [];
+      for (const line of block.lines) {
+        if (NOT_RUN[commandOf(line.text)] !== undefined) continue;
+        // A block's `export` lines hold for the lines after them, as in the reader's shell.
+        const script = [...exports, line.text].join('\n');
+        if (/^export \w+=/.test(line.text)) exports.push(line.text);
+        const until = UNTIL_STOPPED.find((u) => u.matches.test(line.text));
+        // `--ping` is a real call: it goes to the fake API server, not to the simulation.
+        const extra = /--ping\b/.test(line.text) ? { AUTORESEARCH_PROVIDER: undefined } : {};
+        const result = until ? await runUntilStopped(script, dir, until) : await sh(script, dir, extra);
+        const exits = until ? until.exits : expectedExits(line.text);
+        const output = result.all ?? '';
+        // What the reader's shell reports: 128 + the signal's number for a command a signal ended.
+        const code = result.exitCode ?? (result.signal ? 128 + constants.signals[result.signal] : -1);
+        if (!exits.includes(code))
+          problems.push(
+            `${line.where}: \`${line.text}\` exited ${code}, not ${exits.join(' or ')}\n${output.slice(-2000)}`,
+          );
+        // Node's own warnings (a listener "leak", a deprecation) never reach the user's terminal.
+        else if (/\(node:\d+\) \w*Warning/.test(output))
+          problems.push(`${line.where}: a Node warning\n${output}`);
+        else if (
+          result.exitCode === 1 &&
+          exits.includes(1) &&
+          /--fail-under/.test(line.text) &&
+          !/fail-under/.test(output)
+        )
+          problems.push(`${line.where}: exit 1 without a --fail-under verdict\n${output}`);
+        if (/autoresearch (run|resume) .*--detach/.test(line.text)) {
+          const pid = /pid (\d+)/.exec(output);
+          if (pid) detached.push(Number(pid[1]));
+          else problems.push(`${line.where}: --detach printed no pid\n${output}`);
+        }
+        // The reader waits for the run to stop before going on.
+        if (/^npx autoresearch stop\b/.test(line.text))
+          for (const pid of detached.splice(0)) await waitForExit(pid, 300_000);
+      }
+    }
+  } finally {
+    for (const pid of detached) await waitForExit(pid, 300_000).catch(() => process.kill(pid, 'SIGKILL'));
   }
-  if (name === 'report' && args.includes('--serve')) {
-    const served = await runUntilReady(args, /(http:\/\/127\.0\.0\.1:\d+\S*)/, 'SIGTERM');
-    const page = await fetch(served.shown);
-    const html = await page.text();
-    expect((await served.stop()).exitCode).toBe(0);
-    expect(page.status).toBe(200);
-    expect(html).toContain('<html');
-    return;
-  }
-  if (name === 'watch' && args.length === 1) {
-    for (const pid of detached.splice(0)) await waitForExit(pid, 120_000);
-    const watching = await runUntilReady(args, /waiting for one to start/, 'SIGINT');
-    expect((await watching.stop()).exitCode).toBe(130);
-    return;
-  }
-  const result = await cli(args);
-  const why = `${command.where}: autoresearch ${args.join(' ')}\n${result.stderr}`;
-  if (command.exit === undefined && (args.includes('--fail-under') || args.includes('--fail-under-kappa'))) {
-    expect([0, 1], why).toContain(result.exitCode);
-    if (result.exitCode === 1) expect(result.stderr, why).toMatch(/fail-under/);
-  } else {
-    expect(result.exitCode, why).toBe(command.exit ?? 0);
-  }
-  // Node's own warnings (a listener "leak", a deprecation) never reach the user's terminal.
-  expect(result.stderr, why).not.toMatch(/\(node:\d+\) \w*Warning/);
-  if (name === 'run' && args.includes('--detach')) {
-    const pid = /pid (\d+)/.exec(result.stderr);
-    expect(pid, why).not.toBeNull();
-    detached.push(Number(pid?.[1]));
-  }
-  // apply writes the working tree; later commands expect the committed experiments.
-  if (name === 'apply') await repo.git(['checkout', '--', 'experiments']);
+  return problems;
+}
+
+/** A copy of a scratch project: its own files, node_modules/ hard-linked (nothing writes there). */
+async function copyProject(from: string, to: string): Promise<void> {
+  await cp(from, to, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => source !== join(from, 'node_modules'),
+  });
+  await execa('cp', ['-al', join(from, 'node_modules'), join(to, 'node_modules')]);
+}
+
+/** A copy of the working tree's tracked files (this checkout's docs as they are now), committed. */
+async function cloneProject(dir: string): Promise<void> {
+  const tracked = (await execa('git', ['ls-files', '-z'], { cwd: REPO_ROOT })).stdout.split('\0');
+  for (const file of tracked.filter((f) => f !== '' && existsSync(join(REPO_ROOT, f))))
+    await cp(join(REPO_ROOT, file), join(dir, file), { verbatimSymlinks: true });
+  // What `npm ci` leaves: the dependencies and, through `prepare`, the build.
+  await cp(join(REPO_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  // Hard links: real files inside the copy, as the judge's sandbox must see them, at no cost in
+  // space; never a link to this checkout's folder, which a reinstall would empty.
+  await execa('cp', ['-al', join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules')]);
+  const git = (args: string[]) => execa('git', args, { cwd: dir, env, extendEnv: false });
+  await git(['init', '--quiet', '--initial-branch', 'main']);
+  await git(['add', '--all']);
+  await git(['commit', '--quiet', '--no-gpg-sign', '-m', 'clone']);
+}
+
+/**
+ * A reader's shell: cleanEnv without what npm sets for the script that started this test
+ * (npm_config_local_prefix, npm_config_cache, …), which would point npx at this checkout.
+ */
+function readerEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = cleanEnv();
+  for (const key of Object.keys(env)) if (/^npm_|^INIT_CWD$/i.test(key)) delete env[key];
+  return { ...env, ...extra };
 }
 
 beforeAll(async () => {
   requireBuiltCli();
   server = await startFakeLlmServer({ respond: () => 'OK' });
-  repo = await createTempRepo({
-    commit: false,
-    config: { 'user.name': TEST_AUTHOR.name, 'user.email': TEST_AUTHOR.email },
-  });
-  runsDir = join(repo.dir, 'runs');
-  env = cleanEnv({
-    HOME: repo.home,
-    XDG_CONFIG_HOME: join(repo.home, '.config'),
+  scratch = await mkdtemp(join(tmpdir(), 'ar-docs-'));
+  const home = join(scratch, 'home');
+  await mkdir(home);
+  env = readerEnv({
+    PATH: SYSTEM_PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
     GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: TEST_AUTHOR.name,
+    GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
+    GIT_COMMITTER_NAME: TEST_AUTHOR.name,
+    GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
+    AUTORESEARCH_PROVIDER: 'sim',
     ANTHROPIC_API_KEY: 'test-key-not-real',
     ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
     OPENAI_API_KEY: 'test-key-not-real',
     OPENAI_BASE_URL: server.openaiBaseUrl,
+    // npx resolves the project's own bin offline; `npm ci` already ran `prepare` (the build),
+    // and npm's update check would reach the network.
+    npm_config_offline: 'true',
+    npm_config_ignore_scripts: 'true',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
   });
-  for (const dir of ['experiments', 'rubrics', 'docs/examples'])
-    await cp(join(REPO_ROOT, dir), repo.path(dir), { recursive: true });
-  const init = await cli(['init', 'my-prompt']);
-  expect(init.exitCode, init.stderr).toBe(0);
-  await repo.git(['add', '--all']);
-  await repo.git(['commit', '--quiet', '--no-gpg-sign', '-m', 'project']);
+  cloneDir = join(scratch, 'clone');
+  initDir = join(scratch, 'clone-after-init');
+  await cloneProject(cloneDir);
+  await copyProject(cloneDir, initDir);
+  const init = await sh(
+    'npx autoresearch init my-prompt && git add --all && git commit --quiet -m init',
+    initDir,
+  );
+  expect(init.exitCode, init.all).toBe(0);
   surface = await readCliSurface(env);
-  const first = ['run', 'my-prompt', '--provider', 'sim', '--iterations', '1'];
-  const made = await cli(first);
-  expect(made.exitCode, made.stderr).toBe(0);
-  const folders = readdirSync(runsDir).filter((name) => !name.startsWith('.'));
-  expect(folders).toHaveLength(1);
-  runId = folders[0] as string;
-  done.set(first.join(' '), 'the run this test makes for <run-id>');
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
-  for (const child of lingering) child.kill('SIGKILL');
-  for (const pid of detached) await waitForExit(pid, 120_000).catch(() => process.kill(pid, 'SIGKILL'));
+  for (const pid of lingering) process.kill(-pid, 'SIGKILL');
   await server?.close();
-  await repo?.cleanup();
-});
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  // Some twenty copies of ~11,000 hard links each to remove.
+}, 180_000);
 
 describe('the documentation’s commands', () => {
   it('are all recognised', () => {
@@ -480,12 +632,10 @@ describe('the documentation’s commands', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('allow-list only commands the docs still contain', () => {
-    for (const entry of NOT_RUN)
-      expect(
-        documented.some((c) => !c.inline && entry.matches(c.args)),
-        entry.reason,
-      ).toBe(true);
+  it('skip only lines the docs still contain, and run every other line', () => {
+    const lines = new Set(blocks.flatMap((b) => b.lines.map((l) => commandOf(l.text))));
+    expect(Object.keys(NOT_RUN).filter((text) => !lines.has(text))).toEqual([]);
+    expect(lines.size).toBeGreaterThan(40);
   });
 
   it('detect a flag that does not exist (self-check)', () => {
@@ -501,20 +651,16 @@ describe('the documentation’s commands', () => {
     expect(() => commandsOfLine('cd x && autoresearch runs', 'fake.md:1')).toThrow(/alone/);
   });
 
-  for (const command of documented.filter((c) => !c.inline)) {
-    const skip = NOT_RUN.find((entry) => entry.matches(command.args));
-    it.skipIf(skip !== undefined)(
-      `${command.where}: autoresearch ${command.args.join(' ')}`,
-      async () => {
-        const args = prepare(command);
-        const key = args.join(' ');
-        const earlier = done.get(key);
-        if (earlier !== undefined) return;
-        done.set(key, command.where);
-        await exercise(command, args);
-      },
-      240_000,
-    );
+  const pages = [...new Set(blocks.map((b) => b.file))];
+  for (const file of pages) {
+    it.concurrent(`${file}: every shell block runs as written`, async () => {
+      expect(
+        await runPage(
+          file,
+          blocks.filter((b) => b.file === file),
+        ),
+      ).toEqual([]);
+    }, 600_000);
   }
 });
 
@@ -607,10 +753,17 @@ describe('the reference pages', () => {
     expect(Object.keys(data.search).sort()).toEqual(Object.keys(Search.shape).sort());
     expect(Object.keys(data.budget).sort()).toEqual(Object.keys(Budget.shape).sort());
     expect(Object.keys(data.scoring.weights).sort()).toEqual(Object.keys(Weights.shape).sort());
-    const dir = repo.path('experiments/reference-check');
-    await cp(repo.path('experiments/cold-email'), dir, { recursive: true });
+    const project = await mkdtemp(join(scratch, 'reference-'));
+    await copyProject(initDir, project);
+    const dir = join(project, 'experiments/reference-check');
+    await cp(join(project, 'experiments/cold-email'), dir, { recursive: true });
     await writeFile(join(dir, 'experiment.yaml'), yaml);
-    const result = await cli(['validate', 'experiments/reference-check']);
+    const result = await execa(process.execPath, [CLI_MAIN, 'validate', 'experiments/reference-check'], {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
   });
 });

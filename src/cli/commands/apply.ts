@@ -15,7 +15,7 @@ import { isMemberName } from '../../report/prompt-refs.js';
 import { readJournal } from '../../run/journal.js';
 import { type Manifest, readManifest } from '../../run/manifest.js';
 import { reduceRun } from '../../run/reducer.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { readBest, readMember } from '../../run/chosen-prompt.js';
 import { terminal } from '../../ui/terminal.js';
 import { realPathOutside, repositoryRootOf } from '../prompt-escape.js';
@@ -34,7 +34,7 @@ export default async function applyCommand(
     });
   }
   const runsDir = runsDirOf(command, process.env);
-  const run = await resolveRunId(runsDir, id);
+  const run = await resolveRunRef(runsDir, id);
   const manifest = await readManifest(run.dir);
   const state = reduceRun((await readJournal(run.dir)).events);
   const chosen = member === undefined ? await readBest(run, state) : await readMember(run.dir, state, member);

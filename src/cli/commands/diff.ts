@@ -17,7 +17,7 @@ import { readJournal } from '../../run/journal.js';
 import { type Manifest, readManifest } from '../../run/manifest.js';
 import { candidatePaths, runPaths } from '../../run/paths.js';
 import { reduceRun } from '../../run/reducer.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { type DiffSide, formatUnifiedDiff, formatWordDiff } from '../../ui/format-diff.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -37,7 +37,7 @@ export default async function diffCommand(
   const runsDir = runsDirOf(command);
   const refA = a === undefined ? undefined : parsePromptRef(a);
   const refB = b === undefined ? undefined : parsePromptRef(b);
-  const { id, dir } = await resolveRunId(runsDir, runId);
+  const { id, dir } = await resolveRunRef(runsDir, runId);
   const state = reduceRun((await readJournal(dir, { onInvalid: 'collect' })).events);
   const [fromRef, toRef] = choosePair(state, refA, refB);
   const manifest = await readManifest(dir);

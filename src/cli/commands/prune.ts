@@ -12,14 +12,14 @@ import { deletePoolRefs, openRepo, poolRefPrefix } from '../../git/index.js';
 import { acquireRunLock } from '../../run/lock.js';
 import { readManifest } from '../../run/manifest.js';
 import { currentProcessIdentity } from '../../run/process-identity.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
 export default async function pruneCommand(id: string, _flags: unknown, command: Command): Promise<ExitCode> {
   const term = terminal();
   const runsDir = runsDirOf(command, process.env);
-  const run = await resolveRunId(runsDir, id);
+  const run = await resolveRunRef(runsDir, id);
   const manifest = await readManifest(run.dir);
   const lock = await acquireRunLock(run.dir, await currentProcessIdentity());
   try {

@@ -5,7 +5,7 @@ import { compareRuns } from '../../report/compare-runs.js';
 import { readRunSide } from '../../report/read-run-side.js';
 import { serveReport } from '../../report/serve-report.js';
 import { renderAndWriteReport } from '../../report/write-report.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 
@@ -32,7 +32,7 @@ export default async function reportCommand(
       hint: `write it with \`autoresearch report ${runId} --beside ${options.beside}\` and open the file`,
     });
   }
-  const { id, dir } = await resolveRunId(runsDir, runId);
+  const { id, dir } = await resolveRunRef(runsDir, runId);
   const term = terminal();
   if (!options.serve) {
     const beside =

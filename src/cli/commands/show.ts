@@ -11,7 +11,7 @@ import { readJournal } from '../../run/journal.js';
 import { readLockStatus } from '../../run/lock.js';
 import { readManifestOrNull } from '../../run/manifest.js';
 import { reduceRun } from '../../run/reducer.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { formatCalibration } from '../../ui/format-calibration.js';
 import { formatIteration } from '../../ui/format-iteration.js';
 import { readIterationDetail } from '../iteration-detail.js';
@@ -49,7 +49,7 @@ export default async function showCommand(
   command: Command,
 ): Promise<number> {
   const runsDir = runsDirOf(command);
-  const { id, dir } = await resolveRunId(runsDir, runId);
+  const { id, dir } = await resolveRunRef(runsDir, runId);
   const [journal, lock] = await Promise.all([
     readJournal(dir, { onInvalid: 'collect' }),
     readLockStatus(dir),

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../../errors.js';
 import { readLockStatus } from '../../run/lock.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { terminal } from '../../ui/terminal.js';
 import { requestStop } from '../stop-request.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -16,7 +16,7 @@ import { runsDirOf } from '../runs-dir-option.js';
 export default async function stopCommand(id: string, _flags: unknown, command: Command): Promise<ExitCode> {
   const term = terminal();
   const runsDir = runsDirOf(command, process.env);
-  const run = await resolveRunId(runsDir, id);
+  const run = await resolveRunRef(runsDir, id);
   const lock = await readLockStatus(run.dir);
   if (lock.state !== 'held') {
     term.err(

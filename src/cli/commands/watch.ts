@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { startWatchSession, type WatchClock } from '../../report/watch-session.js';
 import { readJournal } from '../../run/journal.js';
 import { runPaths } from '../../run/paths.js';
-import { resolveRunId } from '../../run/run-id.js';
+import { resolveRunRef } from '../../run/run-ref.js';
 import { listRuns } from '../../run/list-runs.js';
 import { terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
@@ -43,7 +43,7 @@ export default async function watchCommand(
     const target =
       runId === undefined
         ? await waitForRunningRun(runsDir, clock, left)
-        : await resolveRunId(runsDir, runId);
+        : await resolveRunRef(runsDir, runId);
     if (target === null) return 130;
     const events = runPaths(target.dir).events;
     const session = startWatchSession(target.id, {

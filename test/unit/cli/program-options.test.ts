@@ -36,3 +36,14 @@ describe('the overrides each command takes', () => {
     expect(evalCommand.helpInformation()).not.toMatch(/--iterations|--candidates/);
   });
 });
+
+describe('the provider from the environment', () => {
+  it('is the default of every --provider, so a shell can run each documented line offline as written', () => {
+    for (const name of ['validate', 'eval', 'calibrate', 'run', 'resume']) {
+      const provider = (command(name).options as readonly (Option & { envVar?: string })[]).find(
+        (o) => o.long === '--provider',
+      );
+      expect(provider?.envVar, name).toBe('AUTORESEARCH_PROVIDER');
+    }
+  });
+});
