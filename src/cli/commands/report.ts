@@ -28,9 +28,13 @@ export default async function reportCommand(
     });
   }
   if (options.beside !== undefined && options.serve) {
-    throw new AutoresearchError('E_USAGE', '--beside writes a page of its own; it does not combine with --serve', {
-      hint: `write it with \`autoresearch report ${runId} --beside ${options.beside}\` and open the file`,
-    });
+    throw new AutoresearchError(
+      'E_USAGE',
+      '--beside writes a page of its own; it does not combine with --serve',
+      {
+        hint: `write it with \`autoresearch report ${runId} --beside ${options.beside}\` and open the file`,
+      },
+    );
   }
   const { id, dir } = await resolveRunRef(runsDir, runId);
   const term = terminal();
@@ -38,7 +42,9 @@ export default async function reportCommand(
     const beside =
       options.beside === undefined
         ? undefined
-        : compareRuns(...(await Promise.all([readRunSide(runsDir, id), readRunSide(runsDir, options.beside)])));
+        : compareRuns(
+            ...(await Promise.all([readRunSide(runsDir, id), readRunSide(runsDir, options.beside)])),
+          );
     const { file, problems } = await renderAndWriteReport(dir, beside === undefined ? {} : { beside });
     for (const problem of problems) term.err(term.colors.yellow(`warning: ${problem}`));
     term.out(`Wrote ${file}`);
