@@ -36,6 +36,7 @@ import {
   poolCaseMeans,
 } from './paired.js';
 import type { Proposal } from './propose.js';
+import { candidateRetestBase, incumbentRetestBase, sampleRange } from './retest-samples.js';
 
 /** Differences this small are ties in the per-case tally. */
 const TIE = 1e-9;
@@ -206,6 +207,11 @@ export async function evaluateAndDecidePaired(
   const eligible = standingOf(chosen.outcome.scores).eligible;
   let current = look(lead.means, incumbentMeans, search.retest === 0, eligible);
   let retestNote = '';
+  // Both sides' first looks rest on their own evaluations, samples [0, samples).
+  const sampleIndices = {
+    candidate: sampleRange(0, search.samples),
+    incumbent: sampleRange(0, search.samples),
+  };
   if (current.decision.status === 'retest') {
     looks = 2;
     const retest = await retestBoth(deps, {
@@ -216,6 +222,8 @@ export async function evaluateAndDecidePaired(
       incumbentDir:
         input.incumbentRetestDir ?? join(iterationPaths(deps.runDir, iteration).dir, 'incumbent-retest'),
     });
+    sampleIndices.candidate.push(...retest.sampleIndices.candidate);
+    sampleIndices.incumbent.push(...retest.sampleIndices.incumbent);
     if (retest.ok) {
       current = look(
         poolCaseMeans(lead.means, retest.candidate),
@@ -255,6 +263,7 @@ export async function evaluateAndDecidePaired(
       minEffect: search.min_effect,
       paired: {
         ...paired,
+        sampleIndices,
         cases: [
           ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p })),
           ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p })),
@@ -277,8 +286,10 @@ async function retestBoth(
     incumbentDir: string;
   },
 ): Promise<
-  | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
-  | { ok: false; message: string }
+  (
+    | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
+    | { ok: false; message: string }
+  ) & { sampleIndices: { candidate: number[]; incumbent: number[] } }
 > {
   const { search } = deps.experiment.config;
   const { iteration, chosen, incumbent, cases, incumbentDir } = input;
@@ -288,12 +299,21 @@ async function retestBoth(
     phase: 'retesting',
     candidate: chosen.proposal.candidate,
   });
-  const common = { iteration, sampleBase: search.samples, samples: search.retest, cases };
+  const common = { iteration, samples: search.retest, cases };
+  // Fresh draws on both sides (retest-samples.ts): the incumbent's block is this decision's alone,
+  // so a parent retested again in a later iteration is not answered by its earlier retest's cache.
+  const candidateBase = candidateRetestBase(search);
+  const incumbentBase = incumbentRetestBase(search, iteration, chosen.proposal.candidate);
+  const sampleIndices = {
+    candidate: sampleRange(candidateBase, search.retest),
+    incumbent: sampleRange(incumbentBase, search.retest),
+  };
   const retest = async (slot: CandidateSlot) =>
     (await evaluate(candidateRequest(deps, slot), candidateDeps(deps, iteration))).outcome;
   const [candidate, again] = await Promise.all([
     retest({
       ...common,
+      sampleBase: candidateBase,
       candidate: chosen.proposal.candidate,
       prompt: chosen.proposal.prompt,
       repeat: 1,
@@ -303,16 +323,18 @@ async function retestBoth(
     }),
     retest({
       ...common,
+      sampleBase: incumbentBase,
       candidate: incumbent.candidate,
       prompt: incumbent.prompt,
       journal: false,
       paths: candidatePathsAt(incumbentDir),
     }),
   ]);
-  if (!candidate.ok) return { ok: false, message: candidate.message };
-  if (!again.ok) return { ok: false, message: `the incumbent's retest: ${again.message}` };
+  if (!candidate.ok) return { ok: false, message: candidate.message, sampleIndices };
+  if (!again.ok) return { ok: false, message: `the incumbent's retest: ${again.message}`, sampleIndices };
   return {
     ok: true,
+    sampleIndices,
     candidate: caseMeansOf(candidate.scores, candidate.evaluation.samples),
     candidateEligible: standingOf(candidate.scores).eligible,
     incumbent: caseMeansOf(again.scores, again.evaluation.samples),
