@@ -29,9 +29,9 @@ import {
   type CaseDifference,
   type CaseMeans,
   decidePaired,
+  groupedInterval,
   lookConfidence,
   pairCases,
-  pairedInterval,
   passesScreen,
   poolCaseMeans,
 } from './paired.js';
@@ -164,20 +164,18 @@ export async function evaluateAndDecidePaired(
   const confidence = lookConfidence(search.confidence, search.retest);
   const trainIds = train.map((c) => c.id);
   const holdoutIds = holdout.map((c) => c.id);
+  // Groups of cases (a case's `group`, or the `search.group_by` var): the interval on group means.
+  const groupOf = new Map(cases.map((c) => [c.id, c.group]));
+  const grouped = (pairs: readonly CaseDifference[]) =>
+    groupedInterval(
+      pairs.map((p) => ({ d: p.d, group: groupOf.get(p.caseId) })),
+      confidence,
+    );
   const look = (candidate: CaseMeans, against: CaseMeans, lastLook: boolean, eligible: boolean) => {
     const trainPairs = pairCases(trainIds, candidate, against);
     const holdoutPairs = pairCases(holdoutIds, candidate, against);
-    const trainInterval = pairedInterval(
-      trainPairs.map((p) => p.d),
-      confidence,
-    );
-    const holdoutInterval =
-      holdoutIds.length > 0
-        ? pairedInterval(
-            holdoutPairs.map((p) => p.d),
-            confidence,
-          )
-        : null;
+    const trainInterval = grouped(trainPairs);
+    const holdoutInterval = holdoutIds.length > 0 ? grouped(holdoutPairs) : null;
     const decision = decidePaired({
       train: trainInterval,
       holdout: holdoutInterval,
@@ -196,10 +194,7 @@ export async function evaluateAndDecidePaired(
   }));
   const lead = bestBy(firstLooks, (f) =>
     standingOf(f.candidate.outcome.scores).eligible
-      ? pairedInterval(
-          pairCases(trainIds, f.means, incumbentMeans).map((p) => p.d),
-          confidence,
-        ).mean
+      ? grouped(pairCases(trainIds, f.means, incumbentMeans)).mean
       : Number.NEGATIVE_INFINITY,
   );
   const chosen = lead.candidate;
@@ -251,6 +246,10 @@ export async function evaluateAndDecidePaired(
     holdout: current.holdoutInterval ? toRecord(current.holdoutInterval) : null,
     ...tally,
   };
+  function groupField(p: CaseDifference): { group?: string } {
+    const group = groupOf.get(p.caseId);
+    return group === undefined ? {} : { group };
+  }
   return {
     ok: true,
     status,
@@ -265,8 +264,8 @@ export async function evaluateAndDecidePaired(
         ...paired,
         sampleIndices,
         cases: [
-          ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p })),
-          ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p })),
+          ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p, ...groupField(p) })),
+          ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p, ...groupField(p) })),
         ],
       },
       ...(minibatch ? { minibatch: batchIds } : {}),
@@ -372,7 +371,14 @@ export function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losse
 }
 
 export function toRecord(interval: PairedInterval): PairedInterval {
-  return { n: interval.n, mean: interval.mean, sd: interval.sd, lo: interval.lo, hi: interval.hi };
+  return {
+    n: interval.n,
+    mean: interval.mean,
+    sd: interval.sd,
+    lo: interval.lo,
+    hi: interval.hi,
+    ...(interval.groups === undefined ? {} : { groups: interval.groups }),
+  };
 }
 
 function sumCalls(counts: Record<string, number>): number {

@@ -43,6 +43,8 @@ export const PairedCase = z.object({
   candidate: z.number(),
   incumbent: z.number(),
   d: z.number(),
+  /** The case's group, when the experiment groups its cases. */
+  group: z.string().optional(),
 });
 export type PairedCase = z.infer<typeof PairedCase>;
 
