@@ -217,12 +217,13 @@ function formatAcceptance(
     );
     return;
   }
-  const groups =
+  const groups = d.groups === null ? '' : ` in ${plural(d.groups.count, 'group')}`;
+  const atBest =
     d.groups === null
       ? ''
-      : ` in ${plural(d.groups.count, 'group')}, at best${d.groups.ungroupedEffect === null ? '' : `; ≈ ${round(d.groups.ungroupedEffect)} if the cases were independent`}`;
+      : `, at best${d.groups.ungroupedEffect === null ? '' : `; ≈ ${round(d.groups.ungroupedEffect)} if the cases were independent`}`;
   more(
-    `smallest detectable gain ≈ ${round(d.effect)}  (power 0.8; ${d.cases} train cases${groups} × ${plural(d.samples, 'sample')}; per-case sd ${round(d.sd)} ${from})`,
+    `smallest detectable gain ≈ ${round(d.effect)}  (power 0.8; ${d.cases} train cases${groups} × ${plural(d.samples, 'sample')}${atBest}; per-case sd ${round(d.sd)} ${from})`,
   );
   if (d.warning !== null) more(colors.yellow(`warning: ${d.warning}`));
 }

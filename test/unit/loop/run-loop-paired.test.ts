@@ -146,6 +146,30 @@ describe('runLoop: paired acceptance', () => {
     expect(first).not.toEqual(second);
   });
 
+  it('with search.group_by takes the intervals on group means and records how many groups', async () => {
+    const mutator = mutatorScript([{ hypothesis: 'Add bravo.', prompt: promptWith(['alpha', 'bravo']) }]);
+    const run = await runScripted({
+      mutator,
+      generator: adaLosesBravoOnce,
+      // Each case's own name is its group: the train interval stands on 3 groups, the holdout on 1.
+      search: { ...paired, group_by: 'name' },
+      budget: { iterations: 1 },
+    });
+    const event = finishedEvent(run.events, 1);
+    expect(event.paired?.train).toMatchObject({ n: 3, groups: 3 });
+    expect(event.paired?.holdout).toMatchObject({ n: 1, groups: 1, lo: null, hi: null });
+    const decision = await readDecision(run.runDir, 1);
+    expect(decision.paired.cases.map((c: { caseId: string; group?: string }) => [c.caseId, c.group])).toEqual(
+      [
+        ['t1', 'Ada'],
+        ['t2', 'Bo'],
+        ['t3', 'Cy'],
+        ['h1', 'Quillon'],
+      ],
+    );
+    expect(event.message).toMatch(/over 3 cases in 3 groups/);
+  });
+
   it('calls a still-unclear result inconclusive, never commits it, and counts it toward patience', async () => {
     // Ada loses bravo on every sample: d = (0, .2, .2) on both looks.
     const adaAlwaysLoses: ScriptedHandler = ({ request }) => {
