@@ -151,8 +151,21 @@ function firstLine(c: Pick<Case, 'source'> | undefined): { line?: number } {
  * (docs/design/pareto-search.md).
  */
 function marginProblems(search: Search, at: (path: KeyPath) => Problem['location']): Problem[] {
-  if (search.strategy !== 'pareto') return [];
+  const groupBy: Problem[] =
+    search.group_by === undefined
+      ? []
+      : [
+          {
+            severity: 'warning',
+            location: at(['search', 'group_by']),
+            keyPath: 'search.group_by',
+            message: '`group_by` belongs to paired acceptance and is ignored under `acceptance: margin`',
+            hint: 'the margin rule compares whole-set means and has no interval to group; remove `group_by` or use paired acceptance',
+          },
+        ];
+  if (search.strategy !== 'pareto') return groupBy;
   return [
+    ...groupBy,
     {
       severity: 'error',
       location: at(['search', 'strategy']),
