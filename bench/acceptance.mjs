@@ -35,6 +35,8 @@ const MIX = [
 const TARGET_CALLS_SAVED = 0.2;
 const TARGET_POWER_LOSS = 0.05;
 const MINIBATCH_SIZES = [8, 12, 16];
+/** Decisions per grouped-noise row (a few minutes for the whole script on 2 cores). */
+const GROUPED_DECISIONS = 20000;
 
 async function loadProduct() {
   const paired = await import(distModule('loop/paired.js'));
@@ -366,6 +368,173 @@ function signedPoints(value) {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`;
 }
 
+// ─── Grouped noise (docs/design/paired-acceptance.md, "Groups of cases"): false keeps when cases share an effect
+// Kept in its own section: the rows below use only the helpers above and their own functions.
+
+const GROUP_COUNTS = [3, 6];
+const GROUP_ICCS = [0.1, 0.5];
+/** How the shared effect arises: drawn afresh at every evaluation, or a fixed true gain per group. */
+const GROUP_SHARING = ['fresh', 'fixed'];
+
+/** A standard normal draw (Box–Muller) from the benchmark's own PRNG. */
+function normal(random) {
+  const u = 1 - random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+/** Case k's group: round-robin over the case ids, so train and holdout each hold every group they can. */
+function groupsOf(cases, groups) {
+  return new Map(cases.allIds.map((id, i) => [id, `g${i % groups}`]));
+}
+
+/** Each case's score moved by its group's offset (unclipped, so a true gain of 0 stays exactly 0). */
+function shifted(means, groupOf, offsets) {
+  return new Map(
+    [...means].map(([id, m]) => [id, { mean: m.mean + offsets.get(groupOf.get(id)), samples: m.samples }]),
+  );
+}
+
+function groupOffsets(random, groups, sd) {
+  return new Map(Array.from({ length: groups }, (_, g) => [`g${g}`, sd * normal(random)]));
+}
+
+/**
+ * The paired flow of accept-paired.ts (as pairedRule above) with the intervals the product takes
+ * when groups are declared: groupedInterval on the per-case differences with each case's group.
+ * The screen stays the mean over cases, as in the product.
+ */
+function groupedRule(product, search, cases, draws, iteration, groupOf) {
+  const size = product.minibatchSize(search, cases.train.length);
+  const batch =
+    size < cases.train.length
+      ? product.drawMinibatch(cases.train, size, search.seed, iteration).map((c) => c.id)
+      : null;
+  if (
+    batch &&
+    !product.passesScreen(product.pairCases(batch, draws.candidate, draws.incumbent).map((p) => p.d))
+  )
+    return { status: 'screened_out' };
+  const confidence = product.lookConfidence(search.confidence, search.retest);
+  const interval = (ids, candidate, incumbent) =>
+    product.groupedInterval(
+      product.pairCases(ids, candidate, incumbent).map((p) => ({ d: p.d, group: groupOf.get(p.caseId) })),
+      confidence,
+    );
+  const look = (candidate, incumbent, lastLook) =>
+    product.decidePaired({
+      train: interval(cases.trainIds, candidate, incumbent),
+      holdout: cases.holdoutIds.length > 0 ? interval(cases.holdoutIds, candidate, incumbent) : null,
+      candidateEligible: true,
+      incumbentEligible: true,
+      minEffect: search.min_effect,
+      lastLook,
+    });
+  const first = look(draws.candidate, draws.incumbent, search.retest === 0);
+  if (first.status !== 'retest') return { status: first.status };
+  return {
+    status: look(
+      product.poolCaseMeans(draws.candidate, draws.candidateRetest),
+      product.poolCaseMeans(draws.incumbent, draws.incumbentRetest),
+      true,
+    ).status,
+  };
+}
+
+/**
+ * `decisions` fresh experiments with true gain 0 whose cases come in `groups` groups, judged with
+ * the groups declared (groupedRule) and not declared (pairedRule: version 2's rule) on the same
+ * draws. `icc` is the intra-class correlation of the per-case differences within a group:
+ * fresh — every evaluation (each side's first evaluation and each retest) draws an offset per
+ * group with variance τ² = icc/(1 − icc) · σ², σ² the per-sample score variance, so the
+ * difference's shared part 2τ² against its own 2σ²; fixed — the candidate has a true gain per
+ * group, drawn once per experiment from N(0, 2σ² · icc/(1 − icc)), zero-mean over the population
+ * of groups (the groups of one experiment are a draw from it, not centred).
+ */
+function simulateGrouped(product, search, setting, decisions) {
+  const cases = experimentCases(product, search, setting.train);
+  const groupOf = groupsOf(cases, setting.groups);
+  const random = createRandom(seedOf(JSON.stringify({ grouped: setting })));
+  const sigma2 = meanVariance(setting.noise) / search.samples;
+  const tau = Math.sqrt((setting.icc / (1 - setting.icc)) * sigma2);
+  const kept = { declared: 0, undeclared: 0 };
+  for (let k = 0; k < decisions; k++) {
+    const truth = drawTruth(random, cases.splitOf, { gain: 0, churn: 0 });
+    const fixed = setting.sharing === 'fixed' ? groupOffsets(random, setting.groups, Math.SQRT2 * tau) : null;
+    const none = new Map(Array.from({ length: setting.groups }, (_, g) => [`g${g}`, 0]));
+    const draw = (side, samples) => {
+      const means = evaluate(random, truth[side], samples, setting.noise);
+      if (fixed) return shifted(means, groupOf, side === 'candidate' ? fixed : none);
+      return shifted(means, groupOf, groupOffsets(random, setting.groups, tau));
+    };
+    const draws = {
+      incumbent: draw('incumbent', search.samples),
+      candidate: draw('candidate', search.samples),
+      candidateRetest: draw('candidate', search.retest),
+      incumbentRetest: draw('incumbent', search.retest),
+    };
+    if (groupedRule(product, search, cases, draws, k + 1, groupOf).status === 'keep') kept.declared++;
+    if (pairedRule(product, search, cases, draws, k + 1, true).status === 'keep') kept.undeclared++;
+  }
+  return { cases, decisions, declared: kept.declared / decisions, undeclared: kept.undeclared / decisions };
+}
+
+/** Wilson's 95% interval of a share of n: "[lo, hi]" in percent. */
+function wilson(p, n, z = 1.96) {
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return `[${pct(Math.max(0, centre - half))}, ${pct(Math.min(1, centre + half))}]`;
+}
+
+/** The grouped-noise rows: header, rows, the noise statement and the findings. */
+function groupedNoiseRows(product, search, smoke, limit) {
+  const decisions = smoke ? 60 : GROUPED_DECISIONS;
+  const header = [
+    'groups, ICC, shared effect',
+    'train + holdout cases (groups on train / holdout)',
+    'kept, groups declared',
+    '95% Wilson',
+    'kept, not declared = version 2',
+    '95% Wilson',
+    `declared <= ${pct(limit)}`,
+  ];
+  const results = [];
+  for (const sharing of GROUP_SHARING)
+    for (const groups of GROUP_COUNTS)
+      for (const icc of GROUP_ICCS)
+        for (const train of TRAIN_SIZES) {
+          const setting = { train, groups, icc, sharing, noise: NOISE_MODELS.rubric };
+          results.push({ setting, result: simulateGrouped(product, search, setting, decisions) });
+        }
+  const groupsOn = (r, ids) => new Set(ids.map((id) => groupsOf(r.cases, r.groups).get(id))).size;
+  const rows = results.map(({ setting, result: r }) => [
+    `${setting.groups} groups, ICC ${setting.icc}, ${setting.sharing === 'fresh' ? 'fresh per evaluation' : 'fixed per group'}`,
+    `${caseLabelOf(r)} (${groupsOn({ ...r, groups: setting.groups }, r.cases.trainIds)} / ${groupsOn({ ...r, groups: setting.groups }, r.cases.holdoutIds)})`,
+    pct(r.declared),
+    wilson(r.declared, r.decisions),
+    pct(r.undeclared),
+    wilson(r.undeclared, r.decisions),
+    verdict(r.declared <= limit),
+  ]);
+  const declared = results.map((x) => x.result.declared);
+  const undeclared = results.map((x) => x.result.undeclared);
+  const noise =
+    `Grouped noise: true gain 0; cases assigned to groups round-robin by id; each case's score is the ` +
+    `rubric draw above plus a group offset added unclipped (so the true gain stays exactly 0). ICC is the ` +
+    `intra-class correlation of per-case differences within a group. Fresh per evaluation: every evaluation ` +
+    `of a side (first look and retest) draws a normal offset per group with variance ICC/(1 − ICC) · σ², ` +
+    `σ² = ${ratio(meanVariance(NOISE_MODELS.rubric), 4)} the per-sample score variance. Fixed per group: the ` +
+    `candidate has a true gain per group, drawn once per experiment from a normal of variance ` +
+    `2σ² · ICC/(1 − ICC), zero-mean over groups but not centred within an experiment. ${decisions} decisions ` +
+    'per row, the screen, both looks and the retest as in the rows above; both columns on the same draws.';
+  const findings = [
+    `Grouped noise: with the groups declared the paired rule kept ${pct(Math.min(...declared))}–${pct(Math.max(...declared))} ` +
+      `of proposals with no true gain (limit ${pct(limit)}: ${verdict(Math.max(...declared) <= limit)}); with the same ` +
+      `groups not declared it kept ${pct(Math.min(...undeclared))}–${pct(Math.max(...undeclared))}, ` +
+      `${undeclared.filter((u) => u > limit).length} of ${undeclared.length} rows above the limit.`,
+  ];
+  return { header, rows, noise, findings };
+}
+
 await runBenchmark(
   {
     key: 'acceptance',
@@ -564,6 +733,8 @@ await runBenchmark(
       ];
     });
 
+    const grouped = groupedNoiseRows(product, search, smoke, confidenceLimit);
+
     const parameters = [
       `Product settings: \`search\` defaults read from dist's schema: acceptance ${product.acceptanceOf(search)}, ` +
         `confidence ${search.confidence} (each of the two looks at ${product.lookConfidence(search.confidence, search.retest)}), ` +
@@ -603,6 +774,7 @@ await runBenchmark(
         `Largest power cost of the minibatch ${signedPoints(-worstPowerLoss)}; target <= ${TARGET_POWER_LOSS * 100} pts: ` +
         `${verdict(worstPowerLoss <= TARGET_POWER_LOSS)}.`,
       ...reading({ nulls, wholeRuns, powers, sizesRows, largest, product, search, limit: confidenceLimit }),
+      ...grouped.findings,
     ];
     const text = [
       ...parameters,
@@ -624,6 +796,9 @@ await runBenchmark(
       '',
       'Minibatch size',
       textTable(sizesHeader, sizesRows),
+      '',
+      'A/A under grouped noise',
+      textTable(grouped.header, grouped.rows),
       '',
       ...findings,
     ].join('\n');
@@ -649,6 +824,12 @@ await runBenchmark(
       `**Minibatch size** (${largest} train cases; power cost = kept with the minibatch − kept without, on the same draws):`,
       '',
       markdownTable(sizesHeader, sizesRows),
+      '',
+      '**A/A under grouped noise** (true gain 0; cases in groups that share an effect; both columns on the same draws):',
+      '',
+      grouped.noise,
+      '',
+      markdownTable(grouped.header, grouped.rows),
       '',
       ...findings.flatMap((f) => [f, '']),
     ].join('\n');

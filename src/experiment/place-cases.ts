@@ -23,7 +23,7 @@ export interface PlaceWhere {
 
 export function placeCases(
   drafts: readonly DraftCase[],
-  search: Pick<Search, 'holdout' | 'test' | 'seed'>,
+  search: Pick<Search, 'holdout' | 'test' | 'seed' | 'group_by'>,
   where: PlaceWhere,
 ): { cases: Case[]; problems: Problem[] } {
   const result = assignSplits(
@@ -82,6 +82,7 @@ export function placeCases(
       hint: 'add cases, raise search.holdout or label a case `split: holdout`',
     });
   }
+  problems.push(...missingGroups(drafts, search.group_by, where));
   const cases = drafts.map(
     (c, i): Case => ({
       id: c.id,
@@ -91,10 +92,40 @@ export function placeCases(
       ...(c.messages ? { messages: c.messages.map((m) => fillMessage(m, c.vars)) } : {}),
       ...(c.fixtures === undefined ? {} : { fixtures: resolve(dirname(where.casesFile), c.fixtures) }),
       split: result.splits[i] ?? 'train',
+      ...groupOf(c, search.group_by),
       source: { file: where.casesFile, line: c.line },
     }),
   );
   return { cases, problems };
+}
+
+/** A case's own `group:` key, else the value of the var `search.group_by` names. */
+function groupOf(c: DraftCase, groupBy: string | undefined): { group?: string } {
+  if (c.group !== undefined) return { group: c.group };
+  if (groupBy === undefined) return {};
+  const value = c.vars[groupBy];
+  return value === undefined ? {} : { group: value };
+}
+
+/** `search.group_by` names a var some case lacks (and gives no `group:` of its own). */
+function missingGroups(
+  drafts: readonly DraftCase[],
+  groupBy: string | undefined,
+  where: PlaceWhere,
+): Problem[] {
+  if (groupBy === undefined) return [];
+  const missing = drafts.filter((c) => c.group === undefined && !Object.hasOwn(c.vars, groupBy));
+  const first = missing[0];
+  if (first === undefined) return [];
+  return [
+    {
+      severity: 'error',
+      location: { file: where.casesFile, ...first.locate(['vars']) },
+      keyPath: `[${first.index}].vars.${groupBy}`,
+      message: `search.group_by is \`${groupBy}\`, and ${missing.length} case${missing.length === 1 ? '' : 's'} (the first \`${first.id}\`) ha${missing.length === 1 ? 's' : 've'} no var \`${groupBy}\``,
+      hint: `give every case a \`${groupBy}\` var or its own \`group:\` key, or fix search.group_by in ${where.file}`,
+    },
+  ];
 }
 
 function round(share: number): number {

@@ -27,12 +27,18 @@ export interface NoiseSource {
 }
 
 export interface DetectableEffect {
-  /** The smallest true mean gain detected with power 0.8; null below 2 train cases. */
+  /** The smallest true mean gain detected with power 0.8; null below 2 train cases (or groups). */
   effect: number | null;
   cases: number;
   samples: number;
   /** The sd of per-case differences at these samples. */
   sd: number;
+  /**
+   * With groups of cases: how many the train cases form, and the smallest gain the interval on
+   * group means detects at best (cases within a group no more alike than across groups). The
+   * gain above is then this one. null without groups.
+   */
+  groups: { count: number; ungroupedEffect: number | null } | null;
   /** Where the sd comes from: a run's paired decisions, or the default. */
   from: { run: string; decisions: number } | { default: number };
   /** Said when the effect is larger than min_effect. */
@@ -62,6 +68,8 @@ export function describeAcceptance(
   search: Search,
   trainCases: number,
   measured: NoiseSource | null,
+  /** Groups the train cases form; null without groups. */
+  trainGroups: number | null = null,
 ): PlanAcceptance {
   if (acceptanceOf(search) === 'margin') {
     return {
@@ -75,8 +83,11 @@ export function describeAcceptance(
   const size = minibatchSize(search, trainCases);
   const perSample = measured?.sdPerSample ?? DEFAULT_DIFFERENCE_SD;
   const sd = perSample / Math.sqrt(search.samples);
-  const effect = detectableEffect(trainCases, sd, look, DETECTION_POWER);
+  const ungrouped = detectableEffect(trainCases, sd, look, DETECTION_POWER);
+  const effect =
+    trainGroups === null ? ungrouped : groupedDetectableEffect(trainCases, trainGroups, sd, look);
   const tooCoarse = effect !== null && effect > search.min_effect;
+  const inGroups = trainGroups === null ? '' : ` in ${trainGroups} groups`;
   return {
     rule: 'paired',
     confidence: search.confidence,
@@ -89,14 +100,31 @@ export function describeAcceptance(
       cases: trainCases,
       samples: search.samples,
       sd,
+      groups: trainGroups === null ? null : { count: trainGroups, ungroupedEffect: ungrouped },
       from: measured
         ? { run: measured.runId, decisions: measured.decisions }
         : { default: DEFAULT_DIFFERENCE_SD },
       warning: tooCoarse
-        ? `with ${trainCases} train cases this can only detect gains of about ${round(effect)}, above min_effect ${search.min_effect}: add cases or samples`
+        ? `with ${trainCases} train cases${inGroups} this can only detect gains of about ${round(effect)}, above min_effect ${search.min_effect}: add ${trainGroups === null ? 'cases' : 'groups'} or samples`
         : null,
     },
   };
+}
+
+/**
+ * The smallest gain the interval on G group means detects: `detectableEffect` with G and the sd
+ * of a group's mean difference, taken at its best — cases within a group no more alike than
+ * across groups, so a group of n/G cases averages the per-case sd down by √(n/G). Related cases
+ * only make it larger.
+ */
+export function groupedDetectableEffect(
+  cases: number,
+  groups: number,
+  sd: number,
+  confidence: number,
+): number | null {
+  if (groups < 2) return null;
+  return detectableEffect(groups, sd / Math.sqrt(cases / groups), confidence, DETECTION_POWER);
 }
 
 /** Two significant digits: a detectable effect is an order of magnitude, not a measurement. */

@@ -8,6 +8,7 @@ import { globalChecks } from '../checks/output-schema-gate.js';
 import { checkName } from '../checks/registry.js';
 import { type CallCounts, countCalls } from './count-calls.js';
 import { type CostEstimate, estimateCost } from './estimate-cost.js';
+import { groupCount } from './case-groups.js';
 import { describeAcceptance, type NoiseSource, type PlanAcceptance } from './plan-acceptance.js';
 import { describeModelOrigins, type ModelOrigin } from './resolve-models.js';
 import { entryLabel, isPanel, judgeMembers } from './judge-panel.js';
@@ -172,7 +173,12 @@ export function buildPlan(experiment: Experiment, measured: NoiseSource | null =
       noiseRepeats: config.search.noise_repeats,
       confirm: config.search.confirm,
     },
-    acceptance: describeAcceptance(config.search, cases.filter((c) => c.split === 'train').length, measured),
+    acceptance: describeAcceptance(
+      config.search,
+      cases.filter((c) => c.split === 'train').length,
+      measured,
+      groupCount(cases, 'train'),
+    ),
     budget: {
       iterations: config.budget.iterations,
       hours: config.budget.hours,

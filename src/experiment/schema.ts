@@ -169,6 +169,11 @@ export const Search = z.strictObject({
   min_effect: z.number().min(0).max(1).default(0.01),
   /** paired: more samples per case for both sides when the first look is unclear (0: none). */
   retest: z.number().int().min(0).default(1),
+  /**
+   * paired: the var whose value is each case's group (docs/design/paired-acceptance.md, "Groups of
+   * cases"); a case's own `group:` key wins.
+   */
+  group_by: z.string().min(1).optional(),
   /** paired: train cases a proposal is screened on first (default min(8, train cases)). */
   minibatch: positiveInt.optional(),
   /** margin (version 1): the gain a candidate must beat, or auto: twice the baseline's noise. */
@@ -383,6 +388,11 @@ export const CaseEntry = z.strictObject({
   checks: z.array(CheckEntry).optional(),
   expectations: z.array(z.string().min(1)).optional(),
   split: z.enum(['train', 'holdout', 'test']).optional(),
+  /**
+   * The case's group: cases of one kind that may share an effect (docs/design/paired-acceptance.md,
+   * "Groups of cases"). Overrides `search.group_by` for this case.
+   */
+  group: z.union([z.string().min(1), z.number()]).optional(),
   /** An agent case's own fixture folder, relative to the cases file (docs/design/agent-runs.md). */
   fixtures: z.string().min(1).optional(),
   /**

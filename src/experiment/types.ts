@@ -18,6 +18,12 @@ export interface Case {
   checks: CheckEntry[];
   expectations: string[];
   split: Split;
+  /**
+   * The case's group (its `group:` key, or the var `search.group_by` names): cases of one group
+   * may share an effect, so paired acceptance takes its interval on group means
+   * (docs/design/paired-acceptance.md). Absent: the case is independent of the others.
+   */
+  group?: string;
   /** Where the case was declared, for error messages. */
   source: { file: string; line?: number };
   /**

@@ -29,13 +29,14 @@ import {
   type CaseDifference,
   type CaseMeans,
   decidePaired,
+  groupedInterval,
   lookConfidence,
   pairCases,
-  pairedInterval,
   passesScreen,
   poolCaseMeans,
 } from './paired.js';
 import type { Proposal } from './propose.js';
+import { candidateRetestBase, incumbentRetestBase, sampleRange } from './retest-samples.js';
 
 /** Differences this small are ties in the per-case tally. */
 const TIE = 1e-9;
@@ -163,20 +164,18 @@ export async function evaluateAndDecidePaired(
   const confidence = lookConfidence(search.confidence, search.retest);
   const trainIds = train.map((c) => c.id);
   const holdoutIds = holdout.map((c) => c.id);
+  // Groups of cases (a case's `group`, or the `search.group_by` var): the interval on group means.
+  const groupOf = new Map(cases.map((c) => [c.id, c.group]));
+  const grouped = (pairs: readonly CaseDifference[]) =>
+    groupedInterval(
+      pairs.map((p) => ({ d: p.d, group: groupOf.get(p.caseId) })),
+      confidence,
+    );
   const look = (candidate: CaseMeans, against: CaseMeans, lastLook: boolean, eligible: boolean) => {
     const trainPairs = pairCases(trainIds, candidate, against);
     const holdoutPairs = pairCases(holdoutIds, candidate, against);
-    const trainInterval = pairedInterval(
-      trainPairs.map((p) => p.d),
-      confidence,
-    );
-    const holdoutInterval =
-      holdoutIds.length > 0
-        ? pairedInterval(
-            holdoutPairs.map((p) => p.d),
-            confidence,
-          )
-        : null;
+    const trainInterval = grouped(trainPairs);
+    const holdoutInterval = holdoutIds.length > 0 ? grouped(holdoutPairs) : null;
     const decision = decidePaired({
       train: trainInterval,
       holdout: holdoutInterval,
@@ -195,10 +194,7 @@ export async function evaluateAndDecidePaired(
   }));
   const lead = bestBy(firstLooks, (f) =>
     standingOf(f.candidate.outcome.scores).eligible
-      ? pairedInterval(
-          pairCases(trainIds, f.means, incumbentMeans).map((p) => p.d),
-          confidence,
-        ).mean
+      ? grouped(pairCases(trainIds, f.means, incumbentMeans)).mean
       : Number.NEGATIVE_INFINITY,
   );
   const chosen = lead.candidate;
@@ -206,6 +202,11 @@ export async function evaluateAndDecidePaired(
   const eligible = standingOf(chosen.outcome.scores).eligible;
   let current = look(lead.means, incumbentMeans, search.retest === 0, eligible);
   let retestNote = '';
+  // Both sides' first looks rest on their own evaluations, samples [0, samples).
+  const sampleIndices = {
+    candidate: sampleRange(0, search.samples),
+    incumbent: sampleRange(0, search.samples),
+  };
   if (current.decision.status === 'retest') {
     looks = 2;
     const retest = await retestBoth(deps, {
@@ -216,6 +217,8 @@ export async function evaluateAndDecidePaired(
       incumbentDir:
         input.incumbentRetestDir ?? join(iterationPaths(deps.runDir, iteration).dir, 'incumbent-retest'),
     });
+    sampleIndices.candidate.push(...retest.sampleIndices.candidate);
+    sampleIndices.incumbent.push(...retest.sampleIndices.incumbent);
     if (retest.ok) {
       current = look(
         poolCaseMeans(lead.means, retest.candidate),
@@ -243,6 +246,10 @@ export async function evaluateAndDecidePaired(
     holdout: current.holdoutInterval ? toRecord(current.holdoutInterval) : null,
     ...tally,
   };
+  function groupField(p: CaseDifference): { group?: string } {
+    const group = groupOf.get(p.caseId);
+    return group === undefined ? {} : { group };
+  }
   return {
     ok: true,
     status,
@@ -255,9 +262,10 @@ export async function evaluateAndDecidePaired(
       minEffect: search.min_effect,
       paired: {
         ...paired,
+        sampleIndices,
         cases: [
-          ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p })),
-          ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p })),
+          ...current.trainPairs.map((p) => ({ split: 'train' as const, ...p, ...groupField(p) })),
+          ...current.holdoutPairs.map((p) => ({ split: 'holdout' as const, ...p, ...groupField(p) })),
         ],
       },
       ...(minibatch ? { minibatch: batchIds } : {}),
@@ -277,8 +285,10 @@ async function retestBoth(
     incumbentDir: string;
   },
 ): Promise<
-  | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
-  | { ok: false; message: string }
+  (
+    | { ok: true; candidate: CaseMeans; candidateEligible: boolean; incumbent: CaseMeans }
+    | { ok: false; message: string }
+  ) & { sampleIndices: { candidate: number[]; incumbent: number[] } }
 > {
   const { search } = deps.experiment.config;
   const { iteration, chosen, incumbent, cases, incumbentDir } = input;
@@ -288,12 +298,21 @@ async function retestBoth(
     phase: 'retesting',
     candidate: chosen.proposal.candidate,
   });
-  const common = { iteration, sampleBase: search.samples, samples: search.retest, cases };
+  const common = { iteration, samples: search.retest, cases };
+  // Fresh draws on both sides (retest-samples.ts): the incumbent's block is this decision's alone,
+  // so a parent retested again in a later iteration is not answered by its earlier retest's cache.
+  const candidateBase = candidateRetestBase(search);
+  const incumbentBase = incumbentRetestBase(search, iteration, chosen.proposal.candidate);
+  const sampleIndices = {
+    candidate: sampleRange(candidateBase, search.retest),
+    incumbent: sampleRange(incumbentBase, search.retest),
+  };
   const retest = async (slot: CandidateSlot) =>
     (await evaluate(candidateRequest(deps, slot), candidateDeps(deps, iteration))).outcome;
   const [candidate, again] = await Promise.all([
     retest({
       ...common,
+      sampleBase: candidateBase,
       candidate: chosen.proposal.candidate,
       prompt: chosen.proposal.prompt,
       repeat: 1,
@@ -303,16 +322,18 @@ async function retestBoth(
     }),
     retest({
       ...common,
+      sampleBase: incumbentBase,
       candidate: incumbent.candidate,
       prompt: incumbent.prompt,
       journal: false,
       paths: candidatePathsAt(incumbentDir),
     }),
   ]);
-  if (!candidate.ok) return { ok: false, message: candidate.message };
-  if (!again.ok) return { ok: false, message: `the incumbent's retest: ${again.message}` };
+  if (!candidate.ok) return { ok: false, message: candidate.message, sampleIndices };
+  if (!again.ok) return { ok: false, message: `the incumbent's retest: ${again.message}`, sampleIndices };
   return {
     ok: true,
+    sampleIndices,
     candidate: caseMeansOf(candidate.scores, candidate.evaluation.samples),
     candidateEligible: standingOf(candidate.scores).eligible,
     incumbent: caseMeansOf(again.scores, again.evaluation.samples),
@@ -350,7 +371,14 @@ export function tallyOf(pairs: readonly CaseDifference[]): { wins: number; losse
 }
 
 export function toRecord(interval: PairedInterval): PairedInterval {
-  return { n: interval.n, mean: interval.mean, sd: interval.sd, lo: interval.lo, hi: interval.hi };
+  return {
+    n: interval.n,
+    mean: interval.mean,
+    sd: interval.sd,
+    lo: interval.lo,
+    hi: interval.hi,
+    ...(interval.groups === undefined ? {} : { groups: interval.groups }),
+  };
 }
 
 function sumCalls(counts: Record<string, number>): number {

@@ -29,6 +29,12 @@ export interface Interval {
   /** null when n < 2: one case says nothing about the spread. */
   lo: number | null;
   hi: number | null;
+  /**
+   * With groups of cases: how many groups the interval was computed over. `mean` and `sd` are
+   * then those of the group means, and the degrees of freedom groups − 1. Absent: the cases are
+   * taken as independent.
+   */
+  groups?: number;
 }
 
 /** Two evaluations of the same cases (more samples): each case's mean over all its samples. */
@@ -77,6 +83,37 @@ export function pairedInterval(differences: readonly number[], confidence: numbe
   const sd = Math.sqrt(squares / (n - 1));
   const half = studentTQuantile(confidence, n - 1) * (sd / Math.sqrt(n));
   return { n, mean, sd, lo: mean - half, hi: mean + half };
+}
+
+/** One case's difference with the group it belongs to (absent: the case is a group of its own). */
+export interface GroupedDifference {
+  d: number;
+  group?: string | undefined;
+}
+
+/**
+ * The interval when cases come in groups that may share an effect (docs/design/paired-acceptance.md,
+ * "Groups of cases"): the per-case differences are averaged within each group and the interval is
+ * taken on the G group means with G − 1 degrees of freedom — the cluster-robust interval that
+ * keeps its error however strongly cases within a group are related, as long as groups are
+ * independent of each other. Each group weighs the same, whatever its size. A case without a
+ * group counts as a group of its own; with no group at all this is `pairedInterval` over cases.
+ */
+export function groupedInterval(differences: readonly GroupedDifference[], confidence: number): Interval {
+  if (!differences.some((x) => x.group !== undefined))
+    return pairedInterval(
+      differences.map((x) => x.d),
+      confidence,
+    );
+  const sums = new Map<string, { sum: number; count: number }>();
+  differences.forEach((x, i) => {
+    // A case without a group is its own group; the prefix keeps it apart from any named group.
+    const key = x.group === undefined ? `\u0000case ${i}` : `group ${x.group}`;
+    const known = sums.get(key) ?? { sum: 0, count: 0 };
+    sums.set(key, { sum: known.sum + x.d, count: known.count + 1 });
+  });
+  const means = [...sums.values()].map((g) => g.sum / g.count);
+  return { ...pairedInterval(means, confidence), n: differences.length, groups: means.length };
 }
 
 /**
@@ -153,10 +190,16 @@ function describeHoldout(holdout: Interval | null): string {
 export function describeInterval(interval: Interval): string {
   const bounds =
     interval.lo === null || interval.hi === null ? '' : ` [${signed(interval.lo)}, ${signed(interval.hi)}]`;
-  return `${signed(interval.mean)}${bounds} over ${interval.n} case${interval.n === 1 ? '' : 's'}`;
+  const groups =
+    interval.groups === undefined ? '' : ` in ${interval.groups} group${interval.groups === 1 ? '' : 's'}`;
+  return `${signed(interval.mean)}${bounds} over ${interval.n} case${interval.n === 1 ? '' : 's'}${groups}`;
 }
 
-/** The screen's rule: the rest of the cases are evaluated only when the minibatch's mean difference is positive. */
+/**
+ * The screen's rule: the rest of the cases are evaluated only when the minibatch's mean difference
+ * is positive. It stays the mean over cases even with groups: the screen only orders the work (a
+ * sign, no interval), so a related pair of cases can sway it but never makes a keep.
+ */
 export function passesScreen(differences: readonly number[]): boolean {
   if (differences.length === 0) return true;
   return differences.reduce((sum, d) => sum + d, 0) / differences.length > SCORE_EPSILON;

@@ -43,6 +43,8 @@ export const PairedCase = z.object({
   candidate: z.number(),
   incumbent: z.number(),
   d: z.number(),
+  /** The case's group, when the experiment groups its cases. */
+  group: z.string().optional(),
 });
 export type PairedCase = z.infer<typeof PairedCase>;
 
@@ -58,7 +60,14 @@ export const PairedDetail = z.object({
   acceptance: z.literal('paired'),
   /** Absent when every proposal was screened out: no decision was taken on the whole set. */
   minEffect: z.number().optional(),
-  paired: PairedDecisionRecord.extend({ cases: z.array(PairedCase) }).optional(),
+  paired: PairedDecisionRecord.extend({
+    cases: z.array(PairedCase),
+    /**
+     * The sample indices each side's per-case means rest on: its evaluation's, then its retest's
+     * (src/loop/retest-samples.ts). Absent in records written before fresh retest draws.
+     */
+    sampleIndices: z.object({ candidate: z.array(Index), incumbent: z.array(Index) }).optional(),
+  }).optional(),
   minibatch: z.array(z.string()).optional(),
   candidates: z.array(ScreenedProposal),
 });

@@ -207,6 +207,12 @@ export const PairedInterval = z.strictObject({
   sd: z.number().min(0),
   lo: z.number().nullable(),
   hi: z.number().nullable(),
+  /**
+   * Groups of cases (docs/design/paired-acceptance.md): the interval was taken on this many group
+   * means (mean and sd are theirs; n stays the cases). Absent: cases independent, and every
+   * record written before groups.
+   */
+  groups: z.number().int().min(1).optional(),
 });
 export type PairedInterval = z.infer<typeof PairedInterval>;
 

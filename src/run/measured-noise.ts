@@ -43,6 +43,8 @@ export async function readMeasuredNoise(runsDir: string, experiment: string): Pr
     for (const event of journal.events) {
       if (event.type !== 'iteration_finished' || event.paired === undefined) continue;
       if (event.paired.train.n < 2) continue;
+      // A grouped interval's sd is that of group means, not of per-case differences.
+      if (event.paired.train.groups !== undefined) continue;
       const used = event.paired.looks === 2 ? samples + retest : samples;
       sds.push(event.paired.train.sd * Math.sqrt(used));
     }

@@ -210,11 +210,20 @@ function formatAcceptance(
       ? `measured over ${plural(d.from.decisions, 'decision')} of run ${d.from.run}`
       : `from a default spread of ${d.from.default}; no run yet`;
   if (d.effect === null) {
-    more(colors.dim('smallest detectable gain: none (fewer than 2 train cases)'));
+    more(
+      colors.dim(
+        `smallest detectable gain: none (fewer than 2 train ${d.groups === null ? 'cases' : 'groups'})`,
+      ),
+    );
     return;
   }
+  const groups = d.groups === null ? '' : ` in ${plural(d.groups.count, 'group')}`;
+  const atBest =
+    d.groups === null
+      ? ''
+      : `, at best${d.groups.ungroupedEffect === null ? '' : `; ≈ ${round(d.groups.ungroupedEffect)} if the cases were independent`}`;
   more(
-    `smallest detectable gain ≈ ${round(d.effect)}  (power 0.8; ${d.cases} train cases × ${plural(d.samples, 'sample')}; per-case sd ${round(d.sd)} ${from})`,
+    `smallest detectable gain ≈ ${round(d.effect)}  (power 0.8; ${d.cases} train cases${groups} × ${plural(d.samples, 'sample')}${atBest}; per-case sd ${round(d.sd)} ${from})`,
   );
   if (d.warning !== null) more(colors.yellow(`warning: ${d.warning}`));
 }

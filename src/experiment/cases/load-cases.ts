@@ -33,6 +33,8 @@ export interface DraftCase {
   /** Whether the agent should use the skill; its check is already among `checks`. */
   shouldTrigger?: boolean;
   label: Split | undefined;
+  /** The case's own `group:` key, as text. */
+  group?: string;
   line: number;
   locate(path: KeyPath): Position;
 }
@@ -90,6 +92,7 @@ export function loadCases(file: string, text: string): LoadedCases {
       ...(entry.fixtures === undefined ? {} : { fixtures: entry.fixtures }),
       ...(entry.should_trigger === undefined ? {} : { shouldTrigger: entry.should_trigger }),
       label: entry.split,
+      ...(entry.group === undefined ? {} : { group: String(entry.group) }),
       line: raw.line,
       locate: raw.locate,
     });

@@ -292,6 +292,7 @@ describe('describeAcceptance', () => {
       cases: 12,
       samples: 1,
       sd: DEFAULT_DIFFERENCE_SD,
+      groups: null,
       from: { default: DEFAULT_DIFFERENCE_SD },
       warning:
         'with 12 train cases this can only detect gains of about 0.12, above min_effect 0.01: add cases or samples',

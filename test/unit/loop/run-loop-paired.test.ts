@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { incumbentRetestBase } from '../../../src/loop/retest-samples.js';
 import { candidatePaths, iterationPaths } from '../../../src/run/paths.js';
 import {
   cleanUpScriptedRuns,
@@ -88,9 +89,16 @@ describe('runLoop: paired acceptance', () => {
     expect(event.paired).toMatchObject({ looks: 2, train: { n: 3, mean: expect.closeTo(0.5 / 3, 9) } });
     expect(event.paired?.train.lo as number).toBeGreaterThan(0);
 
-    // Both sides got one more sample per case (sample index 1) on every loop case.
-    const retestCalls = run.scripted.callsTo('gen').filter((c) => c.request.sampleIndex === 1);
-    expect(retestCalls).toHaveLength(2 * 4);
+    // Both sides got one more sample per case on every loop case: the candidate its sample 1, the
+    // incumbent a block of its own for this decision (src/loop/retest-samples.ts).
+    const callsAt = (index: number) =>
+      run.scripted.callsTo('gen').filter((c) => c.request.sampleIndex === index);
+    expect(callsAt(1)).toHaveLength(4);
+    expect(callsAt(incumbentRetestBase({ samples: 1, retest: 1 }, 1, 0))).toHaveLength(4);
+    expect((await readDecision(run.runDir, 1)).paired.sampleIndices).toEqual({
+      candidate: [0, 1],
+      incumbent: [0, incumbentRetestBase({ samples: 1, retest: 1 }, 1, 0)],
+    });
     await stat(join(candidatePaths(run.runDir, 1, 0).dir, 'retest', 'evaluation.json'));
     await stat(join(iterationPaths(run.runDir, 1).dir, 'incumbent-retest', 'evaluation.json'));
     // The incumbent's retest is not journaled as a candidate of the iteration.
@@ -99,6 +107,67 @@ describe('runLoop: paired acceptance', () => {
       undefined,
       1,
     ]);
+  });
+
+  it('draws the parent afresh at each retest: two retests of one parent share no generation', async () => {
+    // Ada loses bravo on every sample: both iterations stay unclear and retest the baseline.
+    const adaAlwaysLoses: ScriptedHandler = ({ request }) => {
+      const text = lastUserMessage(request);
+      return text.includes('Ada') ? text.replace('bravo', '') : text;
+    };
+    const mutator = mutatorScript([
+      { hypothesis: 'Add bravo.', prompt: promptWith(['alpha', 'bravo']) },
+      { hypothesis: 'Add bravo, said briefly.', prompt: promptWith(['alpha', 'bravo'], 'Be brief.') },
+    ]);
+    const run = await runScripted({
+      mutator,
+      generator: adaAlwaysLoses,
+      search: paired,
+      budget: { iterations: 2 },
+    });
+    expect(statusesOf(run)).toEqual(['baseline', 'inconclusive', 'inconclusive']);
+    const retestIndices = async (iteration: number) =>
+      ((await readDecision(run.runDir, iteration)).paired.sampleIndices.incumbent as number[]).slice(1);
+    const [first, second] = [await retestIndices(1), await retestIndices(2)];
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    // A generation is what the response cache keys it by: the exact request and its sample index.
+    const generationsAt = (indices: readonly number[]) =>
+      run.scripted
+        .callsTo('gen')
+        .filter((c) => indices.includes(c.request.sampleIndex ?? 0))
+        .map((c) => JSON.stringify([c.request.messages, c.request.sampleIndex]));
+    // One retest sample of the parent on each of the 4 loop cases, twice: 8 generations, 8 distinct.
+    const generations = [...generationsAt(first), ...generationsAt(second)];
+    expect(generations).toHaveLength(8);
+    expect(new Set(generations).size).toBe(8);
+    // Neither retest replays a draw of the parent's own: its evaluation (0) or its candidates' (0, 1).
+    expect([...first, ...second].some((i) => i <= 1)).toBe(false);
+    expect(first).not.toEqual(second);
+  });
+
+  it('with search.group_by takes the intervals on group means and records how many groups', async () => {
+    const mutator = mutatorScript([{ hypothesis: 'Add bravo.', prompt: promptWith(['alpha', 'bravo']) }]);
+    const run = await runScripted({
+      mutator,
+      generator: adaLosesBravoOnce,
+      // Each case's own name is its group: the train interval stands on 3 groups, the holdout on 1.
+      search: { ...paired, group_by: 'name' },
+      budget: { iterations: 1 },
+    });
+    const event = finishedEvent(run.events, 1);
+    expect(event.paired?.train).toMatchObject({ n: 3, groups: 3 });
+    expect(event.paired?.holdout).toMatchObject({ n: 1, groups: 1, lo: null, hi: null });
+    const decision = await readDecision(run.runDir, 1);
+    expect(decision.paired.cases.map((c: { caseId: string; group?: string }) => [c.caseId, c.group])).toEqual(
+      [
+        ['t1', 'Ada'],
+        ['t2', 'Bo'],
+        ['t3', 'Cy'],
+        ['h1', 'Quillon'],
+      ],
+    );
+    expect(event.message).toMatch(/over 3 cases in 3 groups/);
   });
 
   it('calls a still-unclear result inconclusive, never commits it, and counts it toward patience', async () => {
