@@ -3,7 +3,8 @@
  * before the new run writes anything (docs/design/run-records.md). Refused, as usage errors: an
  * unknown run, a record that is not an optimization run, a prompt of another shape (another
  * experiment is fine when its optimised parts are the same), an unknown member, a run with no
- * best yet; a whole pool (`/pool`) is not supported yet.
+ * best yet. A whole pool (`/pool`) needs a pareto run on both sides: the source's live members
+ * other than its best become seeds of the new pool beside the baseline.
  */
 import { AutoresearchError } from '../errors.js';
 import { isRecord } from '../is-record.js';
@@ -16,7 +17,10 @@ import { type Chosen, readBest, readMember } from '../run/chosen-prompt.js';
 import { readJournal } from '../run/journal.js';
 import { readManifest } from '../run/manifest.js';
 import { reduceRun } from '../run/reducer.js';
-import { type FromRef, parseFromRef, type RunFrom } from '../run/run-from.js';
+import { readMemberPrompt } from '../run/member-prompt.js';
+import { type FromRef, parseFromRef, type RunFrom, type SeedFrom } from '../run/run-from.js';
+import { searchStrategyOf } from '../experiment/acceptance.js';
+import { liveMembers } from '../search/pool.js';
 import { resolveRunRef } from '../run/run-ref.js';
 import type { RunState } from '../run/run-state.js';
 
@@ -29,15 +33,17 @@ export interface ResolvedFrom {
 export async function resolveFrom(
   text: string,
   runsDir: string,
-  experiment: Pick<Experiment, 'name' | 'shape' | 'dir' | 'agent'>,
+  experiment: Pick<Experiment, 'name' | 'shape' | 'dir' | 'agent'> & {
+    config: Pick<Experiment['config'], 'search'>;
+  },
 ): Promise<ResolvedFrom> {
   const ref = parseFromRef(text);
-  if (ref.take === 'pool') {
+  if (ref.take === 'pool' && searchStrategyOf(experiment.config.search) !== 'pareto') {
     throw new AutoresearchError(
       'E_USAGE',
-      `--from ${text}: starting from a whole pool is not supported yet`,
+      `--from ${text}: a whole pool seeds a pareto search, and ${experiment.name} searches greedily`,
       {
-        hint: `start from its best (--from ${ref.runId}) or one member (--from ${ref.runId}/p<n>, as \`autoresearch show\` lists them)`,
+        hint: `set \`strategy: pareto\` under search (it needs paired acceptance), or start from one prompt: its best (--from ${ref.runId}) or a member (--from ${ref.runId}/p<n>)`,
       },
     );
   }
@@ -88,9 +94,19 @@ export async function resolveFrom(
     );
   if (state.journalStatus === 'open')
     notes.push(`run ${run.id} is still going; this run starts from what it holds now`);
+  if (ref.take === 'pool' && state.pool === null) {
+    throw new AutoresearchError(
+      'E_USAGE',
+      `--from ${run.id}/pool: run ${run.id} searched greedily and has no pool`,
+      {
+        hint: `start from its best (--from ${run.id}); a pool comes from a run with \`strategy: pareto\``,
+      },
+    );
+  }
   const picked = await choose(run, state, ref);
   const git = await gitOf(experiment.dir, manifest.experiment.name, run.id, state);
-  const at = ref.take === 'best' || picked.member === null ? git.best : await git.member(picked.member);
+  const at = ref.take !== 'member' || picked.member === null ? git.best : await git.member(picked.member);
+  const seeds = ref.take === 'pool' ? await seedsOf(run.dir, state, picked, git) : undefined;
   return {
     from: {
       runId: run.id,
@@ -103,9 +119,35 @@ export async function resolveFrom(
       commit: at?.commit ?? null,
       ref: at?.ref ?? null,
       text: picked.text,
+      ...(seeds === undefined ? {} : { seeds }),
     },
     notes,
   };
+}
+
+/**
+ * The pool's live members (those scored on its latest seed's scale) other than its best, in
+ * member order; a member whose prompt is the best's, or an earlier seed's, is left out: the new
+ * pool would hold the same prompt twice.
+ */
+async function seedsOf(dir: string, state: RunState, best: Picked, git: GitSource): Promise<SeedFrom[]> {
+  const seen = new Set([hashPrompt(best.text)]);
+  const seeds: SeedFrom[] = [];
+  for (const member of liveMembers(state.pool?.members ?? [])) {
+    if (member.id === best.member || seen.has(member.promptSha256)) continue;
+    seen.add(member.promptSha256);
+    const at = await git.member(member.id);
+    seeds.push({
+      member: member.id,
+      iteration: member.iteration,
+      promptSha256: member.promptSha256,
+      train: member.train,
+      commit: at?.commit ?? null,
+      ref: at?.ref ?? null,
+      text: await readMemberPrompt(dir, member),
+    });
+  }
+  return seeds;
 }
 
 /** `an agent's skill` (docs/agents.md), or `a prompt for model calls`; from the config as the manifest holds it. */
@@ -118,12 +160,11 @@ interface Picked extends Chosen {
   member: string | null;
 }
 
-async function choose(
-  run: { id: string; dir: string },
-  state: RunState,
-  ref: Exclude<FromRef, { take: 'pool' }>,
-): Promise<Picked> {
+async function choose(run: { id: string; dir: string }, state: RunState, ref: FromRef): Promise<Picked> {
   if (ref.take === 'member') return { ...(await readMember(run.dir, state, ref.member)), member: ref.member };
+  // A pool starts from the pool's best member (a pareto run's best is one).
+  const best = ref.take === 'pool' ? (state.pool?.best ?? null) : null;
+  if (best !== null) return { ...(await readMember(run.dir, state, best)), member: best };
   if (state.incumbent === null || state.incumbent.train === null) {
     throw new AutoresearchError(
       'E_USAGE',

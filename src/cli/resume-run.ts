@@ -10,6 +10,7 @@ import { AutoresearchError, EXIT, type ExitCode } from '../errors.js';
 import { loadExperiment } from '../experiment/load-experiment.js';
 import { applyOverrides, type OverrideFlags } from '../experiment/overrides.js';
 import type { Experiment } from '../experiment/types.js';
+import { startSeeds } from '../run/run-from.js';
 import { branchHead, findRunCommits, openRepo } from '../git/index.js';
 import { parseBudgetOverride } from '../loop/budget.js';
 import type { GitBinding } from '../loop/loop-deps.js';
@@ -91,7 +92,10 @@ export async function resumeRun(
   const differences = compareManifest(manifest, fingerprintExperiment(onDisk));
   // A run started with --from evaluates the prompt its manifest holds, not the working tree's,
   // when its baseline is still to do.
-  const experiment = manifest.from === undefined ? onDisk : withStartPrompt(onDisk, manifest.from.text);
+  const experiment =
+    manifest.from === undefined
+      ? onDisk
+      : withStartPrompt(onDisk, manifest.from.text, startSeeds(manifest.from));
   const blocking = differences.filter((d) => d.blocking);
   for (const d of differences.filter((d) => !d.blocking))
     term.err(term.colors.dim(renderNote(term, `note: ${d.message}`, 6)));

@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import { runsDirOf } from './runs-dir-option.js';
 import { resolveFrom } from './resolve-from.js';
 import { withStartPrompt } from '../experiment/start-prompt.js';
-import { describeFrom } from '../run/run-from.js';
+import { describeFrom, startSeeds } from '../run/run-from.js';
 
 export interface RunFlags extends OverrideFlags {
   detach?: boolean;
@@ -75,7 +75,8 @@ export async function startRun(ref: string, flags: RunFlags, command: Command): 
   for (const note of from?.notes ?? []) term.err(term.colors.yellow(renderNote(term, `note: ${note}`, 6)));
   // The manifest fingerprints the working tree (what `apply` protects); the loop and the run
   // branch's baseline commit start from the chosen prompt.
-  const experiment = from === undefined ? loaded : withStartPrompt(loaded, from.from.text);
+  const experiment =
+    from === undefined ? loaded : withStartPrompt(loaded, from.from.text, startSeeds(from.from));
   await ensureRunsDir(runsDir);
   const now = new Date();
   const runId = flags.runId ?? createRunId(experiment.name, { now, random: Math.random });

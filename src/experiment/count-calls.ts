@@ -52,7 +52,10 @@ export interface CallCounts {
    * perIteration).
    */
   retest: { samples: number; retests: number; calls: RoleCounts } | null;
-  /** Margin with `min_improvement: auto` repeats the baseline `noise_repeats` times; paired evaluates it once. */
+  /**
+   * Margin with `min_improvement: auto` repeats the baseline `noise_repeats` times; paired evaluates
+   * it once, and each seed of a pool start (`run --from <run>/pool`) once more.
+   */
   baselineEvaluations: number;
   /** The run ends with baseline and best once more, on every case (sealed test cases too). */
   finalEvaluations: number;
@@ -150,7 +153,7 @@ export function countCalls(experiment: Experiment): CallCounts {
     perIteration,
     screening,
     retest,
-    baselineEvaluations: baselineRepeats(search, acceptance),
+    baselineEvaluations: baselineRepeats(search, acceptance) + (experiment.seeds?.length ?? 0),
     finalEvaluations: FINAL_EVALUATIONS,
     perFinalEvaluation: callsOnCases(experiment, experiment.cases, search.samples),
     programRuns,

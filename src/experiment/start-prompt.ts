@@ -4,13 +4,18 @@
  * are that prompt's, everything else is the experiment's own.
  */
 import { optimisedNames, splitPromptText } from './part-texts.js';
-import type { Experiment } from './types.js';
+import type { Experiment, StartSeed } from './types.js';
 
-export function withStartPrompt(experiment: Experiment, prompt: string): Experiment {
+export function withStartPrompt(
+  experiment: Experiment,
+  prompt: string,
+  seeds: readonly StartSeed[] = [],
+): Experiment {
   const texts = splitPromptText(prompt, optimisedNames(experiment.shape));
   return {
     ...experiment,
     prompt,
+    ...(seeds.length === 0 ? {} : { seeds }),
     shape: {
       ...experiment.shape,
       parts: experiment.shape.parts.map((part) =>

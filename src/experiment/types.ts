@@ -89,6 +89,12 @@ export interface ResolvedModels {
   grader?: JudgeEntry;
 }
 
+/** A pool start's other prompt: its text, and where it came from (`p3 of run …`), for reviews. */
+export interface StartSeed {
+  text: string;
+  origin: string;
+}
+
 export interface Experiment {
   name: string;
   description: string;
@@ -113,6 +119,11 @@ export interface Experiment {
   checks: CheckEntry[];
   /** Present: every case is an agent case (docs/design/agent-runs.md). */
   agent?: AgentTarget;
+  /**
+   * More starting prompts (`run --from <run>/pool`): evaluated with the baseline, each a seed of
+   * the pareto pool beside it (docs/design/pareto-search.md). Absent: the prompt alone.
+   */
+  seeds?: readonly StartSeed[];
   /** Non-fatal problems found while loading (unused vars, missing keys, …). */
   warnings: Problem[];
 }

@@ -2,9 +2,11 @@
  * The baseline: the starting prompt evaluated on the loop's cases. Under `margin` with `auto`
  * it is evaluated `noise_repeats` times with fresh samples: their mean is the incumbent's
  * score and their spread the noise margin a candidate must beat. Paired acceptance measures
- * noise per decision, so it needs one evaluation.
+ * noise per decision, so it needs one evaluation. A pool start's seeds (`run --from <run>/pool`)
+ * are evaluated beside it, as the iteration's next candidates, and handed to the search's seed.
  */
 import { standingOf } from '../evaluate/candidate-result.js';
+import type { StartSeed } from '../experiment/types.js';
 import type { GateFailure } from '../scoring/index.js';
 import { cutText, toOneLine } from './text.js';
 import { writeBest, writeDecision } from '../run/records.js';
@@ -20,7 +22,11 @@ import { acceptanceFor, modeField } from './loop-state.js';
 
 export type BaselineResult = { ok: true } | { ok: false; message: string };
 
-export async function runBaseline(deps: LoopRun, prompt: string): Promise<BaselineResult> {
+export async function runBaseline(
+  deps: LoopRun,
+  prompt: string,
+  seeds: readonly StartSeed[] = [],
+): Promise<BaselineResult> {
   const { experiment, recorder } = deps;
   const { search } = experiment.config;
   const iteration = recorder.state().nextIteration;
@@ -42,7 +48,16 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
       return (await evaluate(request, candidateDeps(deps, iteration))).outcome;
     }),
   );
-  const failed = outcomes.find((o) => !o.ok);
+  // Each seed once, at sample 0 like the baseline's first evaluation: the cases' draws are the same.
+  const seeded = await Promise.all(
+    seeds.map(async ({ text, origin }, i) => {
+      const candidate = repeats + i;
+      const request = candidateRequest(deps, { iteration, candidate, prompt: text, sampleBase: 0 });
+      const { outcome } = await evaluate(request, candidateDeps(deps, iteration));
+      return { candidate, text, origin, outcome };
+    }),
+  );
+  const failed = [...outcomes, ...seeded.map((s) => s.outcome)].find((o) => !o.ok);
   const first = outcomes[0];
   // Drift anchors (docs/design/judge-reliability.md): the judge's noise, journaled with the
   // baseline and paid as part of it.
@@ -81,7 +96,15 @@ export async function runBaseline(deps: LoopRun, prompt: string): Promise<Baseli
   // What the search keeps of the starting prompt (pareto: the pool's seed), journaled with the baseline.
   const seed =
     first?.ok === true
-      ? deps.strategy.seed({ deps, iteration, promptSha256: hashPrompt(prompt), evaluated: first })
+      ? deps.strategy.seed({
+          deps,
+          iteration,
+          promptSha256: hashPrompt(prompt),
+          evaluated: first,
+          seeds: seeded.flatMap(({ candidate, text, origin, outcome }) =>
+            outcome.ok ? [{ candidate, origin, promptSha256: hashPrompt(text), evaluated: outcome }] : [],
+          ),
+        })
       : [];
   // Artifacts first, then the journal: a finished iteration is never redone, so its files must exist.
   await writeDecision(deps.runDir, iteration, {

@@ -69,7 +69,8 @@ async function iterate(deps: LoopRun): Promise<LoopEnd> {
   state = recorder.state();
   if (!state.incumbent || state.pendingRebaseline) {
     const start = state.incumbent ? await readIncumbentPrompt(deps.runDir, state) : experiment.prompt;
-    const baseline = await runBaseline(deps, start);
+    // A pool start's seeds join the first baseline only; a rebaseline re-scores the incumbent alone.
+    const baseline = await runBaseline(deps, start, state.incumbent ? [] : (experiment.seeds ?? []));
     if (!baseline.ok) return { reason: 'errors', message: baseline.message, exitCode: 1 };
   }
   let incumbent = await loadIncumbent(deps.runDir, recorder.state());
@@ -136,7 +137,8 @@ async function finalEvaluationWithinBudget(deps: LoopRun, incumbent: IncumbentVi
   const usd = deps.experiment.config.budget.usd;
   if (usd !== undefined) {
     const { search } = deps.experiment.config;
-    const repeats = baselineRepeats(search, acceptanceFor(deps));
+    const seeds = baselineIteration === 0 ? (deps.experiment.seeds?.length ?? 0) : 0;
+    const repeats = baselineRepeats(search, acceptanceFor(deps)) + seeds;
     const baselineCost = state.iterations.find((it) => it.iteration === baselineIteration)?.costUsd ?? 0;
     // The final evaluation scores the test cases as well as the loop's.
     const cases = deps.experiment.cases.length;

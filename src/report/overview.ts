@@ -8,7 +8,7 @@ import type { IterationStatus, Phase, RunKind, SpendRole, StopReason } from '../
 import type { JudgeAnchorsState, RoleSpend, RunState } from '../run/run-state.js';
 import { runStatus, type RunStatus } from '../run/run-summary.js';
 import { poolCallsSaved } from '../run/pool-summary.js';
-import type { RunFrom } from '../run/run-from.js';
+import type { RunFrom, SeedFrom } from '../run/run-from.js';
 
 export interface SplitPair {
   train: number | null;
@@ -24,8 +24,8 @@ export interface ScoredPrompt extends SplitPair {
   iteration: number;
 }
 
-/** `run --from` (src/run/run-from.ts) as reviews show it: the manifest's `from` without the prompt's text. */
-export type OverviewFrom = Omit<RunFrom, 'text'>;
+/** `run --from` (src/run/run-from.ts) as reviews show it: the manifest's `from` without prompt texts. */
+export type OverviewFrom = Omit<RunFrom, 'text' | 'seeds'> & { seeds?: Omit<SeedFrom, 'text'>[] };
 
 export interface RunOverview {
   id: string;
@@ -142,8 +142,9 @@ export function buildOverview(
   };
 }
 
-function overviewFrom({ text: _text, ...from }: RunFrom): OverviewFrom {
-  return from;
+function overviewFrom({ text: _text, seeds, ...from }: RunFrom): OverviewFrom {
+  if (seeds === undefined) return from;
+  return { ...from, seeds: seeds.map(({ text: _seedText, ...seed }) => seed) };
 }
 
 /** The figures a headline should show: the fresh final evaluation when there is one. */

@@ -69,6 +69,7 @@ export function reviewPool(pool: PoolState, minEffect: number): PoolReview {
     best: m.id === pool.best,
     proposals: proposals.get(m.id) ?? 0,
     hypothesis:
+      (m.origin === undefined ? undefined : `a seed: ${m.origin}`) ??
       pool.decisions.find((d) => d.member === m.id)?.hypothesis ??
       pool.decisions.find((d) => d.iteration === m.iteration && d.candidate === m.candidate)?.hypothesis ??
       null,

@@ -530,6 +530,8 @@ export const PoolMemberEvent = z.strictObject({
   eligible: z.boolean(),
   /** Train case id → that case's total (mean over its samples). */
   cases: z.record(z.string(), score),
+  /** A pool start's seed (`run --from <run>/pool`): the member it was in the source run, `p3 of run …`. */
+  origin: z.string().optional(),
 });
 
 export const RunEvent = z.discriminatedUnion('type', [

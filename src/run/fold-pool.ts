@@ -79,8 +79,10 @@ export function addMember(pool: PoolState, event: EventOf<'pool_member'>): void 
     holdout: event.holdout,
     eligible: event.eligible,
     cases: { ...event.cases },
+    ...(event.origin === undefined ? {} : { origin: event.origin }),
   });
-  if (event.kind === 'seed') pool.best = event.member;
+  // The baseline's seed is the best; a pool start's other seeds (later candidates) join beside it.
+  if (event.kind === 'seed' && event.candidate === 0) pool.best = event.member;
 }
 
 /** A keep under pareto makes the member that candidate became the run's best. */

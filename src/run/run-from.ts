@@ -3,17 +3,33 @@
  * starting prompt came from. The manifest's optional `from` holds it — the source run, what of it
  * was taken, and each starting prompt's text and digest with the commit it is at — so `resume`
  * needs nothing from the source run, and `show` and the report can name it. The prompts are
- * evaluated afresh as the new run's baseline; the source run's scores are only a reminder.
+ * evaluated afresh as the new run's baseline; the source run's scores are only a reminder. A
+ * whole pool (`/pool`) starts from its best, with every other live member a seed of the new pool
+ * beside it (`seeds`).
  */
 import * as z from 'zod';
 import { AutoresearchError } from '../errors.js';
 import { isMemberName } from '../report/prompt-refs.js';
 
+/** One more starting prompt of a `/pool` start: a member of the source pool other than its best. */
+export const SeedFrom = z.strictObject({
+  /** Its id in the source pool (`p3`). */
+  member: z.string().min(1),
+  iteration: z.number().int().min(0),
+  promptSha256: z.string().min(1),
+  train: z.number().nullable(),
+  /** Its pool ref's commit, when git has one. */
+  commit: z.string().min(1).nullable(),
+  ref: z.string().min(1).nullable(),
+  text: z.string(),
+});
+export type SeedFrom = z.infer<typeof SeedFrom>;
+
 export const RunFrom = z.strictObject({
   runId: z.string().min(1),
   experiment: z.string().min(1),
-  /** The source run's `best`, or one pool `member`. */
-  take: z.enum(['best', 'member']),
+  /** The source run's `best`, one pool `member`, or its whole `pool` (the best, and `seeds`). */
+  take: z.enum(['best', 'member', 'pool']),
   /** The pool member it was (`p3`; a pareto run's best too), or null: a greedy run's best. */
   member: z.string().min(1).nullable(),
   /** The source run's iteration that produced it (its baseline's, when the best never moved). */
@@ -28,6 +44,11 @@ export const RunFrom = z.strictObject({
   ref: z.string().min(1).nullable(),
   /** The prompt itself (a parts document with several optimised parts): the new run's baseline. */
   text: z.string(),
+  /**
+   * `/pool`: the source pool's other live members, in member order, each evaluated with the
+   * baseline and a seed of the new pool (docs/design/pareto-search.md). Absent otherwise.
+   */
+  seeds: z.array(SeedFrom).optional(),
 });
 export type RunFrom = z.infer<typeof RunFrom>;
 
@@ -38,7 +59,8 @@ export type FromRef = { runId: string } & (
   | { take: 'pool' }
 );
 
-const HINT = 'give a run id (its best), `<run-id>/p<n>` (one pool member, as `autoresearch show` lists them)';
+const HINT =
+  'give a run id (its best), `<run-id>/p<n>` (one pool member, as `autoresearch show` lists them) or `<run-id>/pool` (its whole pool)';
 
 /** `<run-id>`, `<run-id>/best`, `<run-id>/p3`, `<run-id>/pool`; anything else is a usage error. */
 export function parseFromRef(text: string): FromRef {
@@ -55,8 +77,23 @@ export function parseFromRef(text: string): FromRef {
   });
 }
 
-/** `the best of run 2026…-k3f9 (iteration 4)`, `pool member p2 of run … (iteration 3)`. */
-export function describeFrom(from: Pick<RunFrom, 'runId' | 'take' | 'member' | 'iteration'>): string {
+/** A pool start's seeds as the loop takes them: each text, and where it came from. */
+export function startSeeds(from: Pick<RunFrom, 'runId' | 'seeds'>): { text: string; origin: string }[] {
+  return (from.seeds ?? []).map((s) => ({ text: s.text, origin: `${s.member} of run ${from.runId}` }));
+}
+
+/**
+ * `the best of run 2026…-k3f9 (iteration 4)`, `pool member p2 of run … (iteration 3)`,
+ * `the pool of run … (its best, from iteration 4, and 3 more members)`.
+ */
+export function describeFrom(
+  from: Pick<RunFrom, 'runId' | 'take' | 'member' | 'iteration'> & { seeds?: readonly unknown[] },
+): string {
+  if (from.take === 'pool') {
+    const more = from.seeds?.length ?? 0;
+    const others = more === 0 ? 'no other member' : `${more} more member${more === 1 ? '' : 's'}`;
+    return `the pool of run ${from.runId} (its best, from iteration ${from.iteration}, and ${others})`;
+  }
   const what = from.take === 'member' ? `pool member ${from.member}` : 'the best';
   return `${what} of run ${from.runId} (iteration ${from.iteration})`;
 }

@@ -216,6 +216,8 @@ export interface PoolMemberRecord {
   eligible: boolean;
   /** Train case id → total: the member's row of the score matrix. */
   cases: Record<string, number>;
+  /** A pool start's seed: the member it was in the source run (`p3 of run …`). */
+  origin?: string;
 }
 
 /** A parent choice (`parent_chosen`). */

@@ -27,7 +27,7 @@ import {
 import { type CandidateVerdict, candidateDecided, iterationOutcome } from './pareto-outcome.js';
 import { parentChosen, planCandidates } from './pareto-plan.js';
 import { poolMemberEvent, seedMemberEvent } from './pool-member.js';
-import { nextMemberId } from '../run/member-id.js';
+import { memberNumber, nextMemberId } from '../run/member-id.js';
 import type { SearchStrategy } from './strategy.js';
 
 interface Planned {
@@ -54,15 +54,14 @@ interface Decided {
 export const paretoSearch: SearchStrategy<Planned, Proposed, Decided> = {
   name: 'pareto',
 
-  // The baseline is the pool's seed, p0 (a rebaseline's seed takes the next id).
-  seed: ({ deps, iteration, promptSha256, evaluated }) => [
-    seedMemberEvent({
-      member: nextMemberId(deps.recorder.state().pool?.members ?? []),
-      iteration,
-      promptSha256,
-      evaluated,
-    }),
-  ],
+  // The baseline is the pool's seed, p0 (a rebaseline's seed takes the next id); a pool start's
+  // other prompts follow it as seeds of the same iteration, p1, p2, ….
+  seed: ({ deps, iteration, promptSha256, evaluated, seeds }) => {
+    let next = memberNumber(nextMemberId(deps.recorder.state().pool?.members ?? []));
+    return [{ candidate: 0, promptSha256, evaluated }, ...seeds].map((s) =>
+      seedMemberEvent({ member: `p${next++}`, iteration, ...s }),
+    );
+  },
 
   // The pool's lineage in git (docs/design/pareto-search.md): every member journaled so far gets
   // its ref.

@@ -29,10 +29,14 @@ export function poolMemberEvent(
 export function seedMemberEvent(input: {
   member: string;
   iteration: number;
+  /** 0 for the baseline; a pool start's other seeds are the baseline iteration's next candidates. */
+  candidate: number;
   promptSha256: string;
   evaluated: EvaluatedCandidate;
+  /** A pool start's seed: where it came from (`p3 of run …`). */
+  origin?: string;
 }): RunEventBody {
-  return memberEvent({ ...input, candidate: 0, kind: 'seed', parents: [] });
+  return memberEvent({ ...input, kind: 'seed', parents: [] });
 }
 
 function memberEvent(input: {
@@ -43,6 +47,7 @@ function memberEvent(input: {
   parents: readonly string[];
   promptSha256: string;
   evaluated: EvaluatedCandidate;
+  origin?: string;
 }): RunEventBody {
   const { scores } = input.evaluated;
   const standing = standingOf(scores);
@@ -57,6 +62,7 @@ function memberEvent(input: {
     train: standing.train,
     holdout: standing.holdout,
     eligible: standing.eligible,
+    ...(input.origin === undefined ? {} : { origin: input.origin }),
     cases: Object.fromEntries(
       scores.train.cases.flatMap((c) => (c.total === null ? [] : [[c.caseId, c.total] as const])),
     ),

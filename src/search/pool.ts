@@ -210,10 +210,12 @@ export function mergeKey(a: string, b: string): string {
 }
 
 /**
- * The members from the latest seed on: the whole pool unless the run was rebaselined, whose new
- * seed starts a new scale (only members scored on it share a front with it).
+ * The members from the latest seeding on: the whole pool unless the run was rebaselined, whose new
+ * seed starts a new scale (only members scored on it share a front with it). The seeds of one
+ * baseline (a pool start's, docs/design/pareto-search.md) are one seeding.
  */
-export function liveMembers<M extends { kind: string }>(members: readonly M[]): M[] {
-  const seed = members.findLastIndex((m) => m.kind === 'seed');
-  return members.slice(Math.max(0, seed));
+export function liveMembers<M extends { kind: string; iteration: number }>(members: readonly M[]): M[] {
+  const last = members.findLast((m) => m.kind === 'seed');
+  if (last === undefined) return [...members];
+  return members.slice(members.findIndex((m) => m.kind === 'seed' && m.iteration === last.iteration));
 }

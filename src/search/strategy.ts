@@ -89,6 +89,13 @@ export interface SeedInput {
   promptSha256: string;
   /** The baseline's (first) evaluation. */
   evaluated: EvaluatedCandidate;
+  /** A pool start's other prompts, each evaluated beside the baseline as a candidate of its iteration. */
+  seeds: readonly {
+    candidate: number;
+    origin: string;
+    promptSha256: string;
+    evaluated: EvaluatedCandidate;
+  }[];
 }
 
 export interface SearchStrategy<Plan = unknown, Proposed = unknown, Evaluated = unknown> {

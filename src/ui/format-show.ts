@@ -482,5 +482,9 @@ function sideColor(side: ReturnType<typeof intervalSide>, c: Colors): (text: str
 function describeOverviewFrom(from: OverviewFrom, c: Colors): string {
   const there = from.train === null ? '' : `, train ${score(from.train)} there`;
   const commit = from.commit === null ? '' : `, commit ${from.commit.slice(0, 12)}`;
-  return `${describeFrom(from)}${there}${commit} ${c.dim(`(prompt ${from.promptSha256.slice(0, 12)}, evaluated afresh as the baseline)`)}`;
+  const seeds =
+    from.seeds === undefined || from.seeds.length === 0
+      ? ''
+      : `; seeds ${from.seeds.map((s) => s.member).join(', ')} evaluated beside it`;
+  return `${describeFrom(from)}${there}${commit} ${c.dim(`(prompt ${from.promptSha256.slice(0, 12)}, evaluated afresh as the baseline)`)}${seeds}`;
 }

@@ -25,14 +25,14 @@ import { judgeMembers, memberName } from '../../experiment/judge-panel.js';
 import { describeMissingKey, findMissingKeys, missingKeyHint } from '../../experiment/missing-keys.js';
 import { ROLES } from '../../experiment/roles.js';
 import type { JudgeEntry } from '../../experiment/schema.js';
-import type { Experiment } from '../../experiment/types.js';
+import type { Experiment, StartSeed } from '../../experiment/types.js';
 import { type PingResult, pingModels } from '../../providers/ping.js';
 import { formatPlan } from '../../ui/format-plan.js';
 import { formatProblems } from '../../ui/format-problems.js';
 import { type Terminal, terminal } from '../../ui/terminal.js';
 import { runsDirOf } from '../runs-dir-option.js';
 import { resolveFrom } from '../resolve-from.js';
-import { describeFrom } from '../../run/run-from.js';
+import { describeFrom, startSeeds } from '../../run/run-from.js';
 
 export interface ValidateOptions extends OverrideFlags {
   ping?: boolean;
@@ -76,13 +76,17 @@ export async function runValidate(
     const { ping: _ping, json: _json, from, ...flags } = options;
     const overridden = applyOverrides(loaded, flags);
     notes = overridden.notes;
+    let seeds: StartSeed[] = [];
     if (from !== undefined) {
       if (deps.runsDir === undefined) throw new Error('validate --from needs the runs folder');
-      const resolved = await resolveFrom(from, deps.runsDir, loaded);
+      const resolved = await resolveFrom(from, deps.runsDir, overridden.experiment);
       notes = [...notes, ...resolved.notes, `the run would start from ${describeFrom(resolved.from)}`];
+      seeds = startSeeds(resolved.from);
     }
     experiment = {
       ...overridden.experiment,
+      // The plan counts a pool start's seeds among the baseline's evaluations.
+      ...(seeds.length === 0 ? {} : { seeds }),
       warnings: warningsAfterOverrides(loaded.warnings, loaded, overridden.experiment),
     };
   } catch (error) {

@@ -46,7 +46,9 @@ export function renderHeader(): HTMLElement {
 function fromLine(o: RunOverview): HTMLElement | null {
   const from = o.from;
   if (!from) return null;
-  const what = from.take === 'member' ? 'pool member ' + from.member : 'the best';
+  const what =
+    from.take === 'member' ? 'pool member ' + from.member : from.take === 'pool' ? 'the pool' : 'the best';
+  const seeds = from.seeds ?? [];
   return el('p', 'stopline from', [
     'Started from ' + what + ' of run ',
     el('span', 'mono', from.runId),
@@ -56,7 +58,13 @@ function fromLine(o: RunOverview): HTMLElement | null {
       ')',
     from.commit ? ', commit ' : '',
     from.commit ? el('span', 'mono', from.commit.slice(0, 12)) : '',
-    '; evaluated afresh as this run\u2019s baseline.',
+    from.take === 'pool'
+      ? seeds.length === 0
+        ? '; its best, with no other live member, evaluated afresh as this run\u2019s baseline.'
+        : '; its best evaluated afresh as this run\u2019s baseline, and ' +
+          seeds.map((s) => s.member).join(', ') +
+          ' beside it as seeds of this run\u2019s pool.'
+      : '; evaluated afresh as this run\u2019s baseline.',
   ]);
 }
 

@@ -50,9 +50,14 @@ const TWO_PARTS: PromptShape = {
   ],
 };
 
-function target(name = 'cold-email', shape = ONE_PART) {
+function target(name = 'cold-email', shape = ONE_PART, strategy: 'pareto' | 'greedy' = 'pareto') {
   // Not a git repository: commits of pool members cannot be read, the best's come from the journal.
-  return { name, shape, dir: tempDir() };
+  return { name, shape, dir: tempDir(), config: { search: searchWith(strategy) } };
+}
+
+function searchWith(strategy: 'pareto' | 'greedy'): Experiment['config']['search'] {
+  // resolveFrom reads the strategy alone.
+  return { strategy } as Experiment['config']['search'];
 }
 
 async function usageError(promise: Promise<unknown>): Promise<string> {
@@ -94,7 +99,7 @@ describe('resolveFrom', () => {
       const runsDir = join(repo.home, 'runs');
       const run = await writePoolRun({ repo, runsDir, members: MEMBERS });
       await syncPoolRefs(run.deps, run.recorder.state());
-      const experiment = { name: 'cold-email', shape: ONE_PART, dir: repo.dir };
+      const experiment = { ...target(), dir: repo.dir };
       const member = await resolveFrom(`${run.id}/p2`, runsDir, experiment);
       const ref = poolRef('cold-email', run.id, 'p2');
       const sha = (await listPoolRefs(run.git, 'cold-email', run.id)).find((r) => r.member === 'p2')?.sha;
@@ -110,6 +115,32 @@ describe('resolveFrom', () => {
       // The seed is a member too: the run's baseline, at iteration 0.
       const seed = await resolveFrom(`${run.id}/P0`, runsDir, experiment);
       expect(seed.from).toMatchObject({ take: 'member', member: 'p0', iteration: 0, text: START });
+    } finally {
+      await repo.cleanup();
+    }
+  }, 60_000);
+
+  it("takes a pareto run's whole pool: its best, and every other member as a seed with its pool ref", async () => {
+    const repo = await createTempRepo({ files: { 'experiments/cold-email/prompt.md': START } });
+    try {
+      const runsDir = join(repo.home, 'runs');
+      // p3 repeats p1's prompt: the new pool holds it once.
+      const members = [
+        ...MEMBERS,
+        { ...(MEMBERS[1] as PoolRunMember), id: 'p3', iteration: 2, candidate: 0 },
+      ];
+      const run = await writePoolRun({ repo, runsDir, members });
+      await syncPoolRefs(run.deps, run.recorder.state());
+      const pool = await resolveFrom(`${run.id}/pool`, runsDir, { ...target(), dir: repo.dir });
+      const refs = await listPoolRefs(run.git, 'cold-email', run.id);
+      const best = run.recorder.state().pool?.best;
+      expect(best).toBe('p0');
+      expect(pool.from).toMatchObject({ take: 'pool', member: 'p0', text: START });
+      expect(pool.from.seeds?.map((s) => [s.member, s.text, s.commit])).toEqual([
+        ['p1', MEMBERS[1]?.text, refs.find((r) => r.member === 'p1')?.sha],
+        ['p2', MEMBERS[2]?.text, refs.find((r) => r.member === 'p2')?.sha],
+      ]);
+      expect(pool.from.seeds?.[0]?.promptSha256).toBe(hashPrompt(MEMBERS[1]?.text as string));
     } finally {
       await repo.cleanup();
     }
@@ -141,7 +172,7 @@ describe('resolveFrom', () => {
     );
   });
 
-  it('refuses an unknown run, a member of a greedy run and the whole pool', async () => {
+  it('refuses an unknown run, a member or the pool of a greedy run, and a pool for a greedy search', async () => {
     const runsDir = join(tempDir(), 'runs');
     const run = await writeFixtureRun(runsDir);
     expect(await usageError(resolveFrom('nosuch', runsDir, target()))).toContain('no run matches "nosuch"');
@@ -149,7 +180,11 @@ describe('resolveFrom', () => {
       `run ${run.id} has no pool member p3: it has no pool`,
     );
     expect(await usageError(resolveFrom(`${run.id}/pool`, runsDir, target()))).toContain(
-      'starting from a whole pool is not supported yet',
+      `run ${run.id} searched greedily and has no pool`,
+    );
+    const greedy = target('cold-email', ONE_PART, 'greedy');
+    expect(await usageError(resolveFrom(`${run.id}/pool`, runsDir, greedy))).toContain(
+      'a whole pool seeds a pareto search, and cold-email searches greedily',
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAutoresearchError } from '../../../src/errors.js';
-import { describeFrom, parseFromRef, RunFrom } from '../../../src/run/run-from.js';
+import { describeFrom, parseFromRef, RunFrom, startSeeds } from '../../../src/run/run-from.js';
 
 function usageError(run: () => unknown): string {
   try {
@@ -46,6 +46,38 @@ describe('describeFrom', () => {
       'pool member p2 of run r1 (iteration 3)',
     );
   });
+
+  it('names a whole pool with how many members came beside its best', () => {
+    const pool = { runId: 'r1', take: 'pool' as const, member: 'p3', iteration: 4 };
+    expect(describeFrom({ ...pool, seeds: [] })).toBe(
+      'the pool of run r1 (its best, from iteration 4, and no other member)',
+    );
+    expect(describeFrom({ ...pool, seeds: [{}] })).toBe(
+      'the pool of run r1 (its best, from iteration 4, and 1 more member)',
+    );
+    expect(describeFrom({ ...pool, seeds: [{}, {}] })).toBe(
+      'the pool of run r1 (its best, from iteration 4, and 2 more members)',
+    );
+  });
+});
+
+describe('startSeeds', () => {
+  it('gives each seed its text and the member it was, in order', () => {
+    const seed = { iteration: 1, promptSha256: 'b'.repeat(64), train: 0.4, commit: null, ref: null };
+    expect(
+      startSeeds({
+        runId: 'r1',
+        seeds: [
+          { ...seed, member: 'p1', text: 'One.' },
+          { ...seed, member: 'p4', text: 'Four.' },
+        ],
+      }),
+    ).toEqual([
+      { text: 'One.', origin: 'p1 of run r1' },
+      { text: 'Four.', origin: 'p4 of run r1' },
+    ]);
+    expect(startSeeds({ runId: 'r1' })).toEqual([]);
+  });
 });
 
 describe('RunFrom', () => {
@@ -63,7 +95,19 @@ describe('RunFrom', () => {
       text: 'Write.',
     };
     expect(RunFrom.parse(from)).toEqual(from);
-    expect(RunFrom.safeParse({ ...from, take: 'pool' }).success).toBe(false);
+    expect(RunFrom.safeParse({ ...from, take: 'everything' }).success).toBe(false);
+    const seed = {
+      member: 'p2',
+      iteration: 1,
+      promptSha256: 'b'.repeat(64),
+      train: 0.4,
+      commit: null,
+      ref: null,
+      text: 'Be brief.',
+    };
+    const pool = { ...from, take: 'pool', member: 'p1', seeds: [seed] };
+    expect(RunFrom.parse(pool)).toEqual(pool);
+    expect(RunFrom.safeParse({ ...pool, seeds: [{ ...seed, score: 1 }] }).success).toBe(false);
     expect(RunFrom.safeParse({ ...from, score: 1 }).success).toBe(false);
   });
 });

@@ -282,12 +282,28 @@ describe('member ids', () => {
 describe('liveMembers', () => {
   it('is the whole pool until a rebaseline journals a new seed, then that seed and what came after', () => {
     const once = [
-      { id: 'p0', kind: 'seed' },
-      { id: 'p1', kind: 'mutation' },
+      { id: 'p0', kind: 'seed', iteration: 0 },
+      { id: 'p1', kind: 'mutation', iteration: 1 },
     ];
     expect(liveMembers(once).map((m) => m.id)).toEqual(['p0', 'p1']);
-    const rebased = [...once, { id: 'p2', kind: 'seed' }, { id: 'p3', kind: 'merge' }];
+    const rebased = [
+      ...once,
+      { id: 'p2', kind: 'seed', iteration: 2 },
+      { id: 'p3', kind: 'merge', iteration: 3 },
+    ];
     expect(liveMembers(rebased).map((m) => m.id)).toEqual(['p2', 'p3']);
     expect(liveMembers([])).toEqual([]);
+  });
+
+  it("keeps every seed of one baseline (a pool start's) on the scale they share", () => {
+    const pooled = [
+      { id: 'p0', kind: 'seed', iteration: 0 },
+      { id: 'p1', kind: 'seed', iteration: 0 },
+      { id: 'p2', kind: 'seed', iteration: 0 },
+      { id: 'p3', kind: 'mutation', iteration: 1 },
+    ];
+    expect(liveMembers(pooled).map((m) => m.id)).toEqual(['p0', 'p1', 'p2', 'p3']);
+    const rebased = [...pooled, { id: 'p4', kind: 'seed', iteration: 5 }];
+    expect(liveMembers(rebased).map((m) => m.id)).toEqual(['p4']);
   });
 });
